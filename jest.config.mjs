@@ -1,0 +1,32 @@
+// One jest configuration for the whole workspace: three projects that differ only in which files
+// they run. Tests import workspace packages from their built dist (npm test builds first).
+const swc = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' }, sourceMaps: 'inline' },
+];
+
+/** The shared project factory. */
+function project(displayName, testMatch, extra = {}) {
+  return {
+    displayName,
+    testEnvironment: 'node',
+    rootDir: import.meta.dirname,
+    roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+    testMatch,
+    testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    transform: { '^.+\\.ts$': swc },
+    extensionsToTreatAsEsm: ['.ts'],
+    moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+    ...extra,
+  };
+}
+
+export default {
+  projects: [
+    project('unit', ['**/*.spec.ts'], {
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
+    }),
+    project('integration', ['**/*.int.spec.ts'], { testTimeout: 60_000 }),
+    project('e2e', ['<rootDir>/test/**/*.e2e.spec.ts'], { testTimeout: 120_000 }),
+  ],
+};

@@ -1,0 +1,191 @@
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Logger } from '@corridor/logging';
+import type { Message, Producer } from 'kafkajs';
+import pg from 'pg';
+import { captureTraceContext, traceContextFromCarrier } from '../tracing.js';
+import { OUTBOX_CHANNEL } from './schema.js';
+
+export interface OutboxRelayOptions {
+  /** PostgreSQL connection string of the producing service's database. */
+  databaseUrl: string;
+  producer: Producer;
+  logger: Logger;
+  /** Rows claimed and published per transaction. */
+  batchSize?: number;
+  /** Safety net when a notification is missed (for example across a reconnect). */
+  pollIntervalMs?: number;
+  /** Published rows older than this are deleted; the topic is the history, not this table. */
+  retentionHours?: number;
+}
+
+interface OutboxRow {
+  id: string;
+  event_id: string;
+  topic: string;
+  message_key: string;
+  payload: Buffer;
+  trace_context: Record<string, string>;
+}
+
+const tracer = trace.getTracer('@corridor/bus');
+// Serializes batches across relay replicas of one service so per-key order on Kafka matches
+// commit order; SKIP LOCKED keeps a replica from ever waiting on rows another one holds.
+const RELAY_LOCK_SQL = `select pg_try_advisory_xact_lock(hashtext('corridor-outbox-relay')) as locked`;
+
+/**
+ * Publishes committed outbox rows to Kafka and marks them published. At least once: a crash after
+ * the send and before the commit publishes those rows again, and consumers deduplicate on event id.
+ */
+export class OutboxRelay {
+  private readonly pool: pg.Pool;
+  private listener: pg.Client | undefined;
+  private running = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private lastCleanup = 0;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly retentionMs: number;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+    this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay pool error'));
+    this.batchSize = options.batchSize ?? 200;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.retentionMs = (options.retentionHours ?? 72) * 3_600_000;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.listen();
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+
+  /** Claims and publishes one batch; returns how many rows it published. Exposed for tests. */
+  async publishBatch(): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows: lock } = await client.query<{ locked: boolean }>(RELAY_LOCK_SQL);
+      if (!lock[0]?.locked) {
+        await client.query('rollback');
+        return 0;
+      }
+      const { rows } = await client.query<OutboxRow>(
+        `select id, event_id, topic, message_key, payload, trace_context from outbox
+          where published_at is null order by id limit $1 for update skip locked`,
+        [this.batchSize],
+      );
+      if (rows.length > 0) {
+        await this.send(rows);
+        await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
+      }
+      await client.query('commit');
+      return rows.length;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** One producer span per event, child of the request that recorded it; its context rides in the headers. */
+  private async send(rows: OutboxRow[]): Promise<void> {
+    const spans = [];
+    const byTopic = new Map<string, Message[]>();
+    for (const row of rows) {
+      const parent = traceContextFromCarrier(row.trace_context);
+      const span = tracer.startSpan(
+        `publish ${row.topic}`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            'messaging.system': 'kafka',
+            'messaging.operation.type': 'publish',
+            'messaging.destination.name': row.topic,
+            'messaging.message.id': row.event_id,
+            'messaging.kafka.message.key': row.message_key,
+          },
+        },
+        parent,
+      );
+      spans.push(span);
+      const headers = { ...captureTraceContext(trace.setSpan(context.active(), span)), 'event-id': row.event_id };
+      const messages = byTopic.get(row.topic) ?? [];
+      messages.push({ key: row.message_key, value: row.payload, headers });
+      byTopic.set(row.topic, messages);
+    }
+    try {
+      await this.options.producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
+    } catch (error) {
+      for (const span of spans) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      throw error;
+    } finally {
+      for (const span of spans) span.end();
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const listener = new pg.Client({ connectionString: this.options.databaseUrl });
+    listener.on('notification', () => this.wake?.());
+    listener.on('error', (error) => {
+      // Polling carries on; the next start of the loop reconnects the listener.
+      this.options.logger.warn({ err: error }, 'outbox listener lost its connection');
+      this.listener = undefined;
+    });
+    await listener.connect();
+    await listener.query(`listen ${OUTBOX_CHANNEL}`);
+    this.listener = listener;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        if (!this.listener) await this.listen();
+        const published = await this.publishBatch();
+        failures = 0;
+        if (published >= this.batchSize) continue; // more waiting: no sleep
+        await this.cleanup();
+        await this.sleep(this.pollIntervalMs);
+      } catch (error) {
+        failures += 1;
+        this.options.logger.error({ err: error, failures }, 'outbox relay batch failed; retrying');
+        await this.sleep(Math.min(200 * 2 ** failures, 10_000));
+      }
+    }
+  }
+
+  private async cleanup(): Promise<void> {
+    if (Date.now() - this.lastCleanup < 3_600_000) return;
+    this.lastCleanup = Date.now();
+    await this.pool.query(`delete from outbox where published_at < now() - make_interval(secs => $1)`, [this.retentionMs / 1000]);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+export { z };
+
+/** Thrown when the environment does not satisfy a service's schema; names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Parses the environment once against the service's schema. Each key of the schema is the
+ * variable's name, so every error names the variable to fix.
+ */
+export function parseConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: Env = process.env,
+): z.infer<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const variable = String(issue.path[0] ?? '(environment)');
+    const value = env[variable];
+    const shown = value === undefined ? 'missing' : `got ${JSON.stringify(value)}`;
+    return `${variable}: ${issue.message} (${shown})`;
+  });
+  throw new ConfigError(problems);
+}
+
+/**
+ * parseConfig for a process entry point: on a bad environment it prints which variable is wrong
+ * and exits with status 78 (EX_CONFIG) before anything starts.
+ */
+export function loadConfig<S extends z.ZodRawShape>(
+  service: string,
+  shape: S,
+  env: Env = process.env,
+): z.infer<z.ZodObject<S>> {
+  try {
+    return parseConfig(shape, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${service}: refusing to start, ${error.message}\n`);
+    process.exit(78);
+  }
+}
+
+/** Reusable variable types, so every service spells the same thing the same way. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback),
+  positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  /** "true"/"false"/"1"/"0"; anything else is an error rather than silently false. */
+  boolean: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true, false, 1 or 0' })
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1'),
+  url: () => z.url(),
+  environment: () => z.enum(['sandbox', 'production']).default('sandbox'),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** host:port with a numeric port. */
+  address: (fallback: string) =>
+    z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')
+      .default(fallback),
+  /** Comma-separated list of host:port. */
+  brokers: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'each broker must be host:port')).min(1)),
+  secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
+};

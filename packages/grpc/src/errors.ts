@@ -1,0 +1,69 @@
+import { Metadata, status as Status, type ServiceError } from '@grpc/grpc-js';
+
+export { Status };
+
+/** Field path → problems, as in the public error body's `errors` map. */
+export type FieldErrors = Record<string, string[]>;
+
+const REASON_KEY = 'corridor-reason';
+const FIELD_ERRORS_KEY = 'corridor-field-errors';
+
+/**
+ * An expected failure of a use case. Services throw these; the gRPC edge turns them into a status
+ * (DESIGN.md error table) and the gateway turns the status into HTTP once.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly status: Status,
+    /** Stable machine code, e.g. CUSTOMER_NOT_FOUND. */
+    readonly reason: string,
+    message: string,
+    readonly fieldErrors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalidArgument = (message: string, fieldErrors?: FieldErrors, reason = 'VALIDATION_FAILED') =>
+  new DomainError(Status.INVALID_ARGUMENT, reason, message, fieldErrors);
+export const failedPrecondition = (reason: string, message: string) =>
+  new DomainError(Status.FAILED_PRECONDITION, reason, message);
+export const notFound = (reason: string, message: string) => new DomainError(Status.NOT_FOUND, reason, message);
+export const permissionDenied = (reason: string, message: string) =>
+  new DomainError(Status.PERMISSION_DENIED, reason, message);
+export const unauthenticated = (reason: string, message: string) =>
+  new DomainError(Status.UNAUTHENTICATED, reason, message);
+export const alreadyExists = (reason: string, message: string) =>
+  new DomainError(Status.ALREADY_EXISTS, reason, message);
+
+/** Server side: a DomainError as a grpc-js error with its reason and field errors in trailers. */
+export function toServiceError(error: DomainError): Partial<ServiceError> {
+  const metadata = new Metadata();
+  metadata.set(REASON_KEY, error.reason);
+  if (error.fieldErrors) metadata.set(FIELD_ERRORS_KEY, JSON.stringify(error.fieldErrors));
+  return { code: error.status, details: error.message, metadata };
+}
+
+function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && typeof (error as ServiceError).code === 'number' && 'details' in error;
+}
+
+/** Client side: any error of a call as a DomainError (UNAVAILABLE when it is not a gRPC status). */
+export function fromServiceError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  if (!isServiceError(error)) {
+    return new DomainError(Status.UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', error instanceof Error ? error.message : String(error));
+  }
+  const reason = String(error.metadata?.get(REASON_KEY)[0] ?? Status[error.code] ?? 'UNKNOWN');
+  const rawFieldErrors = error.metadata?.get(FIELD_ERRORS_KEY)[0];
+  let fieldErrors: FieldErrors | undefined;
+  if (typeof rawFieldErrors === 'string') {
+    try {
+      fieldErrors = JSON.parse(rawFieldErrors) as FieldErrors;
+    } catch {
+      fieldErrors = undefined;
+    }
+  }
+  return new DomainError(error.code, reason, error.details || Status[error.code] || 'unknown error', fieldErrors);
+}

@@ -1,0 +1,116 @@
+import { Health, HealthCheckResponse_ServingStatus } from '@corridor/contracts/grpc/health/v1/health_pb';
+import { createLogger } from '@corridor/logging';
+import { Writable } from 'node:stream';
+import { createClient } from './client.js';
+import { DomainError, Status } from './errors.js';
+import { createHealthService } from './health.js';
+import { registration, startGrpcServer, type RunningGrpcServer } from './server.js';
+import { callerMetadata } from './metadata.js';
+
+const silent = createLogger('test', { destination: new Writable({ write: (_c, _e, done) => done() }) });
+
+describe('gRPC adapter over a real loopback connection', () => {
+  let server: RunningGrpcServer;
+  const health = createHealthService(['corridor.test.v1.Thing']);
+  const seenCallers: unknown[] = [];
+
+  // A second registration of the same descriptor under test behaviours: errors and slowness.
+  const behaviours = registration(Health, {
+    async check(request, context) {
+      seenCallers.push(context.caller);
+      if (request.service === 'invalid') throw new DomainError(Status.INVALID_ARGUMENT, 'BAD_THING', 'thing is bad', { thing: ['is bad'] });
+      if (request.service === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
+      if (request.service === 'crash') throw new Error('secret internal detail');
+      return { status: HealthCheckResponse_ServingStatus.SERVING };
+    },
+  });
+
+
+  beforeAll(async () => {
+    server = await startGrpcServer({ address: '127.0.0.1:0', services: [health.registration], logger: silent });
+  });
+  afterAll(async () => {
+    await server.shutdown(1_000);
+  });
+
+  it('serves grpc.health.v1 Check through the generated descriptor', async () => {
+    const client = createClient(Health, { address: `127.0.0.1:${server.port}` });
+    try {
+      expect((await client.check({ service: '' })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
+      health.setStatus('corridor.test.v1.Thing', HealthCheckResponse_ServingStatus.NOT_SERVING);
+      expect((await client.check({ service: 'corridor.test.v1.Thing' })).status).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('answers NOT_FOUND for an unknown service name, as a DomainError with its reason', async () => {
+    const client = createClient(Health, { address: `127.0.0.1:${server.port}` });
+    try {
+      await expect(client.check({ service: 'nope' })).rejects.toMatchObject({ status: Status.NOT_FOUND, reason: 'SERVICE_UNKNOWN' });
+    } finally {
+      client.close();
+    }
+  });
+
+  describe('errors, deadlines and metadata', () => {
+    let other: RunningGrpcServer;
+    beforeAll(async () => {
+      other = await startGrpcServer({ address: '127.0.0.1:0', services: [behaviours], logger: silent });
+    });
+    afterAll(() => other.shutdown(1_000));
+
+    it('carries a domain error with its field errors to the client', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
+      try {
+        const error = await client.check({ service: 'invalid' }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ status: Status.INVALID_ARGUMENT, reason: 'BAD_THING', message: 'thing is bad', fieldErrors: { thing: ['is bad'] } });
+      } finally {
+        client.close();
+      }
+    });
+
+    it('hides unexpected errors behind INTERNAL', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
+      try {
+        const error = (await client.check({ service: 'crash' }).catch((e: unknown) => e)) as DomainError;
+        expect(error.status).toBe(Status.INTERNAL);
+        expect(error.message).not.toContain('secret');
+      } finally {
+        client.close();
+      }
+    });
+
+    it('puts a deadline on every call', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}`, defaultTimeoutMs: 100 });
+      try {
+        await expect(client.check({ service: 'slow' })).rejects.toMatchObject({ status: Status.DEADLINE_EXCEEDED });
+        await expect(client.check({ service: 'slow' }, { timeoutMs: 2_000 })).resolves.toBeDefined();
+      } finally {
+        client.close();
+      }
+    });
+
+    it('passes the caller context as metadata', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
+      try {
+        const metadata = callerMetadata({ businessId: 'b-1', scopes: ['customer:read', 'customer:write'], requestId: 'r-1', environment: 'sandbox' });
+        await client.check({ service: 'x' }, { metadata });
+        expect(seenCallers.at(-1)).toEqual({ businessId: 'b-1', credentialId: undefined, scopes: ['customer:read', 'customer:write'], environment: 'sandbox', requestId: 'r-1' });
+      } finally {
+        client.close();
+      }
+    });
+  });
+
+  it('reports UNAVAILABLE when nothing listens', async () => {
+    const client = createClient(Health, { address: '127.0.0.1:1', defaultTimeoutMs: 500 });
+    try {
+      const error = (await client.check({ service: '' }).catch((e: unknown) => e)) as DomainError;
+      expect([Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED]).toContain(error.status);
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,14 @@
+export { toServiceDefinition } from './definition.js';
+export type { RequestOf, ResponseOf, RequestInitOf, ResponseInitOf } from './definition.js';
+export { createClient, type ClientOf, type ServiceClient, type ClientOptions, type CallSettings } from './client.js';
+export {
+  startGrpcServer,
+  registration,
+  type ServiceImplementation,
+  type ServiceRegistration,
+  type CallContext,
+  type RunningGrpcServer,
+} from './server.js';
+export * from './errors.js';
+export { callerMetadata, readCaller, type CallerContext } from './metadata.js';
+export { createHealthService, ServingStatus, type HealthService } from './health.js';

@@ -1,0 +1,107 @@
+import {
+  Server,
+  ServerCredentials,
+  status as Status,
+  type handleUnaryCall,
+  type Metadata,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
+import type { Logger } from '@corridor/logging';
+import { toServiceDefinition, type RequestOf, type ResponseInitOf, type UnaryMethods } from './definition.js';
+import { DomainError, toServiceError } from './errors.js';
+import { readCaller, type CallerContext } from './metadata.js';
+
+export interface CallContext {
+  caller: CallerContext;
+  metadata: Metadata;
+  /** Aborted when the client cancels or its deadline passes. */
+  signal: AbortSignal;
+}
+
+/** A service implementation: one async function per unary method of the generated service. */
+export type ServiceImplementation<S extends GenServiceMethods> = {
+  [K in keyof UnaryMethods<S>]: (request: RequestOf<UnaryMethods<S>[K]>, context: CallContext) => Promise<ResponseInitOf<UnaryMethods<S>[K]>>;
+};
+
+export interface ServiceRegistration {
+  service: GenService<GenServiceMethods>;
+  implementation: Record<string, (request: never, context: CallContext) => Promise<unknown>>;
+}
+
+/** Pairs a generated service with its implementation, checked against each other at compile time. */
+export function registration<S extends GenServiceMethods>(
+  service: GenService<S>,
+  implementation: ServiceImplementation<S>,
+): ServiceRegistration {
+  return { service, implementation } as unknown as ServiceRegistration;
+}
+
+function unaryHandler(
+  name: string,
+  method: (request: never, context: CallContext) => Promise<unknown>,
+  logger: Logger,
+): handleUnaryCall<unknown, unknown> {
+  return (call, callback) => {
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort());
+    const context: CallContext = { caller: readCaller(call.metadata), metadata: call.metadata, signal: controller.signal };
+    method(call.request as never, context).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        if (error instanceof DomainError) {
+          callback(toServiceError(error));
+          return;
+        }
+        // An unexpected failure: log it whole, tell the caller nothing internal.
+        logger.error({ err: error, method: name }, 'unhandled error in gRPC method');
+        callback({ code: Status.INTERNAL, details: 'internal error' });
+      },
+    );
+  };
+}
+
+export interface GrpcServerOptions {
+  /** host:port; port 0 picks a free one. */
+  address: string;
+  services: ServiceRegistration[];
+  logger: Logger;
+}
+
+export interface RunningGrpcServer {
+  server: Server;
+  port: number;
+  /** Stops accepting calls, lets running calls finish for up to graceMs, then forces. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
+  const server = new Server();
+  for (const { service, implementation } of options.services) {
+    const handlers: UntypedServiceImplementation = {};
+    for (const [name, method] of Object.entries(implementation)) {
+      handlers[name] = unaryHandler(`${service.typeName}/${name}`, method, options.logger);
+    }
+    server.addService(toServiceDefinition(service), handlers);
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(options.address, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    ),
+  );
+  return {
+    server,
+    port,
+    shutdown: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,59 @@
+import { register } from 'node:module';
+import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+export interface Telemetry {
+  /** Flushes pending spans and stops the SDK; call on shutdown. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts OpenTelemetry for a service. Call it from the service's instrument.ts, which main.ts
+ * imports before anything else: instrumentation patches modules only when they load after it.
+ *
+ * Kafka is traced by @corridor/bus itself (producer spans from the outbox row's stored context,
+ * consumer spans from the message headers): a generic kafkajs instrumentation would parent the
+ * publish on the relay's context and cut the request's trace in two.
+ */
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Telemetry {
+  // Lets instrumentations see ESM imports (our code) of the CommonJS libraries they patch.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  if (env.OTEL_DIAGNOSTIC_LOG_LEVEL) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
+
+  // Traces only; metrics and logs have their own paths (Prometheus, JSON lines on stdout).
+  env.OTEL_LOGS_EXPORTER ??= 'none';
+  env.OTEL_METRICS_EXPORTER ??= 'none';
+  // Spans are always made (trace ids in logs and gRPC metadata); they leave the process only
+  // when a collector is configured.
+  const spanProcessor: SpanProcessor = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter(),
+        scheduledDelayMillis: Number(env.OTEL_BSP_SCHEDULE_DELAY ?? 1000),
+      })
+    : new NoopSpanProcessor();
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: serviceName,
+      'deployment.environment.name': env.CORRIDOR_ENVIRONMENT ?? 'sandbox',
+    }),
+    spanProcessors: [spanProcessor],
+    instrumentations: [
+      new HttpInstrumentation(),
+      new ExpressInstrumentation(),
+      new GrpcInstrumentation(),
+      new PgInstrumentation({ enhancedDatabaseReporting: false }),
+      new RedisInstrumentation(),
+    ],
+  });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}

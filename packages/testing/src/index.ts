@@ -1,0 +1,4 @@
+export * from './postgres.js';
+export * from './kafka.js';
+export * from './processes.js';
+export * from './otlp.js';

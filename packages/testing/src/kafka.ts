@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { fromBinary } from '@bufbuild/protobuf';
+import { EventSchema, type Event } from '@corridor/contracts/corridor/events/v1/event_pb';
+import { Kafka, logLevel, type Consumer, type IHeaders } from 'kafkajs';
+
+export const KAFKA_BROKERS = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+
+export function testKafka(clientId = 'corridor-test'): Kafka {
+  return new Kafka({ clientId, brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+}
+
+export const uniqueSuffix = () => randomBytes(4).toString('hex');
+
+/** Creates topics for one test run (the broker does not auto-create). */
+export async function createTopics(names: string[], partitions = 3): Promise<void> {
+  const admin = testKafka().admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ waitForLeaders: true, topics: names.map((topic) => ({ topic, numPartitions: partitions })) });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export interface ReceivedEvent {
+  event: Event;
+  topic: string;
+  partition: number;
+  key: string | undefined;
+  headers: Record<string, string>;
+}
+
+function headersOf(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    const one = Array.isArray(value) ? value[0] : value;
+    if (one !== undefined) out[key] = one.toString();
+  }
+  return out;
+}
+
+/** Reads every event on the topics from the beginning, in a group of its own. */
+export class EventCollector {
+  readonly received: ReceivedEvent[] = [];
+  private consumer: Consumer | undefined;
+
+  constructor(private readonly topics: string[]) {}
+
+  async start(): Promise<this> {
+    this.consumer = testKafka().consumer({ groupId: `collector-${uniqueSuffix()}`, allowAutoTopicCreation: false });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: this.topics, fromBeginning: true });
+    await this.consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        if (!message.value) return;
+        this.received.push({
+          event: fromBinary(EventSchema, message.value),
+          topic,
+          partition,
+          key: message.key?.toString(),
+          headers: headersOf(message.headers),
+        });
+      },
+    });
+    return this;
+  }
+
+  /** Waits until `predicate` matches `count` events; returns them. */
+  async waitFor(predicate: (e: ReceivedEvent) => boolean, count = 1, timeoutMs = 30_000): Promise<ReceivedEvent[]> {
+    return eventually(() => {
+      const matching = this.received.filter(predicate);
+      if (matching.length < count) throw new Error(`saw ${matching.length} of ${count} matching events (${this.received.length} in all)`);
+      return matching;
+    }, timeoutMs);
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect();
+  }
+}
+
+/** Retries `check` until it stops throwing, or fails with its last error after the timeout. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}

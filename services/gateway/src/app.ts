@@ -1,0 +1,56 @@
+import { callerMetadata } from '@corridor/grpc';
+import type { Logger } from '@corridor/logging';
+import express, { type Express, type RequestHandler } from 'express';
+import { requireAdminToken } from './admin/admin-auth.js';
+import { businessesRouter } from './admin/businesses.js';
+import { readinessHandler, type DependencyCheck } from './health/readiness.js';
+import { jsonBody, requestId } from './http/common.js';
+import { errorHandler, routeNotFound } from './http/errors.js';
+import type { Clients } from './clients.js';
+
+export interface AppOptions {
+  clients: Clients;
+  logger: Logger;
+  adminToken: string;
+  bodyLimit: string;
+  readiness: DependencyCheck[];
+}
+
+/** The request id and environment travel to services as gRPC metadata. */
+function forwardRequestContext(environment: string): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.grpcMetadata = callerMetadata({ requestId: res.locals.requestId as string, environment });
+    next();
+  };
+}
+
+function baseApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  return app;
+}
+
+/** The public listener: the platform-facing API. */
+export function publicApp(options: AppOptions): Express {
+  const app = baseApp();
+  app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
+  app.get('/readyz', readinessHandler(options.readiness));
+  app.use(routeNotFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}
+
+/** The admin listener: the back office. Never routed from the public listener. */
+export function adminApp(options: AppOptions & { environment: string }): Express {
+  const app = baseApp();
+  app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
+  app.use(requireAdminToken(options.adminToken));
+  app.use(jsonBody(options.bodyLimit));
+  app.use(forwardRequestContext(options.environment));
+  app.use(businessesRouter(options.clients.identity));
+  app.use(routeNotFound);
+  app.use(errorHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,66 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createLogger } from '@corridor/logging';
+import type { Telemetry } from '@corridor/telemetry';
+import { createClient as createRedisClient } from 'redis';
+import { adminApp, publicApp } from './app.js';
+import { createClients } from './clients.js';
+import { loadGatewayConfig } from './config.js';
+import { grpcHealthCheck } from './health/readiness.js';
+
+export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
+  const config = loadGatewayConfig();
+  const logger = createLogger('gateway', { level: config.LOG_LEVEL });
+
+  const redis = createRedisClient({
+    url: config.REDIS_URL,
+    // Keep retrying in the background; /readyz reports Redis down meanwhile.
+    socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000), connectTimeout: 2_000 },
+  });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection problem'));
+  redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'redis not reachable at start'));
+
+  const clients = createClients(config);
+  const options = {
+    clients,
+    logger,
+    adminToken: config.ADMIN_TOKEN,
+    bodyLimit: config.BODY_LIMIT,
+    environment: config.CORRIDOR_ENVIRONMENT,
+    readiness: [
+      {
+        name: 'redis',
+        async check() {
+          if (!redis.isReady) throw new Error('not connected');
+          await redis.ping();
+        },
+      },
+      grpcHealthCheck('identity', clients.identityHealth),
+    ],
+  };
+
+  const listen = async (app: ReturnType<typeof publicApp>, port: number): Promise<Server> => {
+    const server = app.listen(port, config.GATEWAY_BIND_HOST);
+    await once(server, 'listening');
+    return server;
+  };
+  const servers = [
+    await listen(publicApp(options), config.GATEWAY_PUBLIC_PORT),
+    await listen(adminApp(options), config.GATEWAY_ADMIN_PORT),
+  ];
+  logger.info({ public: config.GATEWAY_PUBLIC_PORT, admin: config.GATEWAY_ADMIN_PORT }, 'gateway listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'gateway stopping');
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    clients.close();
+    await redis.quit().catch(() => undefined);
+    await telemetry.shutdown();
+    process.exit(0);
+  };
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+}

@@ -1,0 +1,23 @@
+import { env, loadConfig, z } from '@corridor/config';
+
+export const gatewayConfigShape = {
+  /** Address both listeners bind; 0.0.0.0 in a cluster, loopback on a laptop. */
+  GATEWAY_BIND_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_PUBLIC_PORT: env.port(8080),
+  GATEWAY_ADMIN_PORT: env.port(8081),
+  /** Bearer token of the admin listener (the back office); long and random. */
+  ADMIN_TOKEN: env.secret(32),
+  IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Deadline of every gRPC call the gateway makes. */
+  GRPC_TIMEOUT_MS: env.positiveInt(5_000),
+  /** Largest JSON body accepted; larger gets 413. */
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 100kb or 1mb').default('1mb'),
+  CORRIDOR_ENVIRONMENT: env.environment(),
+  LOG_LEVEL: env.logLevel(),
+};
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export const loadGatewayConfig = (source: NodeJS.ProcessEnv = process.env) =>
+  loadConfig('gateway', gatewayConfigShape, source);

@@ -1,0 +1,88 @@
+import { DomainError, fromServiceError, Status, type FieldErrors } from '@corridor/grpc';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '@corridor/logging';
+
+/** The public error body (DESIGN.md): status false, the specific problem, a machine code. */
+export interface ErrorBody {
+  status: false;
+  message: string;
+  code: string;
+  errors?: FieldErrors;
+}
+
+/** An error the gateway answers itself, before or instead of calling a service. */
+export class HttpError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** DESIGN.md error table: each gRPC status has exactly one HTTP status. */
+const HTTP_STATUS_OF: Partial<Record<Status, number>> = {
+  [Status.INVALID_ARGUMENT]: 422,
+  [Status.FAILED_PRECONDITION]: 400,
+  [Status.NOT_FOUND]: 404,
+  [Status.ALREADY_EXISTS]: 409,
+  [Status.UNAUTHENTICATED]: 401,
+  [Status.PERMISSION_DENIED]: 403,
+  [Status.RESOURCE_EXHAUSTED]: 429,
+  [Status.UNAVAILABLE]: 503,
+  [Status.DEADLINE_EXCEEDED]: 504,
+};
+
+export function httpStatusOf(status: Status): number {
+  return HTTP_STATUS_OF[status] ?? 500;
+}
+
+export function sendError(res: Response, httpStatus: number, code: string, message: string, errors?: FieldErrors): void {
+  const body: ErrorBody = { status: false, message, code, ...(errors ? { errors } : {}) };
+  res.status(httpStatus).json(body);
+}
+
+/** express 5 forwards rejected promises of async handlers here. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    if (error instanceof HttpError) {
+      sendError(res, error.httpStatus, error.code, error.message, error.errors);
+      return;
+    }
+    const bodyParserError = error as { type?: string; status?: number; message?: string; limit?: number };
+    if (bodyParserError.type === 'entity.parse.failed') {
+      sendError(res, 400, 'MALFORMED_JSON', `request body is not valid JSON: ${bodyParserError.message ?? 'parse error'}`);
+      return;
+    }
+    if (bodyParserError.type === 'entity.too.large') {
+      sendError(res, 413, 'BODY_TOO_LARGE', `request body is larger than the ${bodyParserError.limit ?? ''} byte limit`.replace('  ', ' '));
+      return;
+    }
+    if (typeof bodyParserError.status === 'number' && bodyParserError.status >= 400 && bodyParserError.status < 500) {
+      sendError(res, bodyParserError.status, 'BAD_REQUEST', bodyParserError.message ?? 'bad request');
+      return;
+    }
+    const domain = error instanceof DomainError ? error : fromServiceError(error);
+    const httpStatus = httpStatusOf(domain.status);
+    if (httpStatus >= 500) {
+      logger.error({ err: error, path: req.path }, 'request failed');
+      const message =
+        httpStatus === 503 ? 'a service Corridor depends on is unavailable; retry shortly'
+        : httpStatus === 504 ? 'a service Corridor depends on did not answer in time; retry shortly'
+        : 'internal error';
+      sendError(res, httpStatus, domain.reason === 'UPSTREAM_UNAVAILABLE' ? 'SERVICE_UNAVAILABLE' : Status[domain.status] ?? 'INTERNAL', message);
+      return;
+    }
+    sendError(res, httpStatus, domain.reason, domain.message, domain.fieldErrors);
+  };
+}
+
+export const routeNotFound: RequestHandler = (req, res) =>
+  sendError(res, 404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${req.path}`);

@@ -1,0 +1,8 @@
+import { OutboxMessage } from '@corridor/bus';
+import type { ServiceDatabaseOptions } from '@corridor/db';
+import { Business } from './businesses/business.entity.js';
+import { migrations } from './migrations/index.js';
+
+export function identityDatabase(databaseUrl: string): ServiceDatabaseOptions {
+  return { databaseUrl, entities: [Business, OutboxMessage], migrations };
+}
