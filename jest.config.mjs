@@ -22,11 +22,13 @@ function project(displayName, testMatch, extra = {}) {
 }
 
 export default {
+  // Integration and end-to-end hooks start consumers and processes; jest reads this only globally.
+  testTimeout: 120_000,
   projects: [
     project('unit', ['**/*.spec.ts'], {
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
     }),
-    project('integration', ['**/*.int.spec.ts'], { testTimeout: 60_000 }),
-    project('e2e', ['<rootDir>/test/**/*.e2e.spec.ts'], { testTimeout: 120_000 }),
+    project('integration', ['**/*.int.spec.ts']),
+    project('e2e', ['<rootDir>/test/**/*.e2e.spec.ts']),
   ],
 };

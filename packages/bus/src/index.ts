@@ -1,6 +1,7 @@
 export * from './events.js';
 export { captureTraceContext, traceContextFromHeaders } from './tracing.js';
 export { createKafka, createIdempotentProducer } from './producer.js';
+export type { Kafka, Producer } from 'kafkajs';
 export { OutboxMessage, recordEvent, type RecordEvent } from './outbox/record.js';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
 export { outboxSchemaSql, processedEventSchemaSql, OUTBOX_CHANNEL } from './outbox/schema.js';

@@ -23,8 +23,7 @@ describe('parseConfig', () => {
   });
 
   it('names every bad variable with its value', () => {
-    const parse = () =>
-      parseConfig(shape, { PORT: 'eighty', OUTBOX_ENABLED: 'yes', ADMIN_TOKEN: 'short', NAME: 'x' });
+    const parse = () => parseConfig(shape, { PORT: 'eighty', OUTBOX_ENABLED: 'yes', ADMIN_TOKEN: 'short', NAME: 'x' });
     expect(parse).toThrow(ConfigError);
     try {
       parse();

@@ -16,10 +16,7 @@ type Env = Record<string, string | undefined>;
  * Parses the environment once against the service's schema. Each key of the schema is the
  * variable's name, so every error names the variable to fix.
  */
-export function parseConfig<S extends z.ZodRawShape>(
-  shape: S,
-  env: Env = process.env,
-): z.infer<z.ZodObject<S>> {
+export function parseConfig<S extends z.ZodRawShape>(shape: S, env: Env = process.env): z.infer<z.ZodObject<S>> {
   const result = z.object(shape).safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
@@ -73,7 +70,12 @@ export const env = {
     z
       .string()
       .default(fallback)
-      .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((b) => b.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'each broker must be host:port')).min(1)),
   secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
 };

@@ -13,6 +13,8 @@ export interface ServiceDatabaseOptions {
   /** Every migration of the service, oldest first; listed in code so a build needs no file discovery. */
   migrations: MigrationObject[];
   poolMax?: number;
+  /** Where MikroORM's own log lines go; its default console logger when absent. */
+  logger?: (message: string) => void;
 }
 
 export function ormOptions(options: ServiceDatabaseOptions): Options {
@@ -21,6 +23,7 @@ export function ormOptions(options: ServiceDatabaseOptions): Options {
     entities: options.entities,
     extensions: [Migrator],
     pool: { min: 0, max: options.poolMax ?? 10 },
+    ...(options.logger ? { logger: options.logger } : {}),
     migrations: {
       migrationsList: options.migrations,
       tableName: 'mikro_orm_migrations',
@@ -72,7 +75,8 @@ export async function runMigrationCommand(
     process.stderr.write(`${usage}\n`);
     return 64;
   }
-  const orm = await openDatabase(options);
+  // The command prints what it applied itself; MikroORM's per-step lines would repeat it.
+  const orm = await openDatabase({ ...options, logger: () => undefined });
   try {
     if (command === 'pending') {
       const pending = await orm.migrator.getPending();
@@ -80,7 +84,11 @@ export async function runMigrationCommand(
     } else {
       const applied = command === 'up' ? await orm.migrator.up() : await orm.migrator.down();
       const verb = command === 'up' ? 'applied' : 'reverted';
-      process.stdout.write(applied.length ? applied.map((m) => `${verb} ${m.name}\n`).join('') : `nothing to ${command === 'up' ? 'apply' : 'revert'}\n`);
+      process.stdout.write(
+        applied.length
+          ? applied.map((m) => `${verb} ${m.name}\n`).join('')
+          : `nothing to ${command === 'up' ? 'apply' : 'revert'}\n`,
+      );
     }
     return 0;
   } finally {

@@ -53,7 +53,11 @@ function isServiceError(error: unknown): error is ServiceError {
 export function fromServiceError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
   if (!isServiceError(error)) {
-    return new DomainError(Status.UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', error instanceof Error ? error.message : String(error));
+    return new DomainError(
+      Status.UNAVAILABLE,
+      'UPSTREAM_UNAVAILABLE',
+      error instanceof Error ? error.message : String(error),
+    );
   }
   const reason = String(error.metadata?.get(REASON_KEY)[0] ?? Status[error.code] ?? 'UNKNOWN');
   const rawFieldErrors = error.metadata?.get(FIELD_ERRORS_KEY)[0];

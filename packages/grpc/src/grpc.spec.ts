@@ -18,13 +18,13 @@ describe('gRPC adapter over a real loopback connection', () => {
   const behaviours = registration(Health, {
     async check(request, context) {
       seenCallers.push(context.caller);
-      if (request.service === 'invalid') throw new DomainError(Status.INVALID_ARGUMENT, 'BAD_THING', 'thing is bad', { thing: ['is bad'] });
+      if (request.service === 'invalid')
+        throw new DomainError(Status.INVALID_ARGUMENT, 'BAD_THING', 'thing is bad', { thing: ['is bad'] });
       if (request.service === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
       if (request.service === 'crash') throw new Error('secret internal detail');
       return { status: HealthCheckResponse_ServingStatus.SERVING };
     },
   });
-
 
   beforeAll(async () => {
     server = await startGrpcServer({ address: '127.0.0.1:0', services: [health.registration], logger: silent });
@@ -38,7 +38,9 @@ describe('gRPC adapter over a real loopback connection', () => {
     try {
       expect((await client.check({ service: '' })).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
       health.setStatus('corridor.test.v1.Thing', HealthCheckResponse_ServingStatus.NOT_SERVING);
-      expect((await client.check({ service: 'corridor.test.v1.Thing' })).status).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
+      expect((await client.check({ service: 'corridor.test.v1.Thing' })).status).toBe(
+        HealthCheckResponse_ServingStatus.NOT_SERVING,
+      );
     } finally {
       client.close();
     }
@@ -47,7 +49,10 @@ describe('gRPC adapter over a real loopback connection', () => {
   it('answers NOT_FOUND for an unknown service name, as a DomainError with its reason', async () => {
     const client = createClient(Health, { address: `127.0.0.1:${server.port}` });
     try {
-      await expect(client.check({ service: 'nope' })).rejects.toMatchObject({ status: Status.NOT_FOUND, reason: 'SERVICE_UNKNOWN' });
+      await expect(client.check({ service: 'nope' })).rejects.toMatchObject({
+        status: Status.NOT_FOUND,
+        reason: 'SERVICE_UNKNOWN',
+      });
     } finally {
       client.close();
     }
@@ -65,7 +70,12 @@ describe('gRPC adapter over a real loopback connection', () => {
       try {
         const error = await client.check({ service: 'invalid' }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(DomainError);
-        expect(error).toMatchObject({ status: Status.INVALID_ARGUMENT, reason: 'BAD_THING', message: 'thing is bad', fieldErrors: { thing: ['is bad'] } });
+        expect(error).toMatchObject({
+          status: Status.INVALID_ARGUMENT,
+          reason: 'BAD_THING',
+          message: 'thing is bad',
+          fieldErrors: { thing: ['is bad'] },
+        });
       } finally {
         client.close();
       }
@@ -95,9 +105,20 @@ describe('gRPC adapter over a real loopback connection', () => {
     it('passes the caller context as metadata', async () => {
       const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
       try {
-        const metadata = callerMetadata({ businessId: 'b-1', scopes: ['customer:read', 'customer:write'], requestId: 'r-1', environment: 'sandbox' });
+        const metadata = callerMetadata({
+          businessId: 'b-1',
+          scopes: ['customer:read', 'customer:write'],
+          requestId: 'r-1',
+          environment: 'sandbox',
+        });
         await client.check({ service: 'x' }, { metadata });
-        expect(seenCallers.at(-1)).toEqual({ businessId: 'b-1', credentialId: undefined, scopes: ['customer:read', 'customer:write'], environment: 'sandbox', requestId: 'r-1' });
+        expect(seenCallers.at(-1)).toEqual({
+          businessId: 'b-1',
+          credentialId: undefined,
+          scopes: ['customer:read', 'customer:write'],
+          environment: 'sandbox',
+          requestId: 'r-1',
+        });
       } finally {
         client.close();
       }

@@ -1,4 +1,7 @@
-import { HealthCheckResponse_ServingStatus as ServingStatus, Health } from '@corridor/contracts/grpc/health/v1/health_pb';
+import {
+  HealthCheckResponse_ServingStatus as ServingStatus,
+  Health,
+} from '@corridor/contracts/grpc/health/v1/health_pb';
 import { notFound } from './errors.js';
 import { registration, type ServiceRegistration } from './server.js';
 

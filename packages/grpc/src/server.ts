@@ -21,7 +21,10 @@ export interface CallContext {
 
 /** A service implementation: one async function per unary method of the generated service. */
 export type ServiceImplementation<S extends GenServiceMethods> = {
-  [K in keyof UnaryMethods<S>]: (request: RequestOf<UnaryMethods<S>[K]>, context: CallContext) => Promise<ResponseInitOf<UnaryMethods<S>[K]>>;
+  [K in keyof UnaryMethods<S>]: (
+    request: RequestOf<UnaryMethods<S>[K]>,
+    context: CallContext,
+  ) => Promise<ResponseInitOf<UnaryMethods<S>[K]>>;
 };
 
 export interface ServiceRegistration {
@@ -45,7 +48,11 @@ function unaryHandler(
   return (call, callback) => {
     const controller = new AbortController();
     call.on('cancelled', () => controller.abort());
-    const context: CallContext = { caller: readCaller(call.metadata), metadata: call.metadata, signal: controller.signal };
+    const context: CallContext = {
+      caller: readCaller(call.metadata),
+      metadata: call.metadata,
+      signal: controller.signal,
+    };
     method(call.request as never, context).then(
       (response) => callback(null, response),
       (error: unknown) => {

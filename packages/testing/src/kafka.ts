@@ -16,7 +16,10 @@ export async function createTopics(names: string[], partitions = 3): Promise<voi
   const admin = testKafka().admin();
   await admin.connect();
   try {
-    await admin.createTopics({ waitForLeaders: true, topics: names.map((topic) => ({ topic, numPartitions: partitions })) });
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: names.map((topic) => ({ topic, numPartitions: partitions })),
+    });
   } finally {
     await admin.disconnect();
   }
@@ -69,7 +72,8 @@ export class EventCollector {
   async waitFor(predicate: (e: ReceivedEvent) => boolean, count = 1, timeoutMs = 30_000): Promise<ReceivedEvent[]> {
     return eventually(() => {
       const matching = this.received.filter(predicate);
-      if (matching.length < count) throw new Error(`saw ${matching.length} of ${count} matching events (${this.received.length} in all)`);
+      if (matching.length < count)
+        throw new Error(`saw ${matching.length} of ${count} matching events (${this.received.length} in all)`);
       return matching;
     }, timeoutMs);
   }

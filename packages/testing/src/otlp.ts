@@ -26,7 +26,14 @@ interface OtlpExport {
   resourceSpans?: {
     resource?: { attributes?: OtlpKeyValue[] };
     scopeSpans?: {
-      spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpKeyValue[] }[];
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: OtlpKeyValue[];
+      }[];
     }[];
   }[];
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** The local server deploy/local starts (or reuses); overridable for other set-ups. */
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://corridor:corridor@127.0.0.1:5432/postgres';
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://corridor:corridor@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {
   name: string;
@@ -38,7 +39,11 @@ export async function createTestDatabase(prefix: string): Promise<TestDatabase> 
 }
 
 /** Runs one query against a database and returns its rows. */
-export async function query<R extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
+export async function query<R extends pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -69,7 +69,9 @@ export async function startService(options: StartOptions): Promise<ServiceProces
       await Promise.race([eventually(() => ready(service), options.readyTimeoutMs ?? 30_000, 200), failedEarly]);
     } catch (error) {
       await service.kill('SIGKILL');
-      throw error instanceof Error ? new Error(`${error.message}\n--- ${options.service} output ---\n${output}`) : error;
+      throw error instanceof Error
+        ? new Error(`${error.message}\n--- ${options.service} output ---\n${output}`)
+        : error;
     }
     failedEarly.catch(() => undefined);
   }

@@ -12,7 +12,10 @@ export const gatewayConfigShape = {
   /** Deadline of every gRPC call the gateway makes. */
   GRPC_TIMEOUT_MS: env.positiveInt(5_000),
   /** Largest JSON body accepted; larger gets 413. */
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 100kb or 1mb').default('1mb'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/, 'must look like 100kb or 1mb')
+    .default('1mb'),
   CORRIDOR_ENVIRONMENT: env.environment(),
   LOG_LEVEL: env.logLevel(),
 };

@@ -5,7 +5,10 @@ export const identityConfigShape = {
   DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_identity'),
   KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
   /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
-  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only').default(''),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
+    .default(''),
   CORRIDOR_ENVIRONMENT: env.environment(),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),

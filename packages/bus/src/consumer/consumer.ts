@@ -97,12 +97,14 @@ export class EventConsumer {
     }
     annotate('messaging.message.id', event.id);
     await this.options.em.fork().transactional(async (em) => {
-      const inserted = await em.getConnection().execute<{ event_id: string }[]>(
-        `insert into processed_event (consumer, event_id) values (?, ?) on conflict do nothing returning event_id`,
-        [this.options.groupId, event.id],
-        'all',
-        em.getTransactionContext(),
-      );
+      const inserted = await em
+        .getConnection()
+        .execute<{ event_id: string }[]>(
+          `insert into processed_event (consumer, event_id) values (?, ?) on conflict do nothing returning event_id`,
+          [this.options.groupId, event.id],
+          'all',
+          em.getTransactionContext(),
+        );
       if (inserted.length === 0) {
         this.options.logger.debug({ eventId: event.id, ...meta }, 'duplicate event skipped');
         return;

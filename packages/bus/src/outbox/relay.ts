@@ -87,7 +87,9 @@ export class OutboxRelay {
       );
       if (rows.length > 0) {
         await this.send(rows);
-        await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
+        await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [
+          rows.map((r) => r.id),
+        ]);
       }
       await client.query('commit');
       return rows.length;
@@ -175,7 +177,9 @@ export class OutboxRelay {
   private async cleanup(): Promise<void> {
     if (Date.now() - this.lastCleanup < 3_600_000) return;
     this.lastCleanup = Date.now();
-    await this.pool.query(`delete from outbox where published_at < now() - make_interval(secs => $1)`, [this.retentionMs / 1000]);
+    await this.pool.query(`delete from outbox where published_at < now() - make_interval(secs => $1)`, [
+      this.retentionMs / 1000,
+    ]);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -9,7 +9,11 @@ import { parseBody } from '../http/common.js';
 type IdentityClient = ClientOf<typeof IdentityService>;
 
 const CreateBusinessBody = z.strictObject({
-  name: z.string({ message: 'is required and must be a string' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  name: z
+    .string({ message: 'is required and must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters'),
   api_enabled: z.boolean({ message: 'must be a boolean' }).optional(),
   kyb_minimal_allowed: z.boolean({ message: 'must be a boolean' }).optional(),
 });

@@ -1,4 +1,4 @@
-import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
+import { type Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { ServingStatus, type ClientOf } from '@corridor/grpc';
 import type { RequestHandler } from 'express';
 

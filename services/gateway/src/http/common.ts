@@ -20,7 +20,13 @@ export function jsonBody(limit: string): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
     if (hasBody && !req.is('application/json')) {
-      next(new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `content type ${req.get('content-type') ?? '(none)'} is not supported; send application/json`));
+      next(
+        new HttpError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `content type ${req.get('content-type') ?? '(none)'} is not supported; send application/json`,
+        ),
+      );
       return;
     }
     next();

@@ -36,11 +36,24 @@ const HTTP_STATUS_OF: Partial<Record<Status, number>> = {
   [Status.DEADLINE_EXCEEDED]: 504,
 };
 
+/** A dependency failure says what happened and that a retry is the remedy, never how it failed inside. */
+const INTERNAL: [code: string, message: string] = ['INTERNAL', 'internal error'];
+const SERVER_ERRORS: Record<number, [code: string, message: string]> = {
+  503: ['SERVICE_UNAVAILABLE', 'a service Corridor depends on is unavailable; retry shortly'],
+  504: ['SERVICE_TIMEOUT', 'a service Corridor depends on did not answer in time; retry shortly'],
+};
+
 export function httpStatusOf(status: Status): number {
   return HTTP_STATUS_OF[status] ?? 500;
 }
 
-export function sendError(res: Response, httpStatus: number, code: string, message: string, errors?: FieldErrors): void {
+export function sendError(
+  res: Response,
+  httpStatus: number,
+  code: string,
+  message: string,
+  errors?: FieldErrors,
+): void {
   const body: ErrorBody = { status: false, message, code, ...(errors ? { errors } : {}) };
   res.status(httpStatus).json(body);
 }
@@ -58,11 +71,21 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const bodyParserError = error as { type?: string; status?: number; message?: string; limit?: number };
     if (bodyParserError.type === 'entity.parse.failed') {
-      sendError(res, 400, 'MALFORMED_JSON', `request body is not valid JSON: ${bodyParserError.message ?? 'parse error'}`);
+      sendError(
+        res,
+        400,
+        'MALFORMED_JSON',
+        `request body is not valid JSON: ${bodyParserError.message ?? 'parse error'}`,
+      );
       return;
     }
     if (bodyParserError.type === 'entity.too.large') {
-      sendError(res, 413, 'BODY_TOO_LARGE', `request body is larger than the ${bodyParserError.limit ?? ''} byte limit`.replace('  ', ' '));
+      sendError(
+        res,
+        413,
+        'BODY_TOO_LARGE',
+        `request body is larger than the ${bodyParserError.limit ?? ''} byte limit`.replace('  ', ' '),
+      );
       return;
     }
     if (typeof bodyParserError.status === 'number' && bodyParserError.status >= 400 && bodyParserError.status < 500) {
@@ -73,11 +96,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const httpStatus = httpStatusOf(domain.status);
     if (httpStatus >= 500) {
       logger.error({ err: error, path: req.path }, 'request failed');
-      const message =
-        httpStatus === 503 ? 'a service Corridor depends on is unavailable; retry shortly'
-        : httpStatus === 504 ? 'a service Corridor depends on did not answer in time; retry shortly'
-        : 'internal error';
-      sendError(res, httpStatus, domain.reason === 'UPSTREAM_UNAVAILABLE' ? 'SERVICE_UNAVAILABLE' : Status[domain.status] ?? 'INTERNAL', message);
+      const [code, message] = SERVER_ERRORS[httpStatus] ?? INTERNAL;
+      sendError(res, httpStatus, code, message);
       return;
     }
     sendError(res, httpStatus, domain.reason, domain.message, domain.fieldErrors);

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Corridor's own processes on this machine, built into services/<name>/dist.
+#
+#   deploy/local/services.sh up      migrate, then (re)start every service in order; wait until ready
+#   deploy/local/services.sh down    stop the services this script started
+#
+# Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token is made once
+# and kept in .local/admin-token.
+set -euo pipefail
+COMPONENT=services
+# shellcheck source=deploy/local/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=deploy/local/toolchain.sh
+. "$CORRIDOR_DEPLOY/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
+
+# Start order: a service comes after everything it calls.
+SERVICES=(identity gateway)
+# Services with a database and migrations.
+MIGRATED=(identity)
+
+ADMIN_TOKEN_FILE="$CORRIDOR_LOCAL/admin-token"
+
+admin_token() {
+  if [ ! -s "$ADMIN_TOKEN_FILE" ]; then
+    (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))' >"$ADMIN_TOKEN_FILE")
+  fi
+  cat "$ADMIN_TOKEN_FILE"
+}
+
+pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+stop_service() {
+  local name=$1 pidfile="$RUN_DIR/$1.pid" pid i
+  pid_alive "$pidfile" || { rm -f "$pidfile"; return 0; }
+  pid=$(cat "$pidfile")
+  step "stopping $name (pid $pid)"
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$pidfile"
+}
+
+start_service() {
+  local name=$1 log="$LOG_DIR/$1.log" pidfile="$RUN_DIR/$1.pid" i
+  stop_service "$name" # a restart picks up the code just built
+  step "starting $name (log: $log)"
+  printf '\n===== %s: starting %s\n' "$(date '+%F %T')" "$name" >>"$log"
+  (cd "$CORRIDOR_ROOT/services/$name" && exec nohup node dist/main.js </dev/null >>"$log" 2>&1) &
+  echo $! >"$pidfile"
+  for ((i = 0; i < 300; i++)); do
+    pid_alive "$pidfile" || die "$name exited during start" "$log"
+    grep -q "\"msg\":\"$name listening\"" <(tail -n 50 "$log") && return 0
+    sleep 0.1
+  done
+  die "$name did not report listening within 30 s" "$log"
+}
+
+cmd_up() {
+  local name
+  export ADMIN_TOKEN
+  ADMIN_TOKEN=$(admin_token)
+  for name in "${MIGRATED[@]}"; do
+    CURRENT_LOG="$LOG_DIR/$name.log"
+    run_logged "$CURRENT_LOG" "migrating $name" node "$CORRIDOR_ROOT/services/$name/dist/migrate.js" up
+  done
+  for name in "${SERVICES[@]}"; do start_service "$name"; done
+  for ((i = 0; i < 100; i++)); do
+    if curl -fsS http://127.0.0.1:8080/readyz >/dev/null 2>&1; then
+      step "ready: public API http://127.0.0.1:8080, admin API http://127.0.0.1:8081"
+      return 0
+    fi
+    sleep 0.2
+  done
+  die "the gateway is not ready: $(curl -sS http://127.0.0.1:8080/readyz 2>&1)" "$LOG_DIR/gateway.log"
+}
+
+cmd_down() {
+  local i
+  for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do stop_service "${SERVICES[$i]}"; done
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  *) echo "usage: $0 up|down" >&2; exit 2 ;;
+esac
