@@ -4,8 +4,8 @@
 #   deploy/local/services.sh up      migrate, then (re)start every service in order; wait until ready
 #   deploy/local/services.sh down    stop the services this script started
 #
-# Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token is made once
-# and kept in .local/admin-token.
+# Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token and identity's
+# master key are made once and kept in .local/admin-token and .local/identity-secret-key.
 set -euo pipefail
 COMPONENT=services
 # shellcheck source=deploy/local/lib.sh
@@ -18,13 +18,13 @@ SERVICES=(identity gateway)
 # Services with a database and migrations.
 MIGRATED=(identity)
 
-ADMIN_TOKEN_FILE="$CORRIDOR_LOCAL/admin-token"
-
-admin_token() {
-  if [ ! -s "$ADMIN_TOKEN_FILE" ]; then
-    (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))' >"$ADMIN_TOKEN_FILE")
+# local_secret NAME: 256 random bits, made once into .local/NAME and reused by every start.
+local_secret() {
+  local file="$CORRIDOR_LOCAL/$1"
+  if [ ! -s "$file" ]; then
+    (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))' >"$file")
   fi
-  cat "$ADMIN_TOKEN_FILE"
+  cat "$file"
 }
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -60,8 +60,9 @@ start_service() {
 
 cmd_up() {
   local name
-  export ADMIN_TOKEN
-  ADMIN_TOKEN=$(admin_token)
+  export ADMIN_TOKEN IDENTITY_SECRET_KEY
+  ADMIN_TOKEN=$(local_secret admin-token)
+  IDENTITY_SECRET_KEY=$(local_secret identity-secret-key)
   for name in "${MIGRATED[@]}"; do
     CURRENT_LOG="$LOG_DIR/$name.log"
     run_logged "$CURRENT_LOG" "migrating $name" node "$CORRIDOR_ROOT/services/$name/dist/migrate.js" up

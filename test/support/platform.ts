@@ -10,7 +10,24 @@ import {
   type TestDatabase,
 } from '@corridor/testing';
 
+export interface Credentials {
+  client_id: string;
+  client_secret: string;
+  business_id: string;
+  scopes: string[];
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
 export interface PlatformOptions {
+  environment?: 'sandbox' | 'production';
+  /** Extra environment for the gateway. */
+  gatewayEnv?: Record<string, string>;
   /** Collector endpoint the services export spans to. */
   otlpEndpoint?: string;
   /** Extra environment for identity's first start. */
@@ -26,6 +43,7 @@ export class Platform {
   gateway!: ServiceProcess;
   db!: TestDatabase;
   readonly adminToken = randomBytes(24).toString('hex');
+  readonly identitySecretKey = randomBytes(32).toString('hex');
   readonly topicPrefix = `e2e-${uniqueSuffix()}.`;
   readonly identityTopic = `${this.topicPrefix}corridor.identity.v1`;
   private identityPort = 0;
@@ -33,6 +51,10 @@ export class Platform {
   private adminPort = 0;
 
   constructor(private readonly options: PlatformOptions = {}) {}
+
+  get environment(): 'sandbox' | 'production' {
+    return this.options.environment ?? 'sandbox';
+  }
 
   get publicUrl() {
     return `http://127.0.0.1:${this.publicPort}`;
@@ -61,7 +83,9 @@ export class Platform {
         GATEWAY_ADMIN_PORT: String(this.adminPort),
         ADMIN_TOKEN: this.adminToken,
         IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
+        CORRIDOR_ENVIRONMENT: this.environment,
         ...this.telemetryEnv(),
+        ...this.options.gatewayEnv,
       },
       ready: logged('gateway listening'),
     });
@@ -74,6 +98,8 @@ export class Platform {
       DATABASE_URL: this.db.url,
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
       OUTBOX_POLL_INTERVAL_MS: '200',
+      IDENTITY_SECRET_KEY: this.identitySecretKey,
+      CORRIDOR_ENVIRONMENT: this.environment,
       ...this.telemetryEnv(),
       ...extra,
     };
@@ -107,6 +133,54 @@ export class Platform {
     const response = await this.admin('/admin/businesses', { method: 'POST', body: JSON.stringify({ name }) });
     if (response.status !== 201) throw new Error(`create business: ${response.status} ${await response.text()}`);
     return (await response.json()) as { id: string; name: string };
+  }
+
+  /** POST /admin/businesses/{id}/credentials; default bundle full-access. */
+  async createCredentials(
+    businessId: string,
+    grant: { bundles?: string[]; scopes?: string[] } = {},
+  ): Promise<Credentials> {
+    const response = await this.admin(`/admin/businesses/${businessId}/credentials`, {
+      method: 'POST',
+      body: JSON.stringify(grant),
+    });
+    if (response.status !== 201) throw new Error(`create credentials: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Credentials;
+  }
+
+  /** POST /oauth/token with client credentials in the body; the raw response. */
+  requestToken(
+    credentials: { client_id: string; client_secret: string },
+    scope?: string,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const form = new URLSearchParams({ grant_type: 'client_credentials', ...credentials });
+    if (scope !== undefined) form.set('scope', scope);
+    return fetch(`${this.publicUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: form,
+    });
+  }
+
+  /** A business with credentials and a token carrying the given scopes. */
+  async tokenFor(
+    scopes: string[],
+    grant: { bundles?: string[]; scopes?: string[] } = {},
+  ): Promise<{ token: string; credentials: Credentials; businessId: string }> {
+    const business = await this.createBusiness(`Platform ${randomBytes(3).toString('hex')}`);
+    const credentials = await this.createCredentials(business.id, grant);
+    const response = await this.requestToken(credentials, scopes.join(' '));
+    if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
+    return { token: ((await response.json()) as TokenResponse).access_token, credentials, businessId: business.id };
+  }
+
+  /** A call to the public API with a bearer token. */
+  api(path: string, token: string | undefined, init: RequestInit = {}): Promise<Response> {
+    return fetch(`${this.publicUrl}${path}`, {
+      ...init,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers },
+    });
   }
 
   async stop(): Promise<void> {

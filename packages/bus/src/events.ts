@@ -12,6 +12,8 @@ export type EventCase = NonNullable<EventPayload['case']>;
 /** Dotted public name of each payload case; the envelope's `type` always agrees with its payload. */
 export const EVENT_TYPES: Record<EventCase, string> = {
   businessCreated: 'business.created',
+  businessUpdated: 'business.updated',
+  credentialChanged: 'credential.changed',
 };
 
 export function environmentFromName(name: 'sandbox' | 'production'): Environment {

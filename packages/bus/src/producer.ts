@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import type { Logger } from '@corridor/logging';
 
 export function createKafka(clientId: string, brokers: string[], logger: Logger): Kafka {
@@ -19,5 +19,11 @@ export function createKafka(clientId: string, brokers: string[], logger: Logger)
 
 /** Idempotent producer: broker-side deduplication of retries, acks from all in-sync replicas. */
 export function createIdempotentProducer(kafka: Kafka): Producer {
-  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    // The Java client's murmur2 partitioning: a key lands on the same partition whatever the client.
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
 }

@@ -3,16 +3,27 @@ import type { Logger } from '@corridor/logging';
 import express, { type Express, type RequestHandler } from 'express';
 import { requireAdminToken } from './admin/admin-auth.js';
 import { businessesRouter } from './admin/businesses.js';
+import { credentialsRouter } from './admin/credentials.js';
+import type { AccessGuard } from './auth/access-guard.js';
+import type { TokenKeys } from './auth/token-keys.js';
+import type { Clients } from './clients.js';
 import { readinessHandler, type DependencyCheck } from './health/readiness.js';
 import { jsonBody, requestId } from './http/common.js';
 import { errorHandler, routeNotFound } from './http/errors.js';
-import type { Clients } from './clients.js';
+import { tokenEndpoint } from './oauth/token-endpoint.js';
+import { publicApiRouter } from './public/public-router.js';
 
 export interface AppOptions {
   clients: Clients;
+  guard: AccessGuard;
+  keys: TokenKeys;
   logger: Logger;
+  environment: 'sandbox' | 'production';
   adminToken: string;
   bodyLimit: string;
+  /** express "trust proxy": which proxies' X-Forwarded-For is believed for the caller's address. */
+  trustProxy: boolean | string;
+  tokenRequestsPerMinute: number;
   readiness: DependencyCheck[];
 }
 
@@ -35,21 +46,26 @@ function baseApp(): Express {
 /** The public listener: the platform-facing API. */
 export function publicApp(options: AppOptions): Express {
   const app = baseApp();
+  app.set('trust proxy', options.trustProxy);
   app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
   app.get('/readyz', readinessHandler(options.readiness));
+  app.use(tokenEndpoint(options));
+  app.use('/api/external', jsonBody(options.bodyLimit));
+  app.use(publicApiRouter(options));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;
 }
 
 /** The admin listener: the back office. Never routed from the public listener. */
-export function adminApp(options: AppOptions & { environment: string }): Express {
+export function adminApp(options: AppOptions): Express {
   const app = baseApp();
   app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
   app.use(requireAdminToken(options.adminToken));
   app.use(jsonBody(options.bodyLimit));
   app.use(forwardRequestContext(options.environment));
-  app.use(businessesRouter(options.clients.identity));
+  app.use(businessesRouter(options.clients.identity, options.guard, options.logger));
+  app.use(credentialsRouter(options.clients.identity, options.guard, options.logger));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;

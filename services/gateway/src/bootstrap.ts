@@ -2,8 +2,10 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { createLogger } from '@corridor/logging';
 import type { Telemetry } from '@corridor/telemetry';
-import { createClient as createRedisClient } from 'redis';
-import { adminApp, publicApp } from './app.js';
+import { createClient as createRedisClient, type RedisClientType } from 'redis';
+import { adminApp, publicApp, type AppOptions } from './app.js';
+import { AccessGuard } from './auth/access-guard.js';
+import { TokenKeys } from './auth/token-keys.js';
 import { createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
 import { grpcHealthCheck } from './health/readiness.js';
@@ -14,19 +16,27 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
 
   const redis = createRedisClient({
     url: config.REDIS_URL,
+    // Fail a command at once while disconnected instead of queueing the request behind it.
+    disableOfflineQueue: true,
     // Keep retrying in the background; /readyz reports Redis down meanwhile.
     socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000), connectTimeout: 2_000 },
-  });
+  }) as RedisClientType;
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection problem'));
   redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'redis not reachable at start'));
 
   const clients = createClients(config);
-  const options = {
+  const keys = new TokenKeys(clients.identity, logger);
+  keys.start();
+  const options: AppOptions = {
     clients,
+    guard: new AccessGuard(redis, config.CORRIDOR_ENVIRONMENT),
+    keys,
     logger,
+    environment: config.CORRIDOR_ENVIRONMENT,
     adminToken: config.ADMIN_TOKEN,
     bodyLimit: config.BODY_LIMIT,
-    environment: config.CORRIDOR_ENVIRONMENT,
+    trustProxy: config.TRUST_PROXY,
+    tokenRequestsPerMinute: config.TOKEN_REQUESTS_PER_MINUTE,
     readiness: [
       {
         name: 'redis',
@@ -36,6 +46,12 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
         },
       },
       grpcHealthCheck('identity', clients.identityHealth),
+      {
+        name: 'signing_keys',
+        async check() {
+          if (!keys.loaded) throw new Error('not loaded from identity yet');
+        },
+      },
     ],
   };
 
@@ -55,6 +71,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'gateway stopping');
+    keys.stop();
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     clients.close();
     await redis.quit().catch(() => undefined);

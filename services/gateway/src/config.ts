@@ -16,6 +16,16 @@ export const gatewayConfigShape = {
     .string()
     .regex(/^\d+(b|kb|mb)$/, 'must look like 100kb or 1mb')
     .default('1mb'),
+  /**
+   * Which proxies' X-Forwarded-For is believed for the caller's address (IP allow-lists):
+   * "false" (the socket's address), a hop count, or express's list form ("loopback, 10.0.0.0/8").
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value) => (value === 'false' ? false : value === 'true' ? true : value)),
+  /** /oauth/token requests per minute per client_id (failed ones count). */
+  TOKEN_REQUESTS_PER_MINUTE: env.positiveInt(30),
   CORRIDOR_ENVIRONMENT: env.environment(),
   LOG_LEVEL: env.logLevel(),
 };

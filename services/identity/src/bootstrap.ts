@@ -4,7 +4,9 @@ import { openDatabase } from '@corridor/db';
 import { createHealthService, startGrpcServer } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
 import type { Telemetry } from '@corridor/telemetry';
-import { identityServiceRegistration } from './businesses/businesses.grpc.js';
+import { identityServiceRegistration } from './identity.grpc.js';
+import { IdentitySecrets } from './secrets/identity-secrets.js';
+import { loadSigningKey } from './tokens/signing-keys.js';
 import { loadIdentityConfig } from './config.js';
 import { identityDatabase } from './database.js';
 
@@ -33,16 +35,30 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     await relay.start();
   }
 
+  const secrets = new IdentitySecrets(config.IDENTITY_SECRET_KEY);
+  const context = {
+    environment: config.CORRIDOR_ENVIRONMENT,
+    topic: topicName(config.KAFKA_TOPIC_PREFIX, 'identity'),
+    now: () => new Date(),
+  };
   const health = createHealthService([IdentityService.typeName]);
   const grpc = await startGrpcServer({
     address: config.IDENTITY_GRPC_ADDRESS,
     logger,
     services: [
       health.registration,
-      identityServiceRegistration(orm, {
-        environment: config.CORRIDOR_ENVIRONMENT,
-        topic: topicName(config.KAFKA_TOPIC_PREFIX, 'identity'),
-        now: () => new Date(),
+      identityServiceRegistration({
+        orm,
+        context,
+        secrets,
+        signingKey: await loadSigningKey(orm, secrets),
+        tokens: {
+          environment: config.CORRIDOR_ENVIRONMENT,
+          issuer: config.TOKEN_ISSUER ?? `corridor:${config.CORRIDOR_ENVIRONMENT}`,
+          audience: config.TOKEN_AUDIENCE ?? `corridor-api:${config.CORRIDOR_ENVIRONMENT}`,
+          lifetimeSeconds: config.TOKEN_LIFETIME_SECONDS,
+          now: context.now,
+        },
       }),
     ],
   });

@@ -10,6 +10,13 @@ export const identityConfigShape = {
     .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
     .default(''),
   CORRIDOR_ENVIRONMENT: env.environment(),
+  /** Master secret: client-secret pepper and signing-key encryption are derived from it. */
+  IDENTITY_SECRET_KEY: env.secret(32),
+  /** Access token lifetime (seed 5 leaves it open; Stripe-like platforms use an hour). */
+  TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3_600),
+  /** Defaults: corridor:<environment> and corridor-api:<environment>, so environments reject each other's tokens. */
+  TOKEN_ISSUER: z.string().min(1).optional(),
+  TOKEN_AUDIENCE: z.string().min(1).optional(),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
   LOG_LEVEL: env.logLevel(),

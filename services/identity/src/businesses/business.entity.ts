@@ -15,6 +15,7 @@ export const Business = defineEntity({
     ipAllowlist: p.json<string[]>(),
     rateLimitPerMinute: p.integer(),
     rateLimitPerHour: p.integer(),
+    version: p.bigint('number'),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -13,7 +13,8 @@ import {
 } from '@corridor/testing';
 import { Writable } from 'node:stream';
 import { identityDatabase } from '../database.js';
-import { createBusiness, type BusinessContext } from './create-business.js';
+import type { IdentityContext } from '../context.js';
+import { createBusiness } from './create-business.js';
 import { getBusiness } from './get-business.js';
 
 const logger = createLogger('test', { destination: new Writable({ write: (_c, _e, done) => done() }) });
@@ -24,7 +25,7 @@ describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
   let producer: Producer;
   let collector: EventCollector;
   const now = new Date('2026-11-21T10:00:00.000Z');
-  const context: BusinessContext = {
+  const context: IdentityContext = {
     environment: 'sandbox',
     topic: `test.${uniqueSuffix()}.corridor.identity.v1`,
     now: () => now,

@@ -5,19 +5,13 @@ import { BusinessSchema, type Business as BusinessMessage } from '@corridor/cont
 import { invalidArgument, type FieldErrors } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import type { IdentityContext } from '../context.js';
 import { Business, DEFAULT_RATE_LIMITS } from './business.entity.js';
 
 export interface CreateBusinessInput {
   name: string;
   apiEnabled?: boolean;
   kybMinimalAllowed?: boolean;
-}
-
-export interface BusinessContext {
-  environment: 'sandbox' | 'production';
-  /** Topic of identity's events (with the environment's prefix). */
-  topic: string;
-  now: () => Date;
 }
 
 export const NAME_MAX_LENGTH = 200;
@@ -40,6 +34,8 @@ export function toBusinessMessage(business: Business): BusinessMessage {
     ipAllowlist: business.ipAllowlist,
     rateLimits: { perMinute: business.rateLimitPerMinute, perHour: business.rateLimitPerHour },
     createdAt: timestampFromDate(business.createdAt),
+    version: BigInt(business.version),
+    environment: business.environment,
   });
 }
 
@@ -49,7 +45,7 @@ export function toBusinessMessage(business: Business): BusinessMessage {
  */
 export async function createBusiness(
   em: EntityManager,
-  context: BusinessContext,
+  context: IdentityContext,
   input: CreateBusinessInput,
 ): Promise<BusinessMessage> {
   const name = validate(input);
@@ -64,6 +60,7 @@ export async function createBusiness(
       ipAllowlist: [],
       rateLimitPerMinute: DEFAULT_RATE_LIMITS.perMinute,
       rateLimitPerHour: DEFAULT_RATE_LIMITS.perHour,
+      version: 1,
       createdAt: now,
       updatedAt: now,
     });

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/identity/v1/business.proto.
  */
 export const file_corridor_identity_v1_business: GenFile = /*@__PURE__*/
-  fileDesc("CiNjb3JyaWRvci9pZGVudGl0eS92MS9idXNpbmVzcy5wcm90bxIUY29ycmlkb3IuaWRlbnRpdHkudjEiMgoKUmF0ZUxpbWl0cxISCgpwZXJfbWludXRlGAEgASgNEhAKCHBlcl9ob3VyGAIgASgNItMBCghCdXNpbmVzcxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2FwaV9lbmFibGVkGAMgASgIEhsKE2t5Yl9taW5pbWFsX2FsbG93ZWQYBCABKAgSFAoMaXBfYWxsb3dsaXN0GAUgAygJEjUKC3JhdGVfbGltaXRzGAYgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuUmF0ZUxpbWl0cxIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiNjb3JyaWRvci9pZGVudGl0eS92MS9idXNpbmVzcy5wcm90bxIUY29ycmlkb3IuaWRlbnRpdHkudjEiMgoKUmF0ZUxpbWl0cxISCgpwZXJfbWludXRlGAEgASgNEhAKCHBlcl9ob3VyGAIgASgNIvkBCghCdXNpbmVzcxIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC2FwaV9lbmFibGVkGAMgASgIEhsKE2t5Yl9taW5pbWFsX2FsbG93ZWQYBCABKAgSFAoMaXBfYWxsb3dsaXN0GAUgAygJEjUKC3JhdGVfbGltaXRzGAYgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuUmF0ZUxpbWl0cxIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgd2ZXJzaW9uGAggASgEEhMKC2Vudmlyb25tZW50GAkgASgJIh4KC0lwQWxsb3dsaXN0Eg8KB2VudHJpZXMYASADKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Requests per window for one business in one environment (seed part 8 defaults: 120/min, 1,500/h).
@@ -69,7 +69,7 @@ export type Business = Message<"corridor.identity.v1.Business"> & {
   kybMinimalAllowed: boolean;
 
   /**
-   * Production IP allow-list as CIDRs; empty allows every address.
+   * Production IP allow-list as addresses or CIDRs; empty allows every address.
    *
    * @generated from field: repeated string ip_allowlist = 5;
    */
@@ -84,6 +84,20 @@ export type Business = Message<"corridor.identity.v1.Business"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 7;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Increases with every change; caches keep the highest version they have seen.
+   *
+   * @generated from field: uint64 version = 8;
+   */
+  version: bigint;
+
+  /**
+   * "sandbox" or "production".
+   *
+   * @generated from field: string environment = 9;
+   */
+  environment: string;
 };
 
 /**
@@ -92,4 +106,23 @@ export type Business = Message<"corridor.identity.v1.Business"> & {
  */
 export const BusinessSchema: GenMessage<Business> = /*@__PURE__*/
   messageDesc(file_corridor_identity_v1_business, 1);
+
+/**
+ * A list that can be told apart from "not sent" when it is empty.
+ *
+ * @generated from message corridor.identity.v1.IpAllowlist
+ */
+export type IpAllowlist = Message<"corridor.identity.v1.IpAllowlist"> & {
+  /**
+   * @generated from field: repeated string entries = 1;
+   */
+  entries: string[];
+};
+
+/**
+ * Describes the message corridor.identity.v1.IpAllowlist.
+ * Use `create(IpAllowlistSchema)` to create a new message.
+ */
+export const IpAllowlistSchema: GenMessage<IpAllowlist> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_business, 2);
 

@@ -6,13 +6,15 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Business } from "./business_pb.js";
 import { file_corridor_identity_v1_business } from "./business_pb.js";
+import type { Credential } from "./credential_pb.js";
+import { file_corridor_identity_v1_credential } from "./credential_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file corridor/identity/v1/events.proto.
  */
 export const file_corridor_identity_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFjb3JyaWRvci9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmlkZW50aXR5LnYxIkMKD0J1c2luZXNzQ3JlYXRlZBIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzYgZwcm90bzM", [file_corridor_identity_v1_business]);
+  fileDesc("CiFjb3JyaWRvci9pZGVudGl0eS92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmlkZW50aXR5LnYxIkMKD0J1c2luZXNzQ3JlYXRlZBIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzIlsKD0J1c2luZXNzVXBkYXRlZBIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzEhYKDmNoYW5nZWRfZmllbGRzGAIgAygJIlkKEUNyZWRlbnRpYWxDaGFuZ2VkEjQKCmNyZWRlbnRpYWwYASABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsEg4KBmNoYW5nZRgCIAEoCWIGcHJvdG8z", [file_corridor_identity_v1_business, file_corridor_identity_v1_credential]);
 
 /**
  * Published on corridor.identity.v1 when an administrator creates a platform business.
@@ -32,4 +34,56 @@ export type BusinessCreated = Message<"corridor.identity.v1.BusinessCreated"> & 
  */
 export const BusinessCreatedSchema: GenMessage<BusinessCreated> = /*@__PURE__*/
   messageDesc(file_corridor_identity_v1_events, 0);
+
+/**
+ * Published when an administrator changes a business's flags, allow-list or limits.
+ *
+ * @generated from message corridor.identity.v1.BusinessUpdated
+ */
+export type BusinessUpdated = Message<"corridor.identity.v1.BusinessUpdated"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Business business = 1;
+   */
+  business?: Business | undefined;
+
+  /**
+   * Snake-case names of the fields that changed, e.g. "api_enabled".
+   *
+   * @generated from field: repeated string changed_fields = 2;
+   */
+  changedFields: string[];
+};
+
+/**
+ * Describes the message corridor.identity.v1.BusinessUpdated.
+ * Use `create(BusinessUpdatedSchema)` to create a new message.
+ */
+export const BusinessUpdatedSchema: GenMessage<BusinessUpdated> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_events, 1);
+
+/**
+ * Published when credentials are created, rotated or revoked (never with the secret).
+ *
+ * @generated from message corridor.identity.v1.CredentialChanged
+ */
+export type CredentialChanged = Message<"corridor.identity.v1.CredentialChanged"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Credential credential = 1;
+   */
+  credential?: Credential | undefined;
+
+  /**
+   * "created", "rotated" or "revoked".
+   *
+   * @generated from field: string change = 2;
+   */
+  change: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.CredentialChanged.
+ * Use `create(CredentialChangedSchema)` to create a new message.
+ */
+export const CredentialChangedSchema: GenMessage<CredentialChanged> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_events, 2);
 

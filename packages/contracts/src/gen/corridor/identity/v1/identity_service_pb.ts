@@ -4,15 +4,17 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Business } from "./business_pb.js";
+import type { Business, IpAllowlist, RateLimits } from "./business_pb.js";
 import { file_corridor_identity_v1_business } from "./business_pb.js";
+import type { Credential, SigningKey } from "./credential_pb.js";
+import { file_corridor_identity_v1_credential } from "./credential_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file corridor/identity/v1/identity_service.proto.
  */
 export const file_corridor_identity_v1_identity_service: GenFile = /*@__PURE__*/
-  fileDesc("Citjb3JyaWRvci9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhRjb3JyaWRvci5pZGVudGl0eS52MSKJAQoVQ3JlYXRlQnVzaW5lc3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQFCDgoMX2FwaV9lbmFibGVkQhYKFF9reWJfbWluaW1hbF9hbGxvd2VkIkoKFkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USMAoIYnVzaW5lc3MYASABKAsyHi5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzcyIgChJHZXRCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkiRwoTR2V0QnVzaW5lc3NSZXNwb25zZRIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzMuIBCg9JZGVudGl0eVNlcnZpY2USawoOQ3JlYXRlQnVzaW5lc3MSKy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVhdGVCdXNpbmVzc1JlcXVlc3QaLC5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVhdGVCdXNpbmVzc1Jlc3BvbnNlEmIKC0dldEJ1c2luZXNzEiguY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0QnVzaW5lc3NSZXF1ZXN0GikuY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0QnVzaW5lc3NSZXNwb25zZWIGcHJvdG8z", [file_corridor_identity_v1_business]);
+  fileDesc("Citjb3JyaWRvci9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhRjb3JyaWRvci5pZGVudGl0eS52MSKJAQoVQ3JlYXRlQnVzaW5lc3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQFCDgoMX2FwaV9lbmFibGVkQhYKFF9reWJfbWluaW1hbF9hbGxvd2VkIkoKFkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USMAoIYnVzaW5lc3MYASABKAsyHi5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzcyIgChJHZXRCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkiRwoTR2V0QnVzaW5lc3NSZXNwb25zZRIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzIvcBChVVcGRhdGVCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQESNwoMaXBfYWxsb3dsaXN0GAQgASgLMiEuY29ycmlkb3IuaWRlbnRpdHkudjEuSXBBbGxvd2xpc3QSNQoLcmF0ZV9saW1pdHMYBSABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5SYXRlTGltaXRzQg4KDF9hcGlfZW5hYmxlZEIWChRfa3liX21pbmltYWxfYWxsb3dlZCJKChZVcGRhdGVCdXNpbmVzc1Jlc3BvbnNlEjAKCGJ1c2luZXNzGAEgASgLMh4uY29ycmlkb3IuaWRlbnRpdHkudjEuQnVzaW5lc3MiTwoXQ3JlYXRlQ3JlZGVudGlhbFJlcXVlc3QSEwoLYnVzaW5lc3NfaWQYASABKAkSDwoHYnVuZGxlcxgCIAMoCRIOCgZzY29wZXMYAyADKAkiZwoYQ3JlYXRlQ3JlZGVudGlhbFJlc3BvbnNlEjQKCmNyZWRlbnRpYWwYASABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsEhUKDWNsaWVudF9zZWNyZXQYAiABKAkiTQoXUm90YXRlQ3JlZGVudGlhbFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEg8KB2J1bmRsZXMYAiADKAkSDgoGc2NvcGVzGAMgAygJImcKGFJvdGF0ZUNyZWRlbnRpYWxSZXNwb25zZRI0CgpjcmVkZW50aWFsGAEgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlZGVudGlhbBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIiwKF1Jldm9rZUNyZWRlbnRpYWxSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCSJQChhSZXZva2VDcmVkZW50aWFsUmVzcG9uc2USNAoKY3JlZGVudGlhbBgBIAEoCzIgLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWRlbnRpYWwiKQoUR2V0Q3JlZGVudGlhbFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJIk0KFUdldENyZWRlbnRpYWxSZXNwb25zZRI0CgpjcmVkZW50aWFsGAEgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlZGVudGlhbCJuChFJc3N1ZVRva2VuUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRISCgVzY29wZRgDIAEoCUgAiAEBEhEKCWNsaWVudF9pcBgEIAEoCUIICgZfc2NvcGUiTgoSSXNzdWVUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgpleHBpcmVzX2luGAIgASgNEg4KBnNjb3BlcxgDIAMoCSIXChVHZXRTaWduaW5nS2V5c1JlcXVlc3QiagoWR2V0U2lnbmluZ0tleXNSZXNwb25zZRIuCgRrZXlzGAEgAygLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuU2lnbmluZ0tleRIOCgZpc3N1ZXIYAiABKAkSEAoIYXVkaWVuY2UYAyABKAky4AcKD0lkZW50aXR5U2VydmljZRJrCg5DcmVhdGVCdXNpbmVzcxIrLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWF0ZUJ1c2luZXNzUmVxdWVzdBosLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USYgoLR2V0QnVzaW5lc3MSKC5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRCdXNpbmVzc1JlcXVlc3QaKS5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRCdXNpbmVzc1Jlc3BvbnNlEmsKDlVwZGF0ZUJ1c2luZXNzEisuY29ycmlkb3IuaWRlbnRpdHkudjEuVXBkYXRlQnVzaW5lc3NSZXF1ZXN0GiwuY29ycmlkb3IuaWRlbnRpdHkudjEuVXBkYXRlQnVzaW5lc3NSZXNwb25zZRJxChBDcmVhdGVDcmVkZW50aWFsEi0uY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlYXRlQ3JlZGVudGlhbFJlcXVlc3QaLi5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVhdGVDcmVkZW50aWFsUmVzcG9uc2UScQoQUm90YXRlQ3JlZGVudGlhbBItLmNvcnJpZG9yLmlkZW50aXR5LnYxLlJvdGF0ZUNyZWRlbnRpYWxSZXF1ZXN0Gi4uY29ycmlkb3IuaWRlbnRpdHkudjEuUm90YXRlQ3JlZGVudGlhbFJlc3BvbnNlEnEKEFJldm9rZUNyZWRlbnRpYWwSLS5jb3JyaWRvci5pZGVudGl0eS52MS5SZXZva2VDcmVkZW50aWFsUmVxdWVzdBouLmNvcnJpZG9yLmlkZW50aXR5LnYxLlJldm9rZUNyZWRlbnRpYWxSZXNwb25zZRJoCg1HZXRDcmVkZW50aWFsEiouY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0Q3JlZGVudGlhbFJlcXVlc3QaKy5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRDcmVkZW50aWFsUmVzcG9uc2USXwoKSXNzdWVUb2tlbhInLmNvcnJpZG9yLmlkZW50aXR5LnYxLklzc3VlVG9rZW5SZXF1ZXN0GiguY29ycmlkb3IuaWRlbnRpdHkudjEuSXNzdWVUb2tlblJlc3BvbnNlEmsKDkdldFNpZ25pbmdLZXlzEisuY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0U2lnbmluZ0tleXNSZXF1ZXN0GiwuY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0U2lnbmluZ0tleXNSZXNwb25zZWIGcHJvdG8z", [file_corridor_identity_v1_business, file_corridor_identity_v1_credential]);
 
 /**
  * @generated from message corridor.identity.v1.CreateBusinessRequest
@@ -97,6 +99,337 @@ export const GetBusinessResponseSchema: GenMessage<GetBusinessResponse> = /*@__P
   messageDesc(file_corridor_identity_v1_identity_service, 3);
 
 /**
+ * @generated from message corridor.identity.v1.UpdateBusinessRequest
+ */
+export type UpdateBusinessRequest = Message<"corridor.identity.v1.UpdateBusinessRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: optional bool api_enabled = 2;
+   */
+  apiEnabled?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool kyb_minimal_allowed = 3;
+   */
+  kybMinimalAllowed?: boolean | undefined;
+
+  /**
+   * Replaces the whole list when set; an empty list allows every address.
+   *
+   * @generated from field: corridor.identity.v1.IpAllowlist ip_allowlist = 4;
+   */
+  ipAllowlist?: IpAllowlist | undefined;
+
+  /**
+   * Replaces both limits when set.
+   *
+   * @generated from field: corridor.identity.v1.RateLimits rate_limits = 5;
+   */
+  rateLimits?: RateLimits | undefined;
+};
+
+/**
+ * Describes the message corridor.identity.v1.UpdateBusinessRequest.
+ * Use `create(UpdateBusinessRequestSchema)` to create a new message.
+ */
+export const UpdateBusinessRequestSchema: GenMessage<UpdateBusinessRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 4);
+
+/**
+ * @generated from message corridor.identity.v1.UpdateBusinessResponse
+ */
+export type UpdateBusinessResponse = Message<"corridor.identity.v1.UpdateBusinessResponse"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Business business = 1;
+   */
+  business?: Business | undefined;
+};
+
+/**
+ * Describes the message corridor.identity.v1.UpdateBusinessResponse.
+ * Use `create(UpdateBusinessResponseSchema)` to create a new message.
+ */
+export const UpdateBusinessResponseSchema: GenMessage<UpdateBusinessResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 5);
+
+/**
+ * @generated from message corridor.identity.v1.CreateCredentialRequest
+ */
+export type CreateCredentialRequest = Message<"corridor.identity.v1.CreateCredentialRequest"> & {
+  /**
+   * @generated from field: string business_id = 1;
+   */
+  businessId: string;
+
+  /**
+   * Bundle names (seed 5); with scopes, the union is granted. Neither: "full-access".
+   *
+   * @generated from field: repeated string bundles = 2;
+   */
+  bundles: string[];
+
+  /**
+   * @generated from field: repeated string scopes = 3;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message corridor.identity.v1.CreateCredentialRequest.
+ * Use `create(CreateCredentialRequestSchema)` to create a new message.
+ */
+export const CreateCredentialRequestSchema: GenMessage<CreateCredentialRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 6);
+
+/**
+ * @generated from message corridor.identity.v1.CreateCredentialResponse
+ */
+export type CreateCredentialResponse = Message<"corridor.identity.v1.CreateCredentialResponse"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Credential credential = 1;
+   */
+  credential?: Credential | undefined;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.CreateCredentialResponse.
+ * Use `create(CreateCredentialResponseSchema)` to create a new message.
+ */
+export const CreateCredentialResponseSchema: GenMessage<CreateCredentialResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 7);
+
+/**
+ * @generated from message corridor.identity.v1.RotateCredentialRequest
+ */
+export type RotateCredentialRequest = Message<"corridor.identity.v1.RotateCredentialRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * Neither bundles nor scopes: the scopes stay as they are.
+   *
+   * @generated from field: repeated string bundles = 2;
+   */
+  bundles: string[];
+
+  /**
+   * @generated from field: repeated string scopes = 3;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message corridor.identity.v1.RotateCredentialRequest.
+ * Use `create(RotateCredentialRequestSchema)` to create a new message.
+ */
+export const RotateCredentialRequestSchema: GenMessage<RotateCredentialRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 8);
+
+/**
+ * @generated from message corridor.identity.v1.RotateCredentialResponse
+ */
+export type RotateCredentialResponse = Message<"corridor.identity.v1.RotateCredentialResponse"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Credential credential = 1;
+   */
+  credential?: Credential | undefined;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.RotateCredentialResponse.
+ * Use `create(RotateCredentialResponseSchema)` to create a new message.
+ */
+export const RotateCredentialResponseSchema: GenMessage<RotateCredentialResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 9);
+
+/**
+ * @generated from message corridor.identity.v1.RevokeCredentialRequest
+ */
+export type RevokeCredentialRequest = Message<"corridor.identity.v1.RevokeCredentialRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.RevokeCredentialRequest.
+ * Use `create(RevokeCredentialRequestSchema)` to create a new message.
+ */
+export const RevokeCredentialRequestSchema: GenMessage<RevokeCredentialRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 10);
+
+/**
+ * @generated from message corridor.identity.v1.RevokeCredentialResponse
+ */
+export type RevokeCredentialResponse = Message<"corridor.identity.v1.RevokeCredentialResponse"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Credential credential = 1;
+   */
+  credential?: Credential | undefined;
+};
+
+/**
+ * Describes the message corridor.identity.v1.RevokeCredentialResponse.
+ * Use `create(RevokeCredentialResponseSchema)` to create a new message.
+ */
+export const RevokeCredentialResponseSchema: GenMessage<RevokeCredentialResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 11);
+
+/**
+ * @generated from message corridor.identity.v1.GetCredentialRequest
+ */
+export type GetCredentialRequest = Message<"corridor.identity.v1.GetCredentialRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.GetCredentialRequest.
+ * Use `create(GetCredentialRequestSchema)` to create a new message.
+ */
+export const GetCredentialRequestSchema: GenMessage<GetCredentialRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 12);
+
+/**
+ * @generated from message corridor.identity.v1.GetCredentialResponse
+ */
+export type GetCredentialResponse = Message<"corridor.identity.v1.GetCredentialResponse"> & {
+  /**
+   * @generated from field: corridor.identity.v1.Credential credential = 1;
+   */
+  credential?: Credential | undefined;
+};
+
+/**
+ * Describes the message corridor.identity.v1.GetCredentialResponse.
+ * Use `create(GetCredentialResponseSchema)` to create a new message.
+ */
+export const GetCredentialResponseSchema: GenMessage<GetCredentialResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 13);
+
+/**
+ * @generated from message corridor.identity.v1.IssueTokenRequest
+ */
+export type IssueTokenRequest = Message<"corridor.identity.v1.IssueTokenRequest"> & {
+  /**
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+
+  /**
+   * Space-separated individual scopes; absent yields a token without scopes (seed 4.1).
+   *
+   * @generated from field: optional string scope = 3;
+   */
+  scope?: string | undefined;
+
+  /**
+   * The caller's address, for the production IP allow-list.
+   *
+   * @generated from field: string client_ip = 4;
+   */
+  clientIp: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.IssueTokenRequest.
+ * Use `create(IssueTokenRequestSchema)` to create a new message.
+ */
+export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 14);
+
+/**
+ * @generated from message corridor.identity.v1.IssueTokenResponse
+ */
+export type IssueTokenResponse = Message<"corridor.identity.v1.IssueTokenResponse"> & {
+  /**
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * @generated from field: uint32 expires_in = 2;
+   */
+  expiresIn: number;
+
+  /**
+   * @generated from field: repeated string scopes = 3;
+   */
+  scopes: string[];
+};
+
+/**
+ * Describes the message corridor.identity.v1.IssueTokenResponse.
+ * Use `create(IssueTokenResponseSchema)` to create a new message.
+ */
+export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 15);
+
+/**
+ * @generated from message corridor.identity.v1.GetSigningKeysRequest
+ */
+export type GetSigningKeysRequest = Message<"corridor.identity.v1.GetSigningKeysRequest"> & {
+};
+
+/**
+ * Describes the message corridor.identity.v1.GetSigningKeysRequest.
+ * Use `create(GetSigningKeysRequestSchema)` to create a new message.
+ */
+export const GetSigningKeysRequestSchema: GenMessage<GetSigningKeysRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 16);
+
+/**
+ * @generated from message corridor.identity.v1.GetSigningKeysResponse
+ */
+export type GetSigningKeysResponse = Message<"corridor.identity.v1.GetSigningKeysResponse"> & {
+  /**
+   * @generated from field: repeated corridor.identity.v1.SigningKey keys = 1;
+   */
+  keys: SigningKey[];
+
+  /**
+   * @generated from field: string issuer = 2;
+   */
+  issuer: string;
+
+  /**
+   * @generated from field: string audience = 3;
+   */
+  audience: string;
+};
+
+/**
+ * Describes the message corridor.identity.v1.GetSigningKeysResponse.
+ * Use `create(GetSigningKeysResponseSchema)` to create a new message.
+ */
+export const GetSigningKeysResponseSchema: GenMessage<GetSigningKeysResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 17);
+
+/**
  * IdentityService owns platform businesses, their credentials and the token signing keys.
  *
  * @generated from service corridor.identity.v1.IdentityService
@@ -121,6 +454,76 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof GetBusinessRequestSchema;
     output: typeof GetBusinessResponseSchema;
+  },
+  /**
+   * Changes the fields that are set; publishes business.updated.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.UpdateBusiness
+   */
+  updateBusiness: {
+    methodKind: "unary";
+    input: typeof UpdateBusinessRequestSchema;
+    output: typeof UpdateBusinessResponseSchema;
+  },
+  /**
+   * Creates client credentials; the response holds the only copy of the secret.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.CreateCredential
+   */
+  createCredential: {
+    methodKind: "unary";
+    input: typeof CreateCredentialRequestSchema;
+    output: typeof CreateCredentialResponseSchema;
+  },
+  /**
+   * New secret and generation (optionally new scopes); the old secret and its tokens stop working.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.RotateCredential
+   */
+  rotateCredential: {
+    methodKind: "unary";
+    input: typeof RotateCredentialRequestSchema;
+    output: typeof RotateCredentialResponseSchema;
+  },
+  /**
+   * Revokes credentials for good.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.RevokeCredential
+   */
+  revokeCredential: {
+    methodKind: "unary";
+    input: typeof RevokeCredentialRequestSchema;
+    output: typeof RevokeCredentialResponseSchema;
+  },
+  /**
+   * The state the gateway caches to check tokens without calling identity per request.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.GetCredential
+   */
+  getCredential: {
+    methodKind: "unary";
+    input: typeof GetCredentialRequestSchema;
+    output: typeof GetCredentialResponseSchema;
+  },
+  /**
+   * The client-credentials grant (RFC 6749 section 4.4): verifies the secret and mints a token.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.IssueToken
+   */
+  issueToken: {
+    methodKind: "unary";
+    input: typeof IssueTokenRequestSchema;
+    output: typeof IssueTokenResponseSchema;
+  },
+  /**
+   * Public keys and the issuer/audience the gateway verifies tokens against.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.GetSigningKeys
+   */
+  getSigningKeys: {
+    methodKind: "unary";
+    input: typeof GetSigningKeysRequestSchema;
+    output: typeof GetSigningKeysResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_corridor_identity_v1_identity_service, 0);

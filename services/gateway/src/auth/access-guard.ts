@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import type { Business } from '@corridor/contracts/corridor/identity/v1/business_pb';
+import type { Credential } from '@corridor/contracts/corridor/identity/v1/credential_pb';
+import type { RedisClientType } from 'redis';
+
+/**
+ * Per-request checks that must hold across every gateway replica at once, in ONE Redis round trip:
+ * the credential generation (rotation and revocation), the business policy (api_enabled, limits,
+ * IP allow-list) and both rate-limit windows (seed part 8), counted atomically.
+ *
+ * Redis holds caches of identity's truth, filled from identity on a miss and pushed by the admin
+ * API on every change. Writes keep the highest generation / version, so a slow cache fill can never
+ * undo a newer rotation.
+ */
+
+/** A revoked credential's cached generation: higher than any real one, so no token matches it. */
+export const REVOKED_GENERATION = 2 ** 31;
+/** Cache entries expire so that a lost push is corrected from identity within this time. */
+export const CACHE_TTL_SECONDS = 300;
+
+const credentialKey = (clientId: string) => `corridor:cred:${clientId}`;
+const businessKey = (businessId: string) => `corridor:biz:${businessId}`;
+
+// KEYS: credential, business. ARGV: token generation, rate-limit key prefix.
+// Fixed windows aligned to the clock of Redis (TIME), so replicas never disagree on the window.
+const GUARD_SCRIPT = `
+local gen = redis.call('GET', KEYS[1])
+if not gen then return {'miss_credential'} end
+local policy = redis.call('HMGET', KEYS[2], 'api_enabled', 'per_minute', 'per_hour', 'ip_allowlist')
+if not policy[1] then return {'miss_business'} end
+if tonumber(gen) ~= tonumber(ARGV[1]) then return {'revoked', gen} end
+if policy[1] ~= '1' then return {'api_disabled'} end
+local now = tonumber(redis.call('TIME')[1])
+local minute_key = ARGV[2] .. ':m:' .. math.floor(now / 60)
+local hour_key = ARGV[2] .. ':h:' .. math.floor(now / 3600)
+local per_minute = tonumber(policy[2])
+local per_hour = tonumber(policy[3])
+local used_minute = tonumber(redis.call('GET', minute_key) or '0')
+local used_hour = tonumber(redis.call('GET', hour_key) or '0')
+local minute_reset = 60 - (now % 60)
+local hour_reset = 3600 - (now % 3600)
+local verdict = 'ok'
+if used_minute >= per_minute then verdict = 'limited_minute'
+elseif used_hour >= per_hour then verdict = 'limited_hour'
+else
+  used_minute = redis.call('INCR', minute_key)
+  if used_minute == 1 then redis.call('EXPIRE', minute_key, 120) end
+  used_hour = redis.call('INCR', hour_key)
+  if used_hour == 1 then redis.call('EXPIRE', hour_key, 7200) end
+end
+return {verdict, per_minute, used_minute, minute_reset, per_hour, used_hour, hour_reset, policy[4]}
+`;
+
+// KEYS: credential. ARGV: generation, ttl.
+const STORE_CREDENTIAL_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if (not current) or tonumber(current) <= tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+end
+return 1
+`;
+
+// KEYS: business. ARGV: version, ttl, api_enabled, per_minute, per_hour, ip_allowlist (JSON).
+const STORE_BUSINESS_SCRIPT = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if (not current) or tonumber(current) <= tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'api_enabled', ARGV[3], 'per_minute', ARGV[4], 'per_hour', ARGV[5], 'ip_allowlist', ARGV[6])
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+end
+return 1
+`;
+
+// KEYS: none. ARGV: key prefix, limit. One fixed minute window.
+const TOKEN_LIMIT_SCRIPT = `
+local now = tonumber(redis.call('TIME')[1])
+local key = ARGV[1] .. ':' .. math.floor(now / 60)
+local used = tonumber(redis.call('GET', key) or '0')
+if used >= tonumber(ARGV[2]) then return {0, 60 - (now % 60)} end
+used = redis.call('INCR', key)
+if used == 1 then redis.call('EXPIRE', key, 120) end
+return {1, 60 - (now % 60)}
+`;
+
+export interface WindowUsage {
+  limit: number;
+  used: number;
+  /** Seconds until the window ends. */
+  resetSeconds: number;
+}
+
+export type GuardVerdict =
+  | { kind: 'miss_credential' | 'miss_business' | 'api_disabled' }
+  | { kind: 'revoked'; cachedGeneration: number }
+  | {
+      kind: 'ok' | 'limited_minute' | 'limited_hour';
+      minute: WindowUsage;
+      hour: WindowUsage;
+      ipAllowlist: string[];
+    };
+
+/** Thrown when Redis cannot answer: the gateway then refuses to serve (decision 0007). */
+export class GuardUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`Redis unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'GuardUnavailable';
+  }
+}
+
+type Redis = RedisClientType;
+type Reply = (string | number)[];
+
+const REDIS_TIMEOUT_MS = 1_000;
+
+export class AccessGuard {
+  private readonly shas = new Map<string, string>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly environment: string,
+  ) {}
+
+  /** EVALSHA, loading the script once when Redis does not know it yet; bounded in time. */
+  private async run(script: string, keys: string[], args: string[]): Promise<Reply> {
+    let sha = this.shas.get(script);
+    if (!sha) {
+      sha = createHash('sha1').update(script).digest('hex');
+      this.shas.set(script, sha);
+    }
+    const call = async (): Promise<Reply> => {
+      if (!this.redis.isReady) throw new Error('not connected');
+      try {
+        return (await this.redis.evalSha(sha, { keys, arguments: args })) as Reply;
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        return (await this.redis.eval(script, { keys, arguments: args })) as Reply;
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        call(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (error) {
+      throw new GuardUnavailable(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async check(clientId: string, businessId: string, generation: number): Promise<GuardVerdict> {
+    const reply = await this.run(
+      GUARD_SCRIPT,
+      [credentialKey(clientId), businessKey(businessId)],
+      [String(generation), `corridor:rl:${this.environment}:${businessId}`],
+    );
+    const kind = String(reply[0]);
+    if (kind === 'miss_credential' || kind === 'miss_business' || kind === 'api_disabled') return { kind };
+    if (kind === 'revoked') return { kind, cachedGeneration: Number(reply[1]) };
+    const [, perMinute, usedMinute, minuteReset, perHour, usedHour, hourReset, allowlist] = reply;
+    return {
+      kind: kind as 'ok' | 'limited_minute' | 'limited_hour',
+      minute: { limit: Number(perMinute), used: Number(usedMinute), resetSeconds: Number(minuteReset) },
+      hour: { limit: Number(perHour), used: Number(usedHour), resetSeconds: Number(hourReset) },
+      ipAllowlist: JSON.parse(String(allowlist ?? '[]')) as string[],
+    };
+  }
+
+  storeCredential(credential: Credential): Promise<void> {
+    return this.storeCredentialGeneration(
+      credential.clientId,
+      credential.revoked ? REVOKED_GENERATION : credential.generation,
+    );
+  }
+
+  async storeCredentialGeneration(clientId: string, generation: number): Promise<void> {
+    await this.run(STORE_CREDENTIAL_SCRIPT, [credentialKey(clientId)], [String(generation), String(CACHE_TTL_SECONDS)]);
+  }
+
+  async storeBusiness(business: Business): Promise<void> {
+    await this.run(
+      STORE_BUSINESS_SCRIPT,
+      [businessKey(business.id)],
+      [
+        String(business.version),
+        String(CACHE_TTL_SECONDS),
+        business.apiEnabled ? '1' : '0',
+        String(business.rateLimits?.perMinute ?? 0),
+        String(business.rateLimits?.perHour ?? 0),
+        JSON.stringify(business.ipAllowlist),
+      ],
+    );
+  }
+
+  /** /oauth/token: a fixed per-minute budget per client_id (failed attempts count too). */
+  async admitTokenRequest(clientId: string, perMinute: number): Promise<{ admitted: boolean; resetSeconds: number }> {
+    const key = `corridor:rl:${this.environment}:token:${createHash('sha256').update(clientId).digest('hex').slice(0, 32)}`;
+    const [admitted, reset] = await this.run(TOKEN_LIMIT_SCRIPT, [], [key, String(perMinute)]);
+    return { admitted: Number(admitted) === 1, resetSeconds: Number(reset) };
+  }
+}

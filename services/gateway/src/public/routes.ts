@@ -1,0 +1,44 @@
+import type { Scope } from '@corridor/scopes';
+import type { Request, Response } from 'express';
+import type { Metadata } from '@grpc/grpc-js';
+import type { Authenticated } from '../auth/authenticate.js';
+import type { Clients } from '../clients.js';
+import { whoami } from './whoami.js';
+
+export interface RouteContext {
+  req: Request;
+  res: Response;
+  auth: Authenticated;
+  clients: Clients;
+  /** Caller context for gRPC calls: business, credential, scopes, environment, request id. */
+  metadata: Metadata;
+}
+
+export interface PublicRoute {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path under the server root, e.g. /api/external/customer/{id}. */
+  path: string;
+  /** The scope a token must carry (seed part 5); null: any valid token. */
+  scope: Scope | null;
+  operationId: string;
+  summary: string;
+  handle(context: RouteContext): Promise<void>;
+}
+
+/**
+ * Every authenticated public route, in one table: the router, the scope check and the OpenAPI
+ * document are all made from it, so a route cannot exist without its scope and its documentation.
+ */
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'get',
+    path: '/api/external/whoami',
+    scope: null,
+    operationId: 'whoami',
+    summary: 'Who is calling: business, environment, client id, granted scopes and the remaining rate-limit budget',
+    handle: whoami,
+  },
+];
+
+/** /api/external/customer/{id} → /api/external/customer/:id */
+export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
