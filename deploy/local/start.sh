@@ -1,21 +1,57 @@
 #!/usr/bin/env bash
-# `npm start`: toolchain, packages, build, PostgreSQL/Redis/Kafka, migrations, every service.
+# `npm start`: toolchain, packages, build, PostgreSQL/Redis/Kafka, migrations, every service, then
+# the sandbox business (.local/sandbox.json) and the curl commands that use it.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 bash "$here/workspace.sh"
 bash "$here/infra.sh" up
 bash "$here/services.sh" up
-token=$(cat "$here/../../.local/admin-token")
+
+COMPONENT=sandbox
+# shellcheck source=deploy/local/lib.sh
+. "$here/lib.sh"
+# shellcheck source=deploy/local/toolchain.sh
+. "$here/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
+
+# The running deployment's admin API, whatever an older sandbox.json says.
+export CORRIDOR_ADMIN_URL=http://127.0.0.1:8081 CORRIDOR_BASE_URL=http://127.0.0.1:8080
+ADMIN_TOKEN=$(cat "$CORRIDOR_LOCAL/admin-token")
+export ADMIN_TOKEN
+log="$LOG_DIR/sandbox.log"
+printf '\n===== %s: corridor admin sandbox seed\n' "$(date '+%F %T')" >>"$log"
+# stdout (JSON without secrets) goes to the log; the one-line verdict (stderr) to the terminal.
+if ! node "$CORRIDOR_ROOT/packages/admin-cli/dist/main.js" admin sandbox seed 2>&1 >>"$log" | sed "s/^/[$COMPONENT] /"; then
+  die "could not seed the sandbox business (the gateway's log may say why)" "$LOG_DIR/gateway.log"
+fi
+
+sandbox_field() {
+  node -e 'process.stdout.write(JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' \
+    "$CORRIDOR_LOCAL/sandbox.json" "$1"
+}
+client_id=$(sandbox_field client_id)
+client_secret=$(sandbox_field client_secret)
+business_id=$(sandbox_field business_id)
+token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read'"
+
 cat <<MSG
 
 Corridor is running (sandbox).
   public API  http://127.0.0.1:8080   (/healthz, /readyz)
   admin API   http://127.0.0.1:8081   (Authorization: Bearer \$(cat .local/admin-token))
+  sandbox     business $business_id "Sandbox Platform", full-access credentials
+              in .local/sandbox.json (base_url, admin_url, admin_token, business_id, client_id, client_secret)
   logs        .local/log/
 
-Create a platform business:
-  curl -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \\
-       127.0.0.1:8081/admin/businesses -d '{"name":"Acme"}'
+Get an access token:
+  $token_curl
+
+Call whoami with it:
+  TOKEN=\$($token_curl | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
+  curl -s 127.0.0.1:8080/api/external/whoami -H "Authorization: Bearer \$TOKEN"
+
+Operate it (pnpm corridor admin --help):
+  pnpm --silent corridor admin businesses create --name Acme
+  pnpm --silent corridor admin credentials create <business_id>
 
 Stop everything with: npm stop
 MSG

@@ -10,5 +10,6 @@ bash "$here/infra.sh" up
 cd "$CORRIDOR_ROOT"
 echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
 pnpm run --silent lint
+bash "$here/../helm/check.sh"
 echo "[test] jest: unit, integration, e2e"
 exec pnpm run --silent jest --ci "$@"

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   createTestDatabase,
   createTopics,
+  eventually,
   freePort,
   logged,
   startService,
@@ -22,6 +23,18 @@ export interface TokenResponse {
   token_type: string;
   expires_in: number;
   scope: string;
+}
+
+/** One more gateway process: a replica of the platform's gateway, or one configured differently. */
+export interface GatewayProcess {
+  process: ServiceProcess;
+  publicUrl: string;
+  adminUrl: string;
+  /** A call to this gateway's public API with a bearer token. */
+  api(path: string, token: string | undefined, init?: RequestInit): Promise<Response>;
+  /** A call to this gateway's admin listener with the admin token. */
+  admin(path: string, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
 }
 
 export interface PlatformOptions {
@@ -49,11 +62,18 @@ export class Platform {
   private identityPort = 0;
   private publicPort = 0;
   private adminPort = 0;
+  /** Replicas and other extra processes, stopped with the platform. */
+  private readonly extraProcesses: ServiceProcess[] = [];
 
   constructor(private readonly options: PlatformOptions = {}) {}
 
   get environment(): 'sandbox' | 'production' {
     return this.options.environment ?? 'sandbox';
+  }
+
+  /** The gateways' Redis key prefix: this platform's cache entries and counters only. */
+  get redisKeyPrefix(): string {
+    return `corridor-${this.topicPrefix.replace(/\.$/, '')}`;
   }
 
   get publicUrl() {
@@ -76,20 +96,56 @@ export class Platform {
     const code = await migrate.exited;
     if (code !== 0) throw new Error(`identity migrations failed (${code}):\n${migrate.output()}`);
     await this.startIdentity(this.options.identityEnv);
-    this.gateway = await startService({
+    this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
+    return this;
+  }
+
+  private gatewayEnvironment(
+    publicPort: number,
+    adminPort: number,
+    extra: Record<string, string>,
+  ): Record<string, string> {
+    return {
+      GATEWAY_PUBLIC_PORT: String(publicPort),
+      GATEWAY_ADMIN_PORT: String(adminPort),
+      ADMIN_TOKEN: this.adminToken,
+      IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
+      CORRIDOR_ENVIRONMENT: this.environment,
+      // Suites share one Redis: each platform counts its own rate-limit windows and caches.
+      REDIS_KEY_PREFIX: this.redisKeyPrefix,
+      ...this.telemetryEnv(),
+      ...this.options.gatewayEnv,
+      ...extra,
+    };
+  }
+
+  private spawnGateway(publicPort: number, adminPort: number, extra: Record<string, string>): Promise<ServiceProcess> {
+    return startService({
       service: 'gateway',
-      env: {
-        GATEWAY_PUBLIC_PORT: String(this.publicPort),
-        GATEWAY_ADMIN_PORT: String(this.adminPort),
-        ADMIN_TOKEN: this.adminToken,
-        IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
-        CORRIDOR_ENVIRONMENT: this.environment,
-        ...this.telemetryEnv(),
-        ...this.options.gatewayEnv,
-      },
+      env: this.gatewayEnvironment(publicPort, adminPort, extra),
       ready: logged('gateway listening'),
     });
-    return this;
+  }
+
+  /**
+   * Another gateway process against the same identity and Redis (a second replica), on ports of its
+   * own; `env` overrides the platform's gateway environment (e.g. REDIS_URL of a dead Redis).
+   * Stopped with the platform.
+   */
+  async startGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
+    const [publicPort, adminPort] = await Promise.all([freePort(), freePort()]);
+    const process = await this.spawnGateway(publicPort, adminPort, env);
+    const publicUrl = `http://127.0.0.1:${publicPort}`;
+    const adminUrl = `http://127.0.0.1:${adminPort}`;
+    this.extraProcesses.push(process);
+    return {
+      process,
+      publicUrl,
+      adminUrl,
+      api: (path, token, init = {}) => this.apiAt(publicUrl, path, token, init),
+      admin: (path, init = {}) => this.adminAt(adminUrl, path, init),
+      stop: async () => void (await process.kill()),
+    };
   }
 
   identityEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -115,6 +171,44 @@ export class Platform {
     return this.identity;
   }
 
+  /**
+   * Another identity process against the same database (so the same signing key and credentials),
+   * on extra.IDENTITY_GRPC_ADDRESS or a free port, with `extra` environment (e.g. CLOCK_OFFSET_SECONDS).
+   * Its outbox relay is off: the platform's identity publishes. Point a gateway at it with
+   * `startGateway({ IDENTITY_GRPC_ADDRESS: address })`. Stopped with the platform.
+   */
+  async startIdentityReplica(
+    extra: Record<string, string> = {},
+  ): Promise<{ process: ServiceProcess; address: string }> {
+    const address = extra.IDENTITY_GRPC_ADDRESS ?? `127.0.0.1:${await freePort()}`;
+    const process = await startService({
+      service: 'identity',
+      env: this.identityEnv({
+        ...this.options.identityEnv,
+        OUTBOX_RELAY_ENABLED: 'false',
+        ...extra,
+        IDENTITY_GRPC_ADDRESS: address,
+      }),
+      ready: logged('identity listening'),
+    });
+    this.extraProcesses.push(process);
+    return { process, address };
+  }
+
+  /**
+   * Stops identity and starts it again with `extra` environment (e.g. CLOCK_OFFSET_SECONDS), then
+   * waits until the gateway reaches it again.
+   */
+  async restartIdentity(extra: Record<string, string> = {}): Promise<ServiceProcess> {
+    await this.identity.kill();
+    await this.startIdentity({ ...this.options.identityEnv, ...extra });
+    await eventually(async () => {
+      const ready = await fetch(`${this.publicUrl}/readyz`);
+      if (ready.status !== 200) throw new Error(`gateway not ready: ${await ready.text()}`);
+    }, 15_000);
+    return this.identity;
+  }
+
   private telemetryEnv(): Record<string, string> {
     return this.options.otlpEndpoint
       ? { OTEL_EXPORTER_OTLP_ENDPOINT: this.options.otlpEndpoint, OTEL_BSP_SCHEDULE_DELAY: '200' }
@@ -123,10 +217,46 @@ export class Platform {
 
   /** A call to the admin listener with the admin token. */
   admin(path: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${this.adminUrl}${path}`, {
+    return this.adminAt(this.adminUrl, path, init);
+  }
+
+  private adminAt(adminUrl: string, path: string, init: RequestInit): Promise<Response> {
+    return fetch(`${adminUrl}${path}`, {
       ...init,
       headers: { authorization: `Bearer ${this.adminToken}`, 'content-type': 'application/json', ...init.headers },
     });
+  }
+
+  /** An admin call that must answer `status`; returns the JSON body. */
+  private async adminJson<T>(path: string, init: RequestInit, status: number, what: string): Promise<T> {
+    const response = await this.admin(path, init);
+    if (response.status !== status) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+
+  /** PATCH /admin/businesses/{id}; the business as the admin API returns it. */
+  patchBusiness(businessId: string, changes: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.adminJson(
+      `/admin/businesses/${businessId}`,
+      { method: 'PATCH', body: JSON.stringify(changes) },
+      200,
+      'patch business',
+    );
+  }
+
+  /** POST /admin/credentials/{client_id}/rotate; the new secret with the credentials. */
+  rotateCredentials(clientId: string, grant: { bundles?: string[]; scopes?: string[] } = {}): Promise<Credentials> {
+    return this.adminJson(
+      `/admin/credentials/${clientId}/rotate`,
+      { method: 'POST', body: JSON.stringify(grant) },
+      200,
+      'rotate credentials',
+    );
+  }
+
+  /** DELETE /admin/credentials/{client_id}. */
+  revokeCredentials(clientId: string): Promise<Record<string, unknown>> {
+    return this.adminJson(`/admin/credentials/${clientId}`, { method: 'DELETE' }, 200, 'revoke credentials');
   }
 
   async createBusiness(name: string): Promise<{ id: string; name: string }> {
@@ -163,6 +293,18 @@ export class Platform {
     });
   }
 
+  /** POST /oauth/token with any body and headers (no defaults): for malformed requests. */
+  postToken(body: string | URLSearchParams, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${this.publicUrl}/oauth/token`, { method: 'POST', headers, body });
+  }
+
+  /** An access token for the credentials and scope, or an error naming why there is none. */
+  async accessToken(credentials: { client_id: string; client_secret: string }, scope?: string): Promise<string> {
+    const response = await this.requestToken(credentials, scope);
+    if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as TokenResponse).access_token;
+  }
+
   /** A business with credentials and a token carrying the given scopes. */
   async tokenFor(
     scopes: string[],
@@ -170,21 +312,110 @@ export class Platform {
   ): Promise<{ token: string; credentials: Credentials; businessId: string }> {
     const business = await this.createBusiness(`Platform ${randomBytes(3).toString('hex')}`);
     const credentials = await this.createCredentials(business.id, grant);
-    const response = await this.requestToken(credentials, scopes.join(' '));
-    if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
-    return { token: ((await response.json()) as TokenResponse).access_token, credentials, businessId: business.id };
+    const token = await this.accessToken(credentials, scopes.join(' '));
+    return { token, credentials, businessId: business.id };
   }
 
   /** A call to the public API with a bearer token. */
   api(path: string, token: string | undefined, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${this.publicUrl}${path}`, {
+    return this.apiAt(this.publicUrl, path, token, init);
+  }
+
+  private apiAt(publicUrl: string, path: string, token: string | undefined, init: RequestInit): Promise<Response> {
+    return fetch(`${publicUrl}${path}`, {
       ...init,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers },
     });
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.gateway?.kill(), this.identity?.kill()]);
+    await Promise.all([
+      ...this.extraProcesses.map((process) => process.kill()),
+      this.gateway?.kill(),
+      this.identity?.kill(),
+    ]);
     await this.db?.drop();
   }
+}
+
+export interface ExpectedError {
+  /** The machine code (DESIGN.md error body). */
+  code?: string;
+  /** What the message must say. */
+  message?: RegExp;
+  /** RFC 6749 section 5.2 `error` (token endpoint only); then error_description must equal message. */
+  error?: string;
+}
+
+/**
+ * The public error contract (DESIGN.md, seed 7): the status, a JSON body with status false and a
+ * message naming the problem, an x-request-id, and nothing internal (no HTML, no stack trace).
+ * Returns the body.
+ */
+export async function expectError(
+  response: Response,
+  status: number,
+  expected: ExpectedError = {},
+): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  const context = `${response.status} ${response.headers.get('content-type') ?? ''} ${text}`;
+  if (response.status !== status) throw new Error(`expected ${status}, got ${context}`);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+  expect(text).not.toMatch(/<html|<!DOCTYPE|\n\s+at |node_modules|\/work\//i);
+  const body = JSON.parse(text) as Record<string, unknown>;
+  expect(body.status).toBe(false);
+  expect(typeof body.message).toBe('string');
+  expect(String(body.message).length).toBeGreaterThan(0);
+  if (expected.code !== undefined) expect(body.code).toBe(expected.code);
+  if (expected.message) expect(String(body.message)).toMatch(expected.message);
+  if (expected.error !== undefined) {
+    expect(body.error).toBe(expected.error);
+    expect(body.error_description).toBe(body.message);
+  }
+  return body;
+}
+
+/** The claims of a JWT, read without verifying it (tests inspect what identity minted). */
+export function jwtParts(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
+  const [header = '', payload = ''] = token.split('.');
+  const decode = (part: string) =>
+    JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+  return { header: decode(header), payload: decode(payload) };
+}
+
+/** What the tests need of an entry of the gateway's route table (services/gateway/src/public/routes.ts). */
+export interface RouteEntry {
+  method: string;
+  /** OpenAPI form, e.g. /api/external/customer/{id}. */
+  path: string;
+  scope: string | null;
+  operationId: string;
+}
+
+/** The route's path with every {parameter} filled with a well-formed id that names nothing. */
+export const concretePath = (route: RouteEntry) =>
+  route.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+
+/** Calls one route of the table with a token: an empty JSON object as the body where it takes one. */
+export function callRoute(
+  route: RouteEntry,
+  token: string | undefined,
+  call: (path: string, token: string | undefined, init: RequestInit) => Promise<Response>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const withBody = !['get', 'delete'].includes(route.method);
+  return call(concretePath(route), token, {
+    method: route.method.toUpperCase(),
+    headers: { ...(withBody ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(withBody ? { body: '{}' } : {}),
+  });
+}
+
+/**
+ * Rate-limit windows are fixed clock minutes (of Redis, which runs on this host). Waits for the next
+ * minute when fewer than `seconds` are left in this one, so a burst cannot straddle two windows.
+ */
+export async function awaitRoomInMinute(seconds: number, secondsLeft = 60 - ((Date.now() / 1000) % 60)): Promise<void> {
+  if (secondsLeft < seconds) await new Promise((resolve) => setTimeout(resolve, (secondsLeft + 0.5) * 1000));
 }

@@ -11,6 +11,7 @@ import { readinessHandler, type DependencyCheck } from './health/readiness.js';
 import { jsonBody, requestId } from './http/common.js';
 import { errorHandler, routeNotFound } from './http/errors.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
+import { apiDocumentationRouter } from './openapi/docs-router.js';
 import { publicApiRouter } from './public/public-router.js';
 
 export interface AppOptions {
@@ -24,6 +25,7 @@ export interface AppOptions {
   /** express "trust proxy": which proxies' X-Forwarded-For is believed for the caller's address. */
   trustProxy: boolean | string;
   tokenRequestsPerMinute: number;
+  tokenRequestsPerMinutePerAddress: number;
   readiness: DependencyCheck[];
 }
 
@@ -49,8 +51,8 @@ export function publicApp(options: AppOptions): Express {
   app.set('trust proxy', options.trustProxy);
   app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
   app.get('/readyz', readinessHandler(options.readiness));
+  app.use(apiDocumentationRouter(options));
   app.use(tokenEndpoint(options));
-  app.use('/api/external', jsonBody(options.bodyLimit));
   app.use(publicApiRouter(options));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));

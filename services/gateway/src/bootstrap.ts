@@ -9,6 +9,7 @@ import { TokenKeys } from './auth/token-keys.js';
 import { createClients } from './clients.js';
 import { loadGatewayConfig } from './config.js';
 import { grpcHealthCheck } from './health/readiness.js';
+import { answerUnparsableRequests } from './http/errors.js';
 
 export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
   const config = loadGatewayConfig();
@@ -29,7 +30,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   keys.start();
   const options: AppOptions = {
     clients,
-    guard: new AccessGuard(redis, config.CORRIDOR_ENVIRONMENT),
+    guard: new AccessGuard(redis, config.CORRIDOR_ENVIRONMENT, config.REDIS_KEY_PREFIX),
     keys,
     logger,
     environment: config.CORRIDOR_ENVIRONMENT,
@@ -37,6 +38,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     tokenRequestsPerMinute: config.TOKEN_REQUESTS_PER_MINUTE,
+    tokenRequestsPerMinutePerAddress: config.TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS,
     readiness: [
       {
         name: 'redis',
@@ -57,6 +59,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
 
   const listen = async (app: ReturnType<typeof publicApp>, port: number): Promise<Server> => {
     const server = app.listen(port, config.GATEWAY_BIND_HOST);
+    answerUnparsableRequests(server);
     await once(server, 'listening');
     return server;
   };

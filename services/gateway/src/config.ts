@@ -26,6 +26,13 @@ export const gatewayConfigShape = {
     .transform((value) => (value === 'false' ? false : value === 'true' ? true : value)),
   /** /oauth/token requests per minute per client_id (failed ones count). */
   TOKEN_REQUESTS_PER_MINUTE: env.positiveInt(30),
+  /** /oauth/token requests per minute per caller address, whatever client_id they name. */
+  TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS: env.positiveInt(600),
+  /** Prefix of every Redis key, so deployments sharing a Redis never share a counter or cache entry. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only')
+    .default('corridor'),
   CORRIDOR_ENVIRONMENT: env.environment(),
   LOG_LEVEL: env.logLevel(),
 };

@@ -36,10 +36,12 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   }
 
   const secrets = new IdentitySecrets(config.IDENTITY_SECRET_KEY);
+  const clockOffsetMs = config.CLOCK_OFFSET_SECONDS * 1000;
+  if (clockOffsetMs !== 0) logger.warn({ seconds: config.CLOCK_OFFSET_SECONDS }, 'test-only clock offset in effect');
   const context = {
     environment: config.CORRIDOR_ENVIRONMENT,
     topic: topicName(config.KAFKA_TOPIC_PREFIX, 'identity'),
-    now: () => new Date(),
+    now: () => new Date(Date.now() + clockOffsetMs),
   };
   const health = createHealthService([IdentityService.typeName]);
   const grpc = await startGrpcServer({

@@ -17,6 +17,11 @@ export const identityConfigShape = {
   /** Defaults: corridor:<environment> and corridor-api:<environment>, so environments reject each other's tokens. */
   TOKEN_ISSUER: z.string().min(1).optional(),
   TOKEN_AUDIENCE: z.string().min(1).optional(),
+  /**
+   * Test-only: shifts identity's clock by this many seconds, so an end-to-end test can mint a real
+   * token that has already expired (-7200 with a 3600 s lifetime). Refused in production.
+   */
+  CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
   LOG_LEVEL: env.logLevel(),
@@ -24,5 +29,14 @@ export const identityConfigShape = {
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;
 
-export const loadIdentityConfig = (source: NodeJS.ProcessEnv = process.env) =>
-  loadConfig('identity', identityConfigShape, source);
+export function loadIdentityConfig(source: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig('identity', identityConfigShape, source);
+  if (config.CORRIDOR_ENVIRONMENT === 'production' && config.CLOCK_OFFSET_SECONDS !== 0) {
+    // A shifted clock in production would mint tokens with a wrong lifetime: refuse, as for any bad value.
+    process.stderr.write(
+      `identity: refusing to start, invalid configuration:\n  - CLOCK_OFFSET_SECONDS: is for tests only and must be 0 when CORRIDOR_ENVIRONMENT=production (got ${JSON.stringify(source.CLOCK_OFFSET_SECONDS)})\n`,
+    );
+    process.exit(78);
+  }
+  return config;
+}

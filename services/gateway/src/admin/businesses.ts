@@ -7,7 +7,7 @@ import { Router } from 'express';
 import type { Logger } from '@corridor/logging';
 import type { AccessGuard } from '../auth/access-guard.js';
 import { parseBody } from '../http/common.js';
-import { pushToCache } from './cache-push.js';
+import { forgetBeforeChange, pushToCache } from './cache-push.js';
 
 type IdentityClient = ClientOf<typeof IdentityService>;
 
@@ -71,6 +71,7 @@ export function businessesRouter(identity: IdentityClient, guard: AccessGuard, l
   });
   router.patch('/admin/businesses/:id', async (req, res) => {
     const body = parseBody(UpdateBusinessBody, req.body);
+    await forgetBeforeChange(() => guard.forgetBusiness(req.params.id));
     const { business } = await identity.updateBusiness(
       {
         id: req.params.id,

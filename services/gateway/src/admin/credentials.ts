@@ -7,7 +7,7 @@ import type { Logger } from '@corridor/logging';
 import { Router } from 'express';
 import type { AccessGuard } from '../auth/access-guard.js';
 import { parseBody } from '../http/common.js';
-import { pushToCache } from './cache-push.js';
+import { forgetBeforeChange, pushToCache } from './cache-push.js';
 
 const ScopeSelectionBody = z.strictObject({
   bundles: z
@@ -46,6 +46,7 @@ export function credentialsRouter(
   });
   router.post('/admin/credentials/:clientId/rotate', async (req, res) => {
     const body = parseBody(ScopeSelectionBody, req.body);
+    await forgetBeforeChange(() => guard.forgetCredential(req.params.clientId));
     const { credential, clientSecret } = await identity.rotateCredential(
       { clientId: req.params.clientId, bundles: body.bundles, scopes: body.scopes },
       { metadata: res.locals.grpcMetadata },
@@ -56,6 +57,7 @@ export function credentialsRouter(
     res.setHeader('Cache-Control', 'no-store').json(credentialJson(credential, clientSecret));
   });
   router.delete('/admin/credentials/:clientId', async (req, res) => {
+    await forgetBeforeChange(() => guard.forgetCredential(req.params.clientId));
     const { credential } = await identity.revokeCredential(
       { clientId: req.params.clientId },
       { metadata: res.locals.grpcMetadata },

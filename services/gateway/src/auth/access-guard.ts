@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Business } from '@corridor/contracts/corridor/identity/v1/business_pb';
 import type { Credential } from '@corridor/contracts/corridor/identity/v1/credential_pb';
 import type { RedisClientType } from 'redis';
+import { HttpError } from '../http/errors.js';
 
 /**
  * Per-request checks that must hold across every gateway replica at once, in ONE Redis round trip:
@@ -17,9 +18,6 @@ import type { RedisClientType } from 'redis';
 export const REVOKED_GENERATION = 2 ** 31;
 /** Cache entries expire so that a lost push is corrected from identity within this time. */
 export const CACHE_TTL_SECONDS = 300;
-
-const credentialKey = (clientId: string) => `corridor:cred:${clientId}`;
-const businessKey = (businessId: string) => `corridor:biz:${businessId}`;
 
 // KEYS: credential, business. ARGV: token generation, rate-limit key prefix.
 // Fixed windows aligned to the clock of Redis (TIME), so replicas never disagree on the window.
@@ -40,8 +38,10 @@ local used_hour = tonumber(redis.call('GET', hour_key) or '0')
 local minute_reset = 60 - (now % 60)
 local hour_reset = 3600 - (now % 3600)
 local verdict = 'ok'
-if used_minute >= per_minute then verdict = 'limited_minute'
-elseif used_hour >= per_hour then verdict = 'limited_hour'
+-- The hour first: when both are spent only the end of the hour frees a request, so Retry-After
+-- must name it (the minute's reset would send the client back to another 429).
+if used_hour >= per_hour then verdict = 'limited_hour'
+elseif used_minute >= per_minute then verdict = 'limited_minute'
 else
   used_minute = redis.call('INCR', minute_key)
   if used_minute == 1 then redis.call('EXPIRE', minute_key, 120) end
@@ -69,6 +69,8 @@ if (not current) or tonumber(current) <= tonumber(ARGV[1]) then
 end
 return 1
 `;
+
+const FORGET_SCRIPT = `return redis.call('DEL', KEYS[1])`;
 
 // KEYS: none. ARGV: key prefix, limit. One fixed minute window.
 const TOKEN_LIMIT_SCRIPT = `
@@ -98,11 +100,16 @@ export type GuardVerdict =
       ipAllowlist: string[];
     };
 
-/** Thrown when Redis cannot answer: the gateway then refuses to serve (decision 0007). */
-export class GuardUnavailable extends Error {
+/** Thrown when Redis cannot answer: the gateway then refuses to serve (fail closed, decision 0007). */
+export class GuardUnavailable extends HttpError {
   constructor(cause: unknown) {
-    super(`Redis unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(
+      503,
+      'RATE_LIMITER_UNAVAILABLE',
+      'Corridor cannot check revocation and rate limits right now, so it serves no request; retry shortly',
+    );
     this.name = 'GuardUnavailable';
+    this.cause = cause;
   }
 }
 
@@ -117,7 +124,20 @@ export class AccessGuard {
   constructor(
     private readonly redis: Redis,
     private readonly environment: string,
+    private readonly keyPrefix = 'corridor',
   ) {}
+
+  private credentialKey(clientId: string): string {
+    return `${this.keyPrefix}:cred:${clientId}`;
+  }
+
+  private businessKey(businessId: string): string {
+    return `${this.keyPrefix}:biz:${businessId}`;
+  }
+
+  private rateLimitPrefix(subject: string): string {
+    return `${this.keyPrefix}:rl:${this.environment}:${subject}`;
+  }
 
   /** EVALSHA, loading the script once when Redis does not know it yet; bounded in time. */
   private async run(script: string, keys: string[], args: string[]): Promise<Reply> {
@@ -153,8 +173,8 @@ export class AccessGuard {
   async check(clientId: string, businessId: string, generation: number): Promise<GuardVerdict> {
     const reply = await this.run(
       GUARD_SCRIPT,
-      [credentialKey(clientId), businessKey(businessId)],
-      [String(generation), `corridor:rl:${this.environment}:${businessId}`],
+      [this.credentialKey(clientId), this.businessKey(businessId)],
+      [String(generation), this.rateLimitPrefix(businessId)],
     );
     const kind = String(reply[0]);
     if (kind === 'miss_credential' || kind === 'miss_business' || kind === 'api_disabled') return { kind };
@@ -168,6 +188,18 @@ export class AccessGuard {
     };
   }
 
+  /**
+   * Drops the cached state before an admin change: if Redis cannot be reached the change is refused
+   * (503) instead of committed-but-not-applied; after the commit, store* pushes the new state.
+   */
+  async forgetCredential(clientId: string): Promise<void> {
+    await this.run(FORGET_SCRIPT, [this.credentialKey(clientId)], []);
+  }
+
+  async forgetBusiness(businessId: string): Promise<void> {
+    await this.run(FORGET_SCRIPT, [this.businessKey(businessId)], []);
+  }
+
   storeCredential(credential: Credential): Promise<void> {
     return this.storeCredentialGeneration(
       credential.clientId,
@@ -176,13 +208,17 @@ export class AccessGuard {
   }
 
   async storeCredentialGeneration(clientId: string, generation: number): Promise<void> {
-    await this.run(STORE_CREDENTIAL_SCRIPT, [credentialKey(clientId)], [String(generation), String(CACHE_TTL_SECONDS)]);
+    await this.run(
+      STORE_CREDENTIAL_SCRIPT,
+      [this.credentialKey(clientId)],
+      [String(generation), String(CACHE_TTL_SECONDS)],
+    );
   }
 
   async storeBusiness(business: Business): Promise<void> {
     await this.run(
       STORE_BUSINESS_SCRIPT,
-      [businessKey(business.id)],
+      [this.businessKey(business.id)],
       [
         String(business.version),
         String(CACHE_TTL_SECONDS),
@@ -194,9 +230,12 @@ export class AccessGuard {
     );
   }
 
-  /** /oauth/token: a fixed per-minute budget per client_id (failed attempts count too). */
-  async admitTokenRequest(clientId: string, perMinute: number): Promise<{ admitted: boolean; resetSeconds: number }> {
-    const key = `corridor:rl:${this.environment}:token:${createHash('sha256').update(clientId).digest('hex').slice(0, 32)}`;
+  /**
+   * /oauth/token: a fixed per-minute budget per `subject` (a client_id, or a caller address so that
+   * made-up client_ids cannot load identity without bound). Failed attempts count too.
+   */
+  async admitTokenRequest(subject: string, perMinute: number): Promise<{ admitted: boolean; resetSeconds: number }> {
+    const key = this.rateLimitPrefix(`token:${createHash('sha256').update(subject).digest('hex').slice(0, 32)}`);
     const [admitted, reset] = await this.run(TOKEN_LIMIT_SCRIPT, [], [key, String(perMinute)]);
     return { admitted: Number(admitted) === 1, resetSeconds: Number(reset) };
   }

@@ -3,7 +3,7 @@ import { DomainError, Status } from '@corridor/grpc';
 import { ipAllowed } from '@corridor/ip-allowlist';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http/errors.js';
-import { type AccessGuard, GuardUnavailable, REVOKED_GENERATION, type WindowUsage } from './access-guard.js';
+import { type AccessGuard, REVOKED_GENERATION, type WindowUsage } from './access-guard.js';
 import type { TokenKeys } from './token-keys.js';
 import { TokenRejected, verifyAccessToken, type Caller, type TokenProblem } from './verify-token.js';
 
@@ -21,7 +21,8 @@ export interface AuthenticateDependencies {
   now?: () => number;
 }
 
-const TOKEN_CODES: Record<TokenProblem, string> = {
+/** The 401 codes, one per reason a token is refused (the OpenAPI document lists the same). */
+export const TOKEN_CODES: Record<TokenProblem, string> = {
   missing: 'TOKEN_MISSING',
   malformed: 'TOKEN_MALFORMED',
   expired: 'TOKEN_EXPIRED',
@@ -38,6 +39,8 @@ function unauthorized(res: Response, problem: TokenProblem, message: string): Ht
   );
   return new HttpError(401, TOKEN_CODES[problem], message);
 }
+
+export const LEGACY_API_KEY_CODE = 'LEGACY_API_KEY_DEPRECATED';
 
 const LEGACY_KEY_MESSAGE =
   'the x-corridor-api-key header is deprecated and no longer accepted; exchange your client_id and client_secret for a token at POST /oauth/token and send Authorization: Bearer <access_token>';
@@ -63,8 +66,7 @@ export async function authenticate(
 ): Promise<Authenticated> {
   const header = req.get('authorization');
   if (!header) {
-    if (req.get('x-corridor-api-key') !== undefined)
-      throw new HttpError(401, 'LEGACY_API_KEY_DEPRECATED', LEGACY_KEY_MESSAGE);
+    if (req.get('x-corridor-api-key') !== undefined) throw new HttpError(401, LEGACY_API_KEY_CODE, LEGACY_KEY_MESSAGE);
     throw unauthorized(
       res,
       'missing',
@@ -85,19 +87,7 @@ export async function authenticate(
   }
 
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    let verdict;
-    try {
-      verdict = await deps.guard.check(caller.clientId, caller.businessId, caller.generation);
-    } catch (error) {
-      if (error instanceof GuardUnavailable) {
-        throw new HttpError(
-          503,
-          'RATE_LIMITER_UNAVAILABLE',
-          'Corridor cannot check revocation and rate limits right now, so it serves no request; retry shortly',
-        );
-      }
-      throw error;
-    }
+    const verdict = await deps.guard.check(caller.clientId, caller.businessId, caller.generation);
     switch (verdict.kind) {
       case 'miss_credential':
         await fillCredential(deps, caller.clientId);
@@ -106,6 +96,12 @@ export async function authenticate(
         await fillBusiness(deps, caller.businessId);
         continue;
       case 'revoked':
+        // A token newer than the cache proves the cache is stale (identity signed that generation,
+        // and a push after the rotation was lost): refill it rather than refuse the current secret.
+        if (verdict.cachedGeneration < caller.generation) {
+          await fillCredential(deps, caller.clientId);
+          continue;
+        }
         throw unauthorized(
           res,
           'revoked',
@@ -142,21 +138,40 @@ export async function authenticate(
   throw new DomainError(Status.UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', 'could not load credential state');
 }
 
-async function fillCredential(deps: AuthenticateDependencies, clientId: string): Promise<void> {
-  try {
-    const { credential } = await deps.clients.identity.getCredential({ clientId });
-    if (credential) await deps.guard.storeCredential(credential);
-  } catch (error) {
-    // Deleted credentials read as revoked rather than as an outage.
-    if (error instanceof DomainError && error.status === Status.NOT_FOUND) {
-      await deps.guard.storeCredentialGeneration(clientId, REVOKED_GENERATION);
-      return;
-    }
-    throw error;
+/**
+ * Cache fills in flight in this process, by entry: concurrent misses of one entry (a burst on a cold
+ * cache) share one call to identity instead of making one each (decision 0007: once per entry per TTL).
+ */
+const fillsInFlight = new Map<string, Promise<void>>();
+
+function sharedFill(entry: string, fill: () => Promise<void>): Promise<void> {
+  let pending = fillsInFlight.get(entry);
+  if (!pending) {
+    pending = fill().finally(() => fillsInFlight.delete(entry));
+    fillsInFlight.set(entry, pending);
   }
+  return pending;
 }
 
-async function fillBusiness(deps: AuthenticateDependencies, businessId: string): Promise<void> {
-  const { business } = await deps.clients.identity.getBusiness({ id: businessId });
-  if (business) await deps.guard.storeBusiness(business);
+function fillCredential(deps: AuthenticateDependencies, clientId: string): Promise<void> {
+  return sharedFill(`credential:${clientId}`, async () => {
+    try {
+      const { credential } = await deps.clients.identity.getCredential({ clientId });
+      if (credential) await deps.guard.storeCredential(credential);
+    } catch (error) {
+      // Deleted credentials read as revoked rather than as an outage.
+      if (error instanceof DomainError && error.status === Status.NOT_FOUND) {
+        await deps.guard.storeCredentialGeneration(clientId, REVOKED_GENERATION);
+        return;
+      }
+      throw error;
+    }
+  });
+}
+
+function fillBusiness(deps: AuthenticateDependencies, businessId: string): Promise<void> {
+  return sharedFill(`business:${businessId}`, async () => {
+    const { business } = await deps.clients.identity.getBusiness({ id: businessId });
+    if (business) await deps.guard.storeBusiness(business);
+  });
 }

@@ -1,4 +1,7 @@
-import { DomainError, fromServiceError, Status, type FieldErrors } from '@corridor/grpc';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { DomainError, Status, type FieldErrors } from '@corridor/grpc';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@corridor/logging';
 
@@ -38,6 +41,7 @@ const HTTP_STATUS_OF: Partial<Record<Status, number>> = {
 
 /** A dependency failure says what happened and that a retry is the remedy, never how it failed inside. */
 const INTERNAL: [code: string, message: string] = ['INTERNAL', 'internal error'];
+const INTERNAL_DEFECT = new DomainError(Status.INTERNAL, 'INTERNAL', 'internal error');
 const SERVER_ERRORS: Record<number, [code: string, message: string]> = {
   503: ['SERVICE_UNAVAILABLE', 'a service Corridor depends on is unavailable; retry shortly'],
   504: ['SERVICE_TIMEOUT', 'a service Corridor depends on did not answer in time; retry shortly'],
@@ -89,10 +93,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (typeof bodyParserError.status === 'number' && bodyParserError.status >= 400 && bodyParserError.status < 500) {
-      sendError(res, bodyParserError.status, 'BAD_REQUEST', bodyParserError.message ?? 'bad request');
+      // body-parser's 415s: a charset or content encoding it cannot decode.
+      const code = bodyParserError.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
+      sendError(res, bodyParserError.status, code, bodyParserError.message ?? 'bad request');
       return;
     }
-    const domain = error instanceof DomainError ? error : fromServiceError(error);
+    // Services' failures arrive as DomainErrors (the gRPC client converts every status); anything
+    // else is a defect of the gateway itself: 500, never blamed on a dependency.
+    const domain = error instanceof DomainError ? error : INTERNAL_DEFECT;
     const httpStatus = httpStatusOf(domain.status);
     if (httpStatus >= 500) {
       logger.error({ err: error, path: req.path }, 'request failed');
@@ -106,3 +114,28 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 export const routeNotFound: RequestHandler = (req, res) =>
   sendError(res, 404, 'ROUTE_NOT_FOUND', `no route for ${req.method} ${req.path}`);
+
+/**
+ * Node answers a request it cannot parse (oversized headers, not HTTP) itself, before express: an
+ * empty body without x-request-id. Answer it in the error contract instead.
+ */
+export function answerUnparsableRequests(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [httpStatus, code, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'HEADERS_TOO_LARGE', 'the request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'REQUEST_TIMEOUT', 'the request did not arrive in time']
+          : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
+    const body = JSON.stringify({ status: false, message, code } satisfies ErrorBody);
+    socket.end(
+      `HTTP/1.1 ${httpStatus} ${STATUS_CODES[httpStatus] ?? ''}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+}

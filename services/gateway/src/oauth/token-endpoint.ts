@@ -1,8 +1,10 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { DomainError, Status } from '@corridor/grpc';
+import type { Logger } from '@corridor/logging';
 import type { AccessGuard } from '../auth/access-guard.js';
 import { GuardUnavailable } from '../auth/access-guard.js';
 import type { Clients } from '../clients.js';
+import { httpStatusOf } from '../http/errors.js';
 
 /** RFC 6749 section 5.2 error codes used by the token endpoint. */
 type OAuthError =
@@ -48,14 +50,19 @@ function clientAuthentication(req: Request, body: Record<string, unknown>): Clie
     const match = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(header);
     const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
-    if (colon < 0) return 'the Authorization header is not valid HTTP Basic credentials (client_id:client_secret)';
+    const notBasic = 'the Authorization header is not valid HTTP Basic credentials (client_id:client_secret)';
+    if (colon < 0) return notBasic;
     // RFC 6749 2.3.1: both parts are form-urlencoded before Basic encoding.
     const unescape = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return {
-      clientId: unescape(decoded.slice(0, colon)),
-      clientSecret: unescape(decoded.slice(colon + 1)),
-      viaBasic: true,
-    };
+    try {
+      return {
+        clientId: unescape(decoded.slice(0, colon)),
+        clientSecret: unescape(decoded.slice(colon + 1)),
+        viaBasic: true,
+      };
+    } catch {
+      return `${notBasic}: a part is not valid form-urlencoding`; // URIError: a stray % in either part
+    }
   }
   if (
     typeof body.client_id !== 'string' ||
@@ -71,11 +78,28 @@ function clientAuthentication(req: Request, body: Record<string, unknown>): Clie
 export interface TokenEndpointOptions {
   clients: Clients;
   guard: AccessGuard;
+  logger: Logger;
   tokenRequestsPerMinute: number;
+  tokenRequestsPerMinutePerAddress: number;
 }
 
+/** The form parser's own refusals (too large, a charset it cannot decode), in both contracts too. */
+const formNotReadable: ErrorRequestHandler = (error, _req, res, next) => {
+  const { status, limit, message } = error as { status?: unknown; limit?: number; message?: string };
+  if (typeof status !== 'number' || status < 400 || status >= 500) return next(error);
+  const description =
+    status === 413 ? `request body is larger than the ${limit ?? ''} byte limit` : (message ?? 'bad request');
+  sendOAuthError(res, status, 'invalid_request', description);
+};
+
 /** POST /oauth/token: the client-credentials grant (seed 4.1, RFC 6749 section 4.4). */
-export function tokenEndpoint({ clients, guard, tokenRequestsPerMinute }: TokenEndpointOptions): Router {
+export function tokenEndpoint({
+  clients,
+  guard,
+  logger,
+  tokenRequestsPerMinute,
+  tokenRequestsPerMinutePerAddress,
+}: TokenEndpointOptions): Router {
   const router = Router();
   router.post(
     '/oauth/token',
@@ -115,15 +139,22 @@ export function tokenEndpoint({ clients, guard, tokenRequestsPerMinute }: TokenE
       }
 
       try {
-        const { admitted, resetSeconds } = await guard.admitTokenRequest(auth.clientId, tokenRequestsPerMinute);
-        if (!admitted) {
-          res.setHeader('Retry-After', String(resetSeconds));
-          return sendOAuthError(
-            res,
-            429,
-            'rate_limited',
-            `too many token requests for this client_id: ${tokenRequestsPerMinute} per minute; retry in ${resetSeconds} s`,
-          );
+        // Per address first: made-up client_ids must not reach identity without bound.
+        const budgets = [
+          { subject: `address:${req.ip ?? ''}`, limit: tokenRequestsPerMinutePerAddress, what: 'from this address' },
+          { subject: `client:${auth.clientId}`, limit: tokenRequestsPerMinute, what: 'for this client_id' },
+        ];
+        for (const { subject, limit, what } of budgets) {
+          const { admitted, resetSeconds } = await guard.admitTokenRequest(subject, limit);
+          if (!admitted) {
+            res.setHeader('Retry-After', String(resetSeconds));
+            return sendOAuthError(
+              res,
+              429,
+              'rate_limited',
+              `too many token requests ${what}: ${limit} per minute; retry in ${resetSeconds} s`,
+            );
+          }
         }
       } catch (error) {
         if (!(error instanceof GuardUnavailable)) throw error;
@@ -159,9 +190,22 @@ export function tokenEndpoint({ clients, guard, tokenRequestsPerMinute }: TokenE
         if (error.status === Status.INVALID_ARGUMENT) return sendOAuthError(res, 400, 'invalid_scope', error.message);
         if (error.status === Status.PERMISSION_DENIED)
           return sendOAuthError(res, 403, 'unauthorized_client', error.message);
-        throw error; // UNAVAILABLE and friends: the common 503/504 path
+        if (error.status === Status.UNAVAILABLE || error.status === Status.DEADLINE_EXCEEDED) {
+          // Both contracts here too (decision 0007), so OAuth clients read `error` on an outage as well.
+          logger.error({ err: error }, 'token request failed: identity did not answer');
+          return sendOAuthError(
+            res,
+            httpStatusOf(error.status),
+            'temporarily_unavailable',
+            error.status === Status.DEADLINE_EXCEEDED
+              ? 'Corridor could not issue a token in time: a service it depends on did not answer; retry shortly'
+              : 'Corridor cannot issue tokens right now: a service it depends on is unavailable; retry shortly',
+          );
+        }
+        throw error;
       }
     },
   );
+  router.use('/oauth/token', formNotReadable);
   return router;
 }

@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
-import { whoami } from './whoami.js';
+import type { JsonSchema } from '../openapi/json-schema.js';
+import { whoami, whoamiResponse } from './whoami.js';
 
 export interface RouteContext {
   req: Request;
@@ -14,6 +15,12 @@ export interface RouteContext {
   metadata: Metadata;
 }
 
+/** One documented response; without a schema an error status answers the shared Error body, a 2xx none. */
+export interface RouteResponse {
+  description: string;
+  schema?: JsonSchema;
+}
+
 export interface PublicRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path under the server root, e.g. /api/external/customer/{id}. */
@@ -22,6 +29,14 @@ export interface PublicRoute {
   scope: Scope | null;
   operationId: string;
   summary: string;
+  /**
+   * The route's own responses by status: its success and any error particular to it (e.g. 409).
+   * The errors every authenticated route can answer (401, 403, 429, 5xx; 404 when the path names a
+   * resource) are added by the document.
+   */
+  responses: Readonly<Record<number, RouteResponse>>;
+  /** The JSON body the route reads, if any (the document then adds 400, 413, 415 and 422). */
+  requestBody?: JsonSchema;
   handle(context: RouteContext): Promise<void>;
 }
 
@@ -36,6 +51,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     scope: null,
     operationId: 'whoami',
     summary: 'Who is calling: business, environment, client id, granted scopes and the remaining rate-limit budget',
+    responses: { 200: { description: 'The caller as the token and its business allow it', schema: whoamiResponse } },
     handle: whoami,
   },
 ];

@@ -1,11 +1,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { newEvent, recordEvent, environmentFromName } from '@corridor/bus';
 import { BusinessSchema, type Business as BusinessMessage } from '@corridor/contracts/corridor/identity/v1/business_pb';
 import { invalidArgument, type FieldErrors } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import type { IdentityContext } from '../context.js';
+import { recordIdentityEvent, type IdentityContext } from '../context.js';
 import { Business, DEFAULT_RATE_LIMITS } from './business.entity.js';
 
 export interface CreateBusinessInput {
@@ -65,16 +64,7 @@ export async function createBusiness(
       updatedAt: now,
     });
     const message = toBusinessMessage(business);
-    recordEvent(tx, {
-      topic: context.topic,
-      key: business.id,
-      event: newEvent({
-        businessId: business.id,
-        environment: environmentFromName(context.environment),
-        occurredAt: now,
-        payload: { case: 'businessCreated', value: { business: message } },
-      }),
-    });
+    recordIdentityEvent(tx, context, business.id, { case: 'businessCreated', value: { business: message } }, now);
     return message;
   });
 }

@@ -1,9 +1,8 @@
-import { environmentFromName, newEvent, recordEvent } from '@corridor/bus';
 import type { Business as BusinessMessage } from '@corridor/contracts/corridor/identity/v1/business_pb';
 import { invalidArgument, notFound, type FieldErrors } from '@corridor/grpc';
 import { allowlistEntryProblem } from '@corridor/ip-allowlist';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
-import type { IdentityContext } from '../context.js';
+import { recordIdentityEvent, type IdentityContext } from '../context.js';
 import { Business } from './business.entity.js';
 import { toBusinessMessage } from './create-business.js';
 import { isUuid } from './get-business.js';
@@ -86,16 +85,13 @@ export async function updateBusiness(
     business.version += 1;
     business.updatedAt = now;
     const message = toBusinessMessage(business);
-    recordEvent(tx, {
-      topic: context.topic,
-      key: business.id,
-      event: newEvent({
-        businessId: business.id,
-        environment: environmentFromName(context.environment),
-        occurredAt: now,
-        payload: { case: 'businessUpdated', value: { business: message, changedFields: changed } },
-      }),
-    });
+    recordIdentityEvent(
+      tx,
+      context,
+      business.id,
+      { case: 'businessUpdated', value: { business: message, changedFields: changed } },
+      now,
+    );
     return message;
   });
 }

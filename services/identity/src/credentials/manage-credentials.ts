@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { environmentFromName, newEvent, recordEvent } from '@corridor/bus';
 import {
   CredentialSchema,
   type Credential as CredentialMessage,
@@ -11,7 +10,7 @@ import { expandGrant } from '@corridor/scopes';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { Business } from '../businesses/business.entity.js';
 import { isUuid } from '../businesses/get-business.js';
-import type { IdentityContext } from '../context.js';
+import { recordIdentityEvent, type IdentityContext } from '../context.js';
 import type { IdentitySecrets } from '../secrets/identity-secrets.js';
 import { Credential } from './credential.entity.js';
 
@@ -64,15 +63,9 @@ function recordChange(
   message: CredentialMessage,
   change: 'created' | 'rotated' | 'revoked',
 ) {
-  recordEvent(tx, {
-    topic: context.topic,
-    key: message.businessId,
-    event: newEvent({
-      businessId: message.businessId,
-      environment: environmentFromName(context.environment),
-      occurredAt: context.now(),
-      payload: { case: 'credentialChanged', value: { credential: message, change } },
-    }),
+  recordIdentityEvent(tx, context, message.businessId, {
+    case: 'credentialChanged',
+    value: { credential: message, change },
   });
 }
 

@@ -1,0 +1,78 @@
+import { Platform } from '../../test/dist/support/platform.js';
+import type { Target } from './load.js';
+
+/** The gateway and identity, started for the bench, with one business ready to be called. */
+export interface CorridorUnderLoad {
+  /** POST /oauth/token with the business's client credentials. */
+  tokenRequest: Target;
+  /** GET /api/external/whoami with a token of that business. */
+  whoamiRequest: Target;
+  stop(): Promise<void>;
+}
+
+/** Far above what 2 cores can serve, so the limiters count but never refuse. */
+const TOKEN_REQUESTS_PER_MINUTE = 10_000_000;
+/** identity's maximum per_minute; per_hour at most 60 times that. */
+const BUSINESS_RATE_LIMITS = { per_minute: 100_000, per_hour: 6_000_000 };
+
+async function expectOk(response: Response, what: string): Promise<unknown> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+function accessToken(body: unknown): string {
+  if (typeof body === 'object' && body && 'access_token' in body && typeof body.access_token === 'string')
+    return body.access_token;
+  throw new Error(`POST /oauth/token answered without access_token: ${JSON.stringify(body)}`);
+}
+
+/**
+ * Real processes on free ports with a database and topics of their own (test/support's Platform),
+ * so the bench never touches what `npm start` runs. Each request is tried once before any load:
+ * a phase that measured 401s would be a fast, meaningless figure.
+ */
+export async function startCorridor(): Promise<CorridorUnderLoad> {
+  const platform = new Platform({
+    gatewayEnv: {
+      TOKEN_REQUESTS_PER_MINUTE: String(TOKEN_REQUESTS_PER_MINUTE),
+      TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS: String(TOKEN_REQUESTS_PER_MINUTE),
+    },
+  });
+  try {
+    await platform.start();
+    const business = await platform.createBusiness('Bench Platform');
+    await expectOk(
+      await platform.admin(`/admin/businesses/${business.id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ rate_limits: BUSINESS_RATE_LIMITS }),
+      }),
+      'raising the rate limits',
+    );
+    const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
+    const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
+    await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
+
+    return {
+      tokenRequest: {
+        url: `${platform.publicUrl}/oauth/token`,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: credentials.client_id,
+          client_secret: credentials.client_secret,
+          scope: 'customer:read',
+        }).toString(),
+      },
+      whoamiRequest: {
+        url: `${platform.publicUrl}/api/external/whoami`,
+        headers: { authorization: `Bearer ${token}` },
+      },
+      stop: () => platform.stop(),
+    };
+  } catch (error) {
+    await platform.stop();
+    throw error;
+  }
+}

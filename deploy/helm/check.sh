@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# Checks helm/, offline, one line per check; `npm test` runs it after lint (deploy/local/test.sh).
+#
+#   1. every variable of services/<name>/src/config.ts is settable from that chart's values
+#   2. helm lint --strict: the library chart; each service chart with each environment's values;
+#      the umbrella chart with each environment's values
+#   3. helm template of every chart × environment, and two values the schemas must refuse
+#   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
+#
+# Tools, built once with the machine's `go` from the Go module proxy and reused (all git-ignored,
+# in .local/go: GOPATH, GOMODCACHE and GOBIN; Go's build cache stays where `go env GOCACHE` says):
+#   helm         helm.sh/helm/v3/cmd/helm@HELM_VERSION
+#   kubeconform  github.com/yannh/kubeconform/cmd/kubeconform@KUBECONFORM_VERSION
+# Schemas: kubeconform downloads its schemas from the internet by default, which CI cannot reach.
+# They are made here instead, once, from the OpenAPI document Kubernetes ships in its own Go module
+# (k8s.io/kubernetes@KUBERNETES_VERSION, api/openapi-spec/swagger.json): one _definitions.json and
+# a file per kind, in kubeconform's layout ({kind}{-group}-{version}.json), strict (unknown fields
+# are errors), in .local/go/kubernetes-schemas/<version>.
+#
+# The charts are copied to .local/helm-check (their file:// dependencies are packaged there), so
+# the work tree is left as it was.
+set -euo pipefail
+
+HELM_VERSION=v3.22.0
+KUBECONFORM_VERSION=v0.8.0
+# The Kubernetes version manifests are rendered for and validated against: the oldest one the
+# charts promise to run on. Raise it deliberately (the schemas are made again for a new version).
+KUBERNETES_VERSION=v1.34.4
+ENVIRONMENTS=(sandbox production)
+SERVICES=(gateway identity)
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+go_dir="$root/.local/go"
+work="$root/.local/helm-check"
+log="$root/.local/log/helm-check.log"
+schemas="$go_dir/kubernetes-schemas/$KUBERNETES_VERSION"
+mkdir -p "$(dirname "$log")"
+
+step() { printf '[helm] %s\n' "$*"; }
+# fail "what failed" [file whose content explains it]
+fail() {
+  printf '[helm] FAILED: %s\n' "$1" >&2
+  if [ -n "${2:-}" ] && [ -s "$2" ]; then sed 's/^/    | /' "$2" | tail -n 40 >&2; fi
+  exit 1
+}
+trap 'fail "unexpected error (exit $?) at line $LINENO: $BASH_COMMAND"' ERR
+
+command -v go >/dev/null 2>&1 ||
+  fail "go is not on PATH: this check builds helm and kubeconform with the machine's Go; install Go 1.26 or newer (https://go.dev/dl; an older Go, e.g. Debian's golang package, works with GOTOOLCHAIN=auto, which fetches the newer toolchain from the Go module proxy)"
+command -v node >/dev/null 2>&1 || fail "node is not on PATH (it turns the Kubernetes OpenAPI document into schemas)"
+
+export GOPATH="$go_dir" GOMODCACHE="$go_dir/mod" GOBIN="$go_dir/bin"
+# A writable module cache, so that `rm -rf .local` works.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-modcacherw"
+# Helm's own settings and caches: nothing from the user's ~/.config/helm, nothing left there.
+export HELM_CONFIG_HOME="$work/home/config" HELM_CACHE_HOME="$work/home/cache" HELM_DATA_HOME="$work/home/data"
+
+# installed_version BINARY MODULE: the version of MODULE that BINARY was built from (empty if none).
+installed_version() {
+  [ -x "$1" ] || return 0
+  go version -m "$1" 2>/dev/null | awk -v m="$2" '$1 == "mod" && $2 == m { print $3 }'
+}
+
+# go_tool NAME MODULE PACKAGE VERSION [ldflags]: builds PACKAGE@VERSION into $GOBIN unless it is there.
+go_tool() {
+  local name=$1 module=$2 package=$3 version=$4 ldflags=${5:-} started=$SECONDS
+  if [ "$(installed_version "$GOBIN/$name" "$module")" = "$version" ]; then
+    step "$name $version: reusing .local/go/bin/$name"
+    return 0
+  fi
+  step "$name $version: go install $package@$version ($(go env GOVERSION); first time only, a few minutes; log: $log)"
+  printf '\n=== %s: go install %s@%s\n' "$(date '+%F %T')" "$package" "$version" >>"$log"
+  local rc=0 attempt="$work/go-install.log"
+  mkdir -p "$work"
+  go install -trimpath -ldflags "-s -w $ldflags" "$package@$version" >"$attempt" 2>&1 || rc=$?
+  cat "$attempt" >>"$log"
+  if [ "$rc" -ne 0 ]; then
+    if grep -q 'requires go >=' "$attempt"; then
+      fail "$name $version needs a newer Go than this machine's $(go env GOVERSION) ($(grep -o 'requires go >= [0-9.]*' "$attempt" | head -n 1)): install a newer Go, or let Go fetch one with GOTOOLCHAIN=auto" "$attempt"
+    fi
+    fail "go install $package@$version" "$attempt"
+  fi
+  step "$name $version: built in $((SECONDS - started)) s"
+}
+
+go_tool helm helm.sh/helm/v3 helm.sh/helm/v3/cmd/helm "$HELM_VERSION" \
+  "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+go_tool kubeconform github.com/yannh/kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
+helm="$GOBIN/helm"
+kubeconform="$GOBIN/kubeconform"
+
+# ---- Kubernetes schemas, from k8s.io/kubernetes's OpenAPI document ------------------------------
+if [ -f "$schemas/.complete" ]; then
+  step "schemas for Kubernetes $KUBERNETES_VERSION: reusing .local/go/kubernetes-schemas/$KUBERNETES_VERSION"
+else
+  started=$SECONDS
+  step "schemas for Kubernetes $KUBERNETES_VERSION: go mod download k8s.io/kubernetes@$KUBERNETES_VERSION (≈20 MB), then strict JSON schemas"
+  printf '\n=== %s: go mod download k8s.io/kubernetes@%s\n' "$(date '+%F %T')" "$KUBERNETES_VERSION" >>"$log"
+  module_dir=$(cd "$go_dir" && go mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" 2>>"$log" |
+    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).Dir ?? ""));') ||
+    fail "go mod download k8s.io/kubernetes@$KUBERNETES_VERSION" "$log"
+  swagger="$module_dir/api/openapi-spec/swagger.json"
+  [ -s "$swagger" ] || fail "no api/openapi-spec/swagger.json in k8s.io/kubernetes@$KUBERNETES_VERSION ($module_dir)" "$log"
+  rm -rf "$schemas" && mkdir -p "$schemas"
+  # Like the openapi2jsonschema conversion kubeconform's own schemas come from: int-or-string and
+  # quantities accept both forms, and every object with declared properties refuses others (-strict).
+  node - "$swagger" "$schemas" >>"$log" 2>&1 <<'EOF' || fail "making schemas from $swagger" "$log"
+const fs = require('node:fs');
+const path = require('node:path');
+const [swaggerPath, outDir] = process.argv.slice(2);
+const definitions = JSON.parse(fs.readFileSync(swaggerPath, 'utf8')).definitions;
+const intOrString = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
+function convert(node) {
+  if (Array.isArray(node)) return node.map(convert);
+  if (node === null || typeof node !== 'object') return node;
+  if (node.format === 'int-or-string') return intOrString;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'description' || key.startsWith('x-')) continue;
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)])) : convert(value);
+  }
+  if (out.properties && out.additionalProperties === undefined && !node['x-kubernetes-preserve-unknown-fields']) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+const converted = {};
+for (const [name, schema] of Object.entries(definitions)) converted[name] = convert(schema);
+converted['io.k8s.apimachinery.pkg.api.resource.Quantity'] = { oneOf: [{ type: 'string' }, { type: 'number' }] };
+fs.writeFileSync(path.join(outDir, '_definitions.json'), JSON.stringify({ definitions: converted }));
+let kinds = 0;
+for (const [name, schema] of Object.entries(definitions)) {
+  for (const gvk of schema['x-kubernetes-group-version-kind'] ?? []) {
+    const suffix = (gvk.group ? `-${gvk.group.split('.')[0]}` : '') + `-${gvk.version}`;
+    const file = path.join(outDir, `${gvk.kind.toLowerCase()}${suffix.toLowerCase()}.json`);
+    fs.writeFileSync(file, JSON.stringify({ $ref: `_definitions.json#/definitions/${name}` }));
+    kinds += 1;
+  }
+}
+if (kinds < 50) throw new Error(`only ${kinds} kinds found in ${swaggerPath}`);
+console.log(`${kinds} kind schemas written to ${outDir}`);
+EOF
+  touch "$schemas/.complete"
+  step "schemas for Kubernetes $KUBERNETES_VERSION: $(find "$schemas" -name '*.json' ! -name '_*' | wc -l) kinds in $((SECONDS - started)) s"
+fi
+
+# ---- the charts, copied; their file:// dependencies packaged ------------------------------------
+rm -rf "$work/helm" "$work/rendered" "$work/out"
+mkdir -p "$work/rendered" "$work/out"
+cp -R "$root/helm" "$work/helm"
+rm -rf "$work"/helm/charts/*/charts "$work"/helm/charts/*/Chart.lock
+charts="$work/helm/charts"
+envs="$work/helm/environments"
+kube_version=${KUBERNETES_VERSION#v}
+out="$work/out/last.txt"
+
+# run "what" command...: runs it quietly; on failure prints its output and stops.
+run() {
+  local what=$1
+  shift
+  if ! "$@" >"$out" 2>&1; then fail "$what" "$out"; fi
+}
+# capture FILE "what" command...: the same, its standard output (alone) into FILE.
+capture() {
+  local file=$1 what=$2
+  shift 2
+  if ! "$@" >"$file" 2>"$out"; then fail "$what" "$out"; fi
+}
+
+# 1. config.ts ↔ values: every variable of each service's config shape must be settable.
+for service in "${SERVICES[@]}"; do
+  config="$root/services/$service/src/config.ts"
+  run "$service: every variable of services/$service/src/config.ts settable from helm/charts/$service values" \
+    node - "$config" "$charts/$service/values.schema.json" <<'EOF'
+const fs = require('node:fs');
+const [configPath, schemaPath] = process.argv.slice(2);
+const source = fs.readFileSync(configPath, 'utf8');
+const shape = source.match(/ConfigShape = \{([\s\S]*?)\n\};/);
+if (!shape) throw new Error(`no "...ConfigShape = { ... };" found in ${configPath}`);
+const variables = [...shape[1].matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
+const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8')).properties;
+const port = schema.ports.items.properties;
+const settable = new Set([
+  ...Object.keys(schema.env.properties),
+  ...schema.secretEnv.propertyNames.anyOf.flatMap((p) => p.enum ?? []),
+  ...(port.env?.enum ?? []),
+  ...(port.addressEnv?.enum ?? []),
+]);
+const missing = variables.filter((v) => !settable.has(v));
+if (missing.length) throw new Error(`not settable from values (add them to env or secretEnv in ${schemaPath}): ${missing.join(', ')}`);
+console.log(variables.length);
+EOF
+  step "$service: all $(cat "$out") variables of src/config.ts settable from values"
+done
+
+for chart in "${SERVICES[@]}" corridor; do
+  run "helm dependency update $chart" "$helm" dependency update --skip-refresh "$charts/$chart"
+done
+
+# A service's environment file keys its overrides by the chart's name (so that it serves the
+# umbrella chart as is); for the service chart alone, helm itself takes that key out.
+mkdir -p "$work/unwrap/templates"
+printf 'apiVersion: v2\nname: unwrap\nversion: 0.0.0\n' >"$work/unwrap/Chart.yaml"
+printf '{{ index .Values .Values.unwrapKey | default dict | toYaml }}\n' >"$work/unwrap/templates/values.yaml"
+
+# 2. lint
+run "helm lint --strict lib" "$helm" lint --strict "$charts/lib"
+step "lint lib: ok"
+for environment in "${ENVIRONMENTS[@]}"; do
+  files=()
+  for service in "${SERVICES[@]}"; do
+    file="$envs/$environment/$service.yaml"
+    [ -f "$file" ] || fail "missing helm/environments/$environment/$service.yaml"
+    files+=(-f "$file")
+    capture "$work/rendered/$service-$environment.values.yaml" "unwrap helm/environments/$environment/$service.yaml" \
+      "$helm" template unwrap "$work/unwrap" -f "$file" --set "unwrapKey=$service"
+    run "helm lint --strict $service with helm/environments/$environment/$service.yaml" \
+      "$helm" lint --strict --kube-version "$kube_version" "$charts/$service" \
+      -f "$work/rendered/$service-$environment.values.yaml"
+    step "lint $service × $environment: ok"
+  done
+  run "helm lint --strict corridor with helm/environments/$environment/*.yaml" \
+    "$helm" lint --strict --kube-version "$kube_version" "$charts/corridor" "${files[@]}"
+  step "lint corridor × $environment: ok"
+done
+
+# 3. template (4. validated right after)
+validate() {
+  local name=$1 manifest=$2
+  run "kubeconform: $name against Kubernetes $KUBERNETES_VERSION's schemas" \
+    "$kubeconform" -strict -summary -schema-location "$schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$manifest"
+  step "kubeconform $name: $(tail -n 1 "$out")"
+}
+for environment in "${ENVIRONMENTS[@]}"; do
+  files=()
+  for service in "${SERVICES[@]}"; do
+    files+=(-f "$envs/$environment/$service.yaml")
+    manifest="$work/rendered/$service-$environment.yaml"
+    capture "$manifest" "helm template $service with helm/environments/$environment/$service.yaml" \
+      "$helm" template "$service" "$charts/$service" --kube-version "$kube_version" \
+      -f "$work/rendered/$service-$environment.values.yaml"
+    step "template $service × $environment: $(grep -c '^kind:' "$manifest") objects ($(grep '^kind:' "$manifest" | awk '{print $2}' | sort | paste -sd, -))"
+    validate "$service × $environment" "$manifest"
+  done
+  manifest="$work/rendered/corridor-$environment.yaml"
+  capture "$manifest" "helm template corridor with helm/environments/$environment/*.yaml" \
+    "$helm" template "corridor-$environment" "$charts/corridor" --kube-version "$kube_version" "${files[@]}"
+  step "template corridor × $environment: $(grep -c '^kind:' "$manifest") objects"
+  validate "corridor × $environment" "$manifest"
+done
+
+# The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable.
+for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret; do
+  if "$helm" template x "$charts/corridor" "${files[@]}" --set "$bad" >"$out" 2>&1; then
+    fail "helm template accepted --set $bad: values.schema.json should refuse it"
+  fi
+  grep -q "don't meet the specifications of the schema" "$out" || fail "helm template --set $bad failed, but not on the schema" "$out"
+  step "schema refuses $bad: ok"
+done
+step "all checks passed (rendered manifests: .local/helm-check/rendered)"

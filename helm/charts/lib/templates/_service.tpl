@@ -1,0 +1,23 @@
+{{/* ClusterIP Service over every entry of .Values.ports. */}}
+{{- define "lib.service" -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "lib.fullname" . }}
+  labels:
+    {{- include "lib.labels" . | nindent 4 }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "lib.selectorLabels" . | nindent 4 }}
+  ports:
+    {{- range .Values.ports }}
+    - name: {{ .name }}
+      port: {{ .port }}
+      targetPort: {{ .name }}
+      protocol: TCP
+      {{- with .appProtocol }}
+      appProtocol: {{ . }}
+      {{- end }}
+    {{- end }}
+{{- end -}}

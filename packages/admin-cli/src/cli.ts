@@ -1,0 +1,72 @@
+import { Command, CommanderError } from 'commander';
+import { AdminApi } from './admin-api.js';
+import { registerBusinessCommands } from './commands/businesses.js';
+import { registerCredentialCommands } from './commands/credentials.js';
+import { registerSandboxCommands } from './commands/sandbox.js';
+import { localDirectory, resolveConnection, type Connection, type ConnectionFlags } from './connection.js';
+import { AdminApiError } from './errors.js';
+import type { Fetch } from './http.js';
+
+/** Everything the CLI touches outside itself, so tests can run it in-process. */
+export interface CliEnvironment {
+  env: Record<string, string | undefined>;
+  fetch: Fetch;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** What every command's action needs. */
+export interface CommandContext {
+  io: CliEnvironment;
+  localDir: string;
+  /** The admin API as this command's flags, the environment and `.local/` say. */
+  connect(command: Command): Promise<{ api: AdminApi; connection: Connection }>;
+  /** A command's result: JSON on stdout, for people and for jq alike. */
+  print(value: unknown): void;
+}
+
+export function buildProgram(io: CliEnvironment): Command {
+  const localDir = localDirectory(io.env);
+  const context: CommandContext = {
+    io,
+    localDir,
+    async connect(command) {
+      const connection = await resolveConnection(command.optsWithGlobals<ConnectionFlags>(), io.env, localDir);
+      return { api: new AdminApi(connection, io.fetch), connection };
+    },
+    print: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
+  };
+
+  // Set before any subcommand is added: commander copies these settings into each new subcommand.
+  const program = new Command('corridor')
+    .description('Corridor operator tools')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError('(add --help for usage)');
+
+  const admin = program
+    .command('admin')
+    .description('the back office: the gateway admin API (DESIGN.md "Admin API")')
+    .option('--admin-url <url>', 'admin listener; else $CORRIDOR_ADMIN_URL, .local/sandbox.json, http://127.0.0.1:8081')
+    .option('--admin-token <token>', 'bearer token; else $ADMIN_TOKEN, .local/sandbox.json, .local/admin-token');
+  registerBusinessCommands(admin, context);
+  registerCredentialCommands(admin, context);
+  registerSandboxCommands(admin, context);
+  return program;
+}
+
+/** Runs one command line; resolves with the process exit code. */
+export async function runCli(args: string[], io: CliEnvironment): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (error) {
+    // Commander has already printed its own usage errors and help.
+    if (error instanceof CommanderError) return error.exitCode;
+    const message =
+      error instanceof AdminApiError ? error.describe() : error instanceof Error ? error.message : String(error);
+    io.stderr(`corridor: ${message}\n`);
+    return 1;
+  }
+}

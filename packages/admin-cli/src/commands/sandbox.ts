@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../cli.js';
+import { sandboxFilePath } from '../sandbox/sandbox-file.js';
+import { DEFAULT_BASE_URL, SANDBOX_BUSINESS_NAME, seedSandbox } from '../sandbox/seed.js';
+
+interface SeedCommandOptions {
+  baseUrl?: string;
+}
+
+/** `corridor admin sandbox seed`, run by `npm start`. */
+export function registerSandboxCommands(admin: Command, context: CommandContext): void {
+  const sandbox = admin.command('sandbox').description('the local sandbox business that npm start provides');
+
+  sandbox
+    .command('seed')
+    .description('keep .local/sandbox.json while its credentials work, else create "Sandbox Platform" and rewrite it')
+    .option('--base-url <url>', `public API to check the credentials on; else $CORRIDOR_BASE_URL, ${DEFAULT_BASE_URL}`)
+    .action(async (options: SeedCommandOptions, command: Command) => {
+      const { api, connection } = await context.connect(command);
+      const file = sandboxFilePath(context.localDir);
+      const outcome = await seedSandbox({
+        api,
+        adminToken: connection.adminToken,
+        baseUrl: options.baseUrl || context.io.env.CORRIDOR_BASE_URL || DEFAULT_BASE_URL,
+        file,
+        fetchImpl: context.io.fetch,
+      });
+      const { sandbox: seeded } = outcome;
+      context.io.stderr(
+        outcome.reused
+          ? `kept ${file}: ${outcome.reason}\n`
+          : `created business "${SANDBOX_BUSINESS_NAME}" (${seeded.business_id}) and credentials ${seeded.client_id} (${outcome.reason}); wrote ${file}\n`,
+      );
+      // The secrets stay in the 0600 file: this output ends up in logs.
+      context.print({
+        reused: outcome.reused,
+        file,
+        base_url: seeded.base_url,
+        admin_url: seeded.admin_url,
+        business_id: seeded.business_id,
+        client_id: seeded.client_id,
+      });
+    });
+}

@@ -1,0 +1,44 @@
+import { InvalidArgumentError } from 'commander';
+
+/** The admin API's rate_limits object. */
+export interface RateLimits {
+  per_minute: number;
+  per_hour: number;
+}
+
+const WHOLE_NUMBER = /^[1-9]\d*$/;
+
+/**
+ * `--rate-limits 120/1500` → {per_minute: 120, per_hour: 1500}. Only the shape is checked here;
+ * the ranges (and per_hour ≥ per_minute) are identity's rules, and its 422 names the field.
+ */
+export function parseRateLimits(value: string): RateLimits {
+  const parts = value.split('/');
+  if (parts.length !== 2) throw new InvalidArgumentError('expected per_minute/per_hour, for example 120/1500.');
+  const [perMinute = '', perHour = ''] = parts.map((part) => part.trim());
+  if (!WHOLE_NUMBER.test(perMinute))
+    throw new InvalidArgumentError(`per_minute "${perMinute}" is not a positive whole number.`);
+  if (!WHOLE_NUMBER.test(perHour))
+    throw new InvalidArgumentError(`per_hour "${perHour}" is not a positive whole number.`);
+  return { per_minute: Number(perMinute), per_hour: Number(perHour) };
+}
+
+/** `--api-enabled true|false`: spelled out, so a typo cannot silently mean false. */
+export function parseBooleanFlag(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('expected true or false.');
+}
+
+/** `--ip-allowlist 10.0.0.0/8,203.0.113.7` → entries; `""` → [] (no restriction). */
+export function parseIpAllowlist(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}
+
+/** Repeatable options (`--bundle a --bundle b`) accumulate into a list. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

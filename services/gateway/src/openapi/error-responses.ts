@@ -1,0 +1,92 @@
+import type { HeadersObject, MediaTypeObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
+import { ref } from './json-schema.js';
+import { LEGACY_API_KEY_CODE, TOKEN_CODES } from '../auth/authenticate.js';
+
+export const requestIdHeader: HeadersObject = { 'x-request-id': ref('headers', 'RequestId') };
+
+/**
+ * Sent once the rate limiter has counted the request. Documented (as required) on success and 429
+ * only: an API_DISABLED 403 is refused before counting and has none.
+ */
+export const rateLimitHeaders: HeadersObject = {
+  'RateLimit-Limit': ref('headers', 'RateLimitLimit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimitRemaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimitReset'),
+};
+
+/**
+ * The shared Error body; `codes` narrows `code` where the gateway alone decides the answer, so the
+ * document lists every code a client can meet there.
+ */
+function errorBody(codes?: readonly string[]): MediaTypeObject {
+  if (!codes) return { schema: ref('schemas', 'Error') };
+  const narrowed: SchemaObject = { type: 'object', properties: { code: { type: 'string', enum: [...codes] } } };
+  return { schema: { allOf: [ref('schemas', 'Error'), narrowed] } };
+}
+
+const errorResponse = (
+  description: string,
+  codes?: readonly string[],
+  headers: HeadersObject = {},
+): ResponseObject => ({
+  description,
+  headers: { ...requestIdHeader, ...headers },
+  content: { 'application/json': errorBody(codes) },
+});
+
+/** components.responses: the errors shared by authenticated routes. */
+export const errorResponses: Record<string, ResponseObject> = {
+  MalformedRequest: errorResponse('The body is not valid JSON (MALFORMED_JSON), or another precondition failed'),
+  Unauthorized: errorResponse(
+    'No usable access token: missing, malformed, expired, not signed by Corridor, from the other environment, or revoked (its credentials were rotated or revoked); or the deprecated x-corridor-api-key header was sent. `code` says which.',
+    [...Object.values(TOKEN_CODES), LEGACY_API_KEY_CODE],
+    { 'WWW-Authenticate': ref('headers', 'WwwAuthenticate') },
+  ),
+  Forbidden: errorResponse(
+    'The token lacks the scope this operation requires (SCOPE_MISSING, the message names it), the business no longer has API services (API_DISABLED), or, in production, the caller’s address is not on the business’s IP allow-list (IP_NOT_ALLOWED).',
+  ),
+  NotFound: errorResponse(
+    'No such resource for this business; a resource of another business is answered the same way.',
+  ),
+  BodyTooLarge: errorResponse('The body is larger than the gateway accepts', ['BODY_TOO_LARGE']),
+  UnsupportedMediaType: errorResponse('The body is not application/json', ['UNSUPPORTED_MEDIA_TYPE', 'BAD_REQUEST']),
+  ValidationFailed: errorResponse(
+    'Validation or eligibility failed; `message` names the first problem, `errors` every field and its problems.',
+  ),
+  TooManyRequests: errorResponse(
+    'Rate limit exceeded: by default 120 requests per minute and 1,500 per hour per business (adjustable per business), counted in fixed windows aligned to the clock. The message says which window; retry after Retry-After seconds.',
+    ['RATE_LIMITED'],
+    { 'Retry-After': ref('headers', 'RetryAfter'), ...rateLimitHeaders },
+  ),
+  InternalError: errorResponse('An unexpected error; retry, and quote x-request-id if it persists', ['INTERNAL']),
+  ServiceUnavailable: errorResponse(
+    'A service Corridor depends on is unavailable (SERVICE_UNAVAILABLE), or revocation and rate limits cannot be checked so no request is served (RATE_LIMITER_UNAVAILABLE); retry shortly.',
+    ['SERVICE_UNAVAILABLE', 'RATE_LIMITER_UNAVAILABLE'],
+  ),
+  GatewayTimeout: errorResponse('A service Corridor depends on did not answer in time; retry shortly', [
+    'SERVICE_TIMEOUT',
+  ]),
+};
+
+/**
+ * The errors an authenticated route can answer besides its own: authentication, scope and policy,
+ * rate limits and dependencies; 404 when its path names a resource; body errors when it reads one.
+ */
+export function authenticatedRouteErrors(route: { namesResource: boolean; readsBody: boolean }) {
+  const responses: ResponsesObject = {
+    401: ref('responses', 'Unauthorized'),
+    403: ref('responses', 'Forbidden'),
+    429: ref('responses', 'TooManyRequests'),
+    500: ref('responses', 'InternalError'),
+    503: ref('responses', 'ServiceUnavailable'),
+    504: ref('responses', 'GatewayTimeout'),
+  };
+  if (route.namesResource) responses[404] = ref('responses', 'NotFound');
+  if (route.readsBody) {
+    responses[400] = ref('responses', 'MalformedRequest');
+    responses[413] = ref('responses', 'BodyTooLarge');
+    responses[415] = ref('responses', 'UnsupportedMediaType');
+    responses[422] = ref('responses', 'ValidationFailed');
+  }
+  return responses;
+}

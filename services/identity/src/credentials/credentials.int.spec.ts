@@ -1,0 +1,196 @@
+import { openDatabase, runMigrationCommand, type MikroORM } from '@corridor/db';
+import { type DomainError, Status } from '@corridor/grpc';
+import { ALL_SCOPES } from '@corridor/scopes';
+import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import { createBusiness } from '../businesses/create-business.js';
+import { updateBusiness } from '../businesses/update-business.js';
+import type { IdentityContext } from '../context.js';
+import { identityDatabase } from '../database.js';
+import { IdentitySecrets } from '../secrets/identity-secrets.js';
+import { issueToken, type TokenSettings } from '../tokens/issue-token.js';
+import { loadSigningKey, type ActiveSigningKey } from '../tokens/signing-keys.js';
+import { createCredential, getCredential, revokeCredential, rotateCredential } from './manage-credentials.js';
+
+describe('identity: credentials and tokens (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let orm: MikroORM;
+  let key: ActiveSigningKey;
+  const secrets = new IdentitySecrets('k'.repeat(64));
+  const now = new Date('2026-11-21T10:00:00.000Z');
+  const context: IdentityContext = { environment: 'sandbox', topic: 'test.corridor.identity.v1', now: () => now };
+  const tokens: TokenSettings = {
+    environment: 'sandbox',
+    issuer: 'corridor:sandbox',
+    audience: 'corridor-api:sandbox',
+    lifetimeSeconds: 3600,
+    now: () => now,
+  };
+  let businessId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('identity_credentials');
+    expect(await runMigrationCommand(['up'], { ...identityDatabase(db.url), migrationsDir: '/unused' })).toBe(0);
+    orm = await openDatabase(identityDatabase(db.url));
+    key = await loadSigningKey(orm, secrets);
+    businessId = (await createBusiness(orm.em.fork(), context, { name: 'Acme' })).id;
+  });
+
+  afterAll(async () => {
+    await orm.close();
+    await db.drop();
+  });
+
+  const token = (clientId: string, clientSecret: string, scope?: string) =>
+    issueToken(orm.em.fork(), secrets, key, tokens, { clientId, clientSecret, scope, clientIp: '127.0.0.1' });
+
+  it('creates full-access credentials by default and stores only a keyed hash of the secret', async () => {
+    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId,
+      bundles: [],
+      scopes: [],
+    });
+    expect(credential.scopes).toEqual(ALL_SCOPES);
+    expect(clientSecret).toMatch(/^cs_test_[A-Za-z0-9_-]{43}$/);
+    expect(credential.clientId).toMatch(/^ci_test_[0-9a-f]{32}$/);
+    const [row] = await query<{ secret_hash: Buffer }>(
+      db.url,
+      'select secret_hash from credential where client_id = $1',
+      [credential.clientId],
+    );
+    expect(row?.secret_hash.equals(secrets.hashClientSecret(clientSecret))).toBe(true);
+    expect(row?.secret_hash.toString('utf8')).not.toContain(clientSecret);
+    const [outbox] = await query<{ n: string }>(db.url, `select count(*) as n from outbox where message_key = $1`, [
+      businessId,
+    ]);
+    expect(Number(outbox?.n)).toBeGreaterThanOrEqual(2); // business.created and credential.changed
+  });
+
+  it('mints an EdDSA token with the requested scopes, the generation and the environment audience', async () => {
+    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId,
+      bundles: ['customers'],
+      scopes: [],
+    });
+    const issued = await token(credential.clientId, clientSecret, 'customer:read');
+    expect(issued).toMatchObject({ expiresIn: 3600, scopes: ['customer:read'] });
+    expect(decodeProtectedHeader(issued.accessToken)).toMatchObject({ alg: 'EdDSA', kid: key.keyId, typ: 'at+jwt' });
+    const publicKey = await importJWK(key.publicJwk, 'EdDSA');
+    const { payload } = await jwtVerify(issued.accessToken, publicKey, {
+      issuer: 'corridor:sandbox',
+      audience: 'corridor-api:sandbox',
+      currentDate: now,
+    });
+    expect(payload).toMatchObject({
+      sub: businessId,
+      client_id: credential.clientId,
+      scope: 'customer:read',
+      gen: 1,
+      env: 'sandbox',
+    });
+    expect(payload.exp).toBe(now.getTime() / 1000 + 3600);
+  });
+
+  it('refuses a wrong secret and an unknown client alike', async () => {
+    const { credential } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId,
+      bundles: [],
+      scopes: [],
+    });
+    const wrong = await token(credential.clientId, 'cs_test_wrong').catch((e: unknown) => e);
+    const unknown = await token('ci_test_unknown', 'cs_test_wrong').catch((e: unknown) => e);
+    expect(wrong).toMatchObject({ status: Status.UNAUTHENTICATED, reason: 'INVALID_CLIENT' });
+    expect((unknown as DomainError).message).toBe((wrong as DomainError).message);
+  });
+
+  it('rotation: new secret and generation, optional new scopes; the old secret stops working', async () => {
+    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId,
+      bundles: ['customers'],
+      scopes: [],
+    });
+    const rotated = await rotateCredential(orm.em.fork(), context, secrets, {
+      clientId: credential.clientId,
+      bundles: [],
+      scopes: ['webhook:read'],
+    });
+    expect(rotated.clientSecret).not.toBe(clientSecret);
+    expect(rotated.credential).toMatchObject({ generation: 2, scopes: ['webhook:read'] });
+    await expect(token(credential.clientId, clientSecret)).rejects.toMatchObject({ reason: 'INVALID_CLIENT' });
+    const fresh = await token(credential.clientId, rotated.clientSecret, 'webhook:read');
+    expect(decodeJwt(fresh.accessToken)).toMatchObject({ gen: 2 });
+    // Rotating without naming scopes keeps them.
+    const again = await rotateCredential(orm.em.fork(), context, secrets, {
+      clientId: credential.clientId,
+      bundles: [],
+      scopes: [],
+    });
+    expect(again.credential).toMatchObject({ generation: 3, scopes: ['webhook:read'] });
+  });
+
+  it('revocation is final and idempotent', async () => {
+    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId,
+      bundles: [],
+      scopes: [],
+    });
+    expect((await revokeCredential(orm.em.fork(), context, credential.clientId)).revoked).toBe(true);
+    expect((await revokeCredential(orm.em.fork(), context, credential.clientId)).revoked).toBe(true);
+    await expect(token(credential.clientId, clientSecret)).rejects.toMatchObject({ reason: 'INVALID_CLIENT' });
+    await expect(
+      rotateCredential(orm.em.fork(), context, secrets, { clientId: credential.clientId, bundles: [], scopes: [] }),
+    ).rejects.toMatchObject({
+      status: Status.FAILED_PRECONDITION,
+      reason: 'CREDENTIAL_REVOKED',
+    });
+    expect((await getCredential(orm.em.fork(), credential.clientId)).revoked).toBe(true);
+  });
+
+  it('a business without API services gets no token', async () => {
+    const other = await createBusiness(orm.em.fork(), context, { name: 'Disabled Co' });
+    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId: other.id,
+      bundles: [],
+      scopes: [],
+    });
+    await updateBusiness(orm.em.fork(), context, { id: other.id, apiEnabled: false });
+    await expect(token(credential.clientId, clientSecret)).rejects.toMatchObject({
+      status: Status.PERMISSION_DENIED,
+      reason: 'API_DISABLED',
+    });
+  });
+
+  it('the signing key survives a restart: the same key id is loaded, not a new one made', async () => {
+    const second = await loadSigningKey(orm, secrets);
+    expect(second.keyId).toBe(key.keyId);
+    const [count] = await query<{ n: string }>(db.url, 'select count(*) as n from signing_key');
+    expect(count?.n).toBe('1');
+    const [stored] = await query<{ private_key_sealed: Buffer }>(db.url, 'select private_key_sealed from signing_key');
+    expect(stored?.private_key_sealed.toString('utf8')).not.toContain('PRIVATE KEY');
+  });
+
+  it('updating a business bumps its version and refuses bad allow-list entries and limits by field', async () => {
+    const updated = await updateBusiness(orm.em.fork(), context, {
+      id: businessId,
+      rateLimits: { perMinute: 60, perHour: 600 },
+      ipAllowlist: ['203.0.113.0/24'],
+    });
+    expect(updated.version).toBe(2n);
+    expect(updated.rateLimits).toMatchObject({ perMinute: 60, perHour: 600 });
+    const unchanged = await updateBusiness(orm.em.fork(), context, {
+      id: businessId,
+      rateLimits: { perMinute: 60, perHour: 600 },
+    });
+    expect(unchanged.version).toBe(2n);
+    const error = await updateBusiness(orm.em.fork(), context, {
+      id: businessId,
+      ipAllowlist: ['10.0.0.300'],
+      rateLimits: { perMinute: 0, perHour: 10 },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: Status.INVALID_ARGUMENT });
+    expect(Object.keys((error as DomainError).fieldErrors ?? {}).sort()).toEqual([
+      'ip_allowlist.0',
+      'rate_limits.per_minute',
+    ]);
+  });
+});
