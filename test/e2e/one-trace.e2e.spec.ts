@@ -6,7 +6,6 @@ import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { Writable } from 'node:stream';
 import { Platform } from '../support/platform.js';
 
 // OTLP's span kinds (the API's enum plus one).
@@ -46,7 +45,7 @@ describe('one trace: admin request → gRPC → INSERT → Kafka publish → con
       groupId: 'e2e-trace-consumer',
       topics: [platform.identityTopic],
       em: orm.em,
-      logger: createLogger('consumer', { destination: new Writable({ write: (_c, _e, done) => done() }) }),
+      logger: createLogger('consumer', { level: 'silent' }),
       async handler(event) {
         handled.push({ businessId: event.businessId, traceId: trace.getActiveSpan()?.spanContext().traceId });
       },

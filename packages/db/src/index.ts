@@ -40,6 +40,13 @@ export function openDatabase(options: ServiceDatabaseOptions): Promise<MikroORM>
   return MikroORM.init(ormOptions(options));
 }
 
+/** Opens the database and applies every pending migration: for tests and tools, never a service start. */
+export async function openMigratedDatabase(options: ServiceDatabaseOptions): Promise<MikroORM> {
+  const orm = await openDatabase({ ...options, logger: options.logger ?? (() => undefined) });
+  await orm.migrator.up();
+  return orm;
+}
+
 const usage = `usage: migrate <command>
   up                 apply every pending migration
   down               revert the last applied migration

@@ -1,13 +1,12 @@
 import { Health, HealthCheckResponse_ServingStatus } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { createLogger } from '@corridor/logging';
-import { Writable } from 'node:stream';
 import { createClient } from './client.js';
 import { DomainError, Status } from './errors.js';
 import { createHealthService } from './health.js';
 import { registration, startGrpcServer, type RunningGrpcServer } from './server.js';
 import { callerMetadata } from './metadata.js';
 
-const silent = createLogger('test', { destination: new Writable({ write: (_c, _e, done) => done() }) });
+const silent = createLogger('test', { level: 'silent' });
 
 describe('gRPC adapter over a real loopback connection', () => {
   let server: RunningGrpcServer;

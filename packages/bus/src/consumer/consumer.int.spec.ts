@@ -10,12 +10,11 @@ import {
 } from '@corridor/testing';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Producer } from 'kafkajs';
-import { Writable } from 'node:stream';
 import { encodeEvent, Environment, newEvent, type Event } from '../events.js';
 import { processedEventSchemaSql } from '../outbox/schema.js';
 import { EventConsumer } from './consumer.js';
 
-const logger = createLogger('test', { destination: new Writable({ write: (_c, _e, done) => done() }) });
+const logger = createLogger('test', { level: 'silent' });
 
 describe('EventConsumer against real PostgreSQL and Kafka', () => {
   let db: TestDatabase;

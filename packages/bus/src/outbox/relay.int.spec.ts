@@ -10,14 +10,13 @@ import {
 } from '@corridor/testing';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Producer } from 'kafkajs';
-import { Writable } from 'node:stream';
 import { Environment, newEvent } from '../events.js';
 import { createIdempotentProducer } from '../producer.js';
 import { OutboxMessage, recordEvent } from './record.js';
 import { OutboxRelay } from './relay.js';
 import { outboxSchemaSql } from './schema.js';
 
-const logger = createLogger('test', { destination: new Writable({ write: (_c, _e, done) => done() }) });
+const logger = createLogger('test', { level: 'silent' });
 
 function businessCreated(businessId: string) {
   return newEvent({

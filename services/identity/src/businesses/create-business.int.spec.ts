@@ -1,5 +1,5 @@
 import { OutboxRelay, createIdempotentProducer, EVENT_TYPES, Environment, type Producer } from '@corridor/bus';
-import { openDatabase, runMigrationCommand, type MikroORM } from '@corridor/db';
+import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
 import {
@@ -11,13 +11,12 @@ import {
   uniqueSuffix,
   type TestDatabase,
 } from '@corridor/testing';
-import { Writable } from 'node:stream';
 import { identityDatabase } from '../database.js';
 import type { IdentityContext } from '../context.js';
 import { createBusiness } from './create-business.js';
 import { getBusiness } from './get-business.js';
 
-const logger = createLogger('test', { destination: new Writable({ write: (_c, _e, done) => done() }) });
+const logger = createLogger('test', { level: 'silent' });
 
 describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
   let db: TestDatabase;
@@ -33,8 +32,7 @@ describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('identity');
-    expect(await runMigrationCommand(['up'], { ...identityDatabase(db.url), migrationsDir: '/unused' })).toBe(0);
-    orm = await openDatabase(identityDatabase(db.url));
+    orm = await openMigratedDatabase(identityDatabase(db.url));
     await createTopics([context.topic]);
     producer = createIdempotentProducer(testKafka());
     await producer.connect();

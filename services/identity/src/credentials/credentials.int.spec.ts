@@ -1,4 +1,4 @@
-import { openDatabase, runMigrationCommand, type MikroORM } from '@corridor/db';
+import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { type DomainError, Status } from '@corridor/grpc';
 import { ALL_SCOPES } from '@corridor/scopes';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
@@ -30,8 +30,7 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('identity_credentials');
-    expect(await runMigrationCommand(['up'], { ...identityDatabase(db.url), migrationsDir: '/unused' })).toBe(0);
-    orm = await openDatabase(identityDatabase(db.url));
+    orm = await openMigratedDatabase(identityDatabase(db.url));
     key = await loadSigningKey(orm, secrets);
     businessId = (await createBusiness(orm.em.fork(), context, { name: 'Acme' })).id;
   });
