@@ -27,6 +27,11 @@ export class TokenKeys {
     return this.keys.size > 0;
   }
 
+  /** Whether identity still publishes this key (a withdrawn key's tokens must stop verifying). */
+  publishes(keyId: string): boolean {
+    return this.keys.has(keyId);
+  }
+
   /** Loads the keys, retrying in the background until identity answers. */
   start(): void {
     const tick = async () => {
