@@ -7,8 +7,9 @@
 #   3. helm template of every chart × environment, and two values the schemas must refuse
 #   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
 #
-# Tools, built once with the machine's `go` from the Go module proxy and reused (all git-ignored,
-# in .local/go: GOPATH, GOMODCACHE and GOBIN; Go's build cache stays where `go env GOCACHE` says):
+# Tools, built once with the machine's `go` from the Go module proxy and reused: binaries and
+# schemas in the git-ignored .local/go; Go's module and build caches stay where `go env` says, shared
+# by every clone on the machine like any Go project's (≈600 MB of modules, fetched once per machine):
 #   helm         helm.sh/helm/v3/cmd/helm@HELM_VERSION
 #   kubeconform  github.com/yannh/kubeconform/cmd/kubeconform@KUBECONFORM_VERSION
 # Schemas: kubeconform downloads its schemas from the internet by default, which CI cannot reach.
@@ -49,9 +50,7 @@ command -v go >/dev/null 2>&1 ||
   fail "go is not on PATH: this check builds helm and kubeconform with the machine's Go; install Go 1.26 or newer (https://go.dev/dl; an older Go, e.g. Debian's golang package, works with GOTOOLCHAIN=auto, which fetches the newer toolchain from the Go module proxy)"
 command -v node >/dev/null 2>&1 || fail "node is not on PATH (it turns the Kubernetes OpenAPI document into schemas)"
 
-export GOPATH="$go_dir" GOMODCACHE="$go_dir/mod" GOBIN="$go_dir/bin"
-# A writable module cache, so that `rm -rf .local` works.
-export GOFLAGS="${GOFLAGS:+$GOFLAGS }-modcacherw"
+export GOBIN="$go_dir/bin"
 # Helm's own settings and caches: nothing from the user's ~/.config/helm, nothing left there.
 export HELM_CONFIG_HOME="$work/home/config" HELM_CACHE_HOME="$work/home/cache" HELM_DATA_HOME="$work/home/data"
 
