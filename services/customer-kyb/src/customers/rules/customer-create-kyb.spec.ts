@@ -1,25 +1,6 @@
-import { validateCustomerCreate } from './customer-create.js';
+import { business, create, errorsOf, owner } from './customer-create.fixtures.js';
 import { ACCOUNT_PURPOSES, ANNUAL_REVENUE_BANDS, BUSINESS_TYPES, SOURCES_OF_FUNDS } from './customer-fields.js';
 import { firstProblemMessage } from './validation.js';
-
-const TODAY = '2026-06-15';
-const business = {
-  type: 'business',
-  business_name: 'Acme Ltd',
-  registration_number: 'RC123456',
-  incorporation_country: 'NG',
-  country: 'NG',
-};
-const owner = { first_name: 'Ada', last_name: 'Obi', ownership_percentage: 50 };
-
-function create(body: unknown, kybMinimalAllowed = false) {
-  return validateCustomerCreate(body, { today: TODAY, kybMinimalAllowed });
-}
-/** The errors map of a create that must fail ({} when it passed: the assertion then shows why). */
-function errorsOf(body: unknown, kybMinimalAllowed = false): Record<string, string[]> {
-  const result = create(body, kybMinimalAllowed);
-  return result.ok ? {} : result.errors;
-}
 
 describe('business customer create: KYB fields, kyb_scope and owners (seed 2.1, 2.2, 4.4, 5)', () => {
   it('seed 2.1: business_type, source_of_funds, estimated_annual_revenue and account_purpose take exactly the seed values', () => {

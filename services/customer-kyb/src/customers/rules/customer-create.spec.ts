@@ -1,25 +1,5 @@
-import { validateCustomerCreate } from './customer-create.js';
+import { business, create, errorsOf, individual, owner } from './customer-create.fixtures.js';
 import { firstProblemMessage } from './validation.js';
-
-const TODAY = '2026-06-15';
-const business = {
-  type: 'business',
-  business_name: 'Acme Ltd',
-  registration_number: 'RC123456',
-  incorporation_country: 'NG',
-  country: 'NG',
-};
-const individual = { type: 'individual', first_name: 'Ada', last_name: 'Obi', country: 'NG' };
-const owner = { first_name: 'Ada', last_name: 'Obi', ownership_percentage: 50 };
-
-function create(body: unknown, kybMinimalAllowed = false) {
-  return validateCustomerCreate(body, { today: TODAY, kybMinimalAllowed });
-}
-/** The errors map of a create that must fail ({} when it passed: the assertion then shows why). */
-function errorsOf(body: unknown, kybMinimalAllowed = false): Record<string, string[]> {
-  const result = create(body, kybMinimalAllowed);
-  return result.ok ? {} : result.errors;
-}
 
 describe('customer create (seed 2.1, 4.4)', () => {
   it('seed 2.1: type is required and is individual or business', () => {
