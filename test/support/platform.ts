@@ -119,11 +119,22 @@ export class Platform {
     };
   }
 
+  /**
+   * A gateway is started once it listens AND has identity's signing keys: until then it rightly
+   * answers every authenticated call 503, which a test must not mistake for the behaviour it checks.
+   * (Not /readyz as a whole: some tests start a gateway whose Redis is dead on purpose.)
+   */
   private spawnGateway(publicPort: number, adminPort: number, extra: Record<string, string>): Promise<ServiceProcess> {
     return startService({
       service: 'gateway',
       env: this.gatewayEnvironment(publicPort, adminPort, extra),
-      ready: logged('gateway listening'),
+      ready: async (process) => {
+        await logged('gateway listening')(process);
+        const readiness = (await (await fetch(`http://127.0.0.1:${publicPort}/readyz`)).json()) as {
+          dependencies?: Record<string, string>;
+        };
+        if (readiness.dependencies?.signing_keys !== 'ok') throw new Error('gateway has no signing keys yet');
+      },
     });
   }
 
