@@ -14,6 +14,7 @@ export const EVENT_TYPES: Record<EventCase, string> = {
   businessCreated: 'business.created',
   businessUpdated: 'business.updated',
   credentialChanged: 'credential.changed',
+  customerStatusChanged: 'customer.status_changed',
 };
 
 export function environmentFromName(name: 'sandbox' | 'production'): Environment {

@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { CustomerStatusChanged } from "../../customer/v1/events_pb.js";
+import { file_corridor_customer_v1_events } from "../../customer/v1/events_pb.js";
 import type { BusinessCreated, BusinessUpdated, CredentialChanged } from "../../identity/v1/events_pb.js";
 import { file_corridor_identity_v1_events } from "../../identity/v1/events_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/events/v1/event.proto.
  */
 export const file_corridor_events_v1_event: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jb3JyaWRvci9ldmVudHMvdjEvZXZlbnQucHJvdG8SEmNvcnJpZG9yLmV2ZW50cy52MSL1AgoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLYnVzaW5lc3NfaWQYBCABKAkSNAoLZW52aXJvbm1lbnQYBSABKA4yHy5jb3JyaWRvci5ldmVudHMudjEuRW52aXJvbm1lbnQSQQoQYnVzaW5lc3NfY3JlYXRlZBhkIAEoCzIlLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzQ3JlYXRlZEgAEkEKEGJ1c2luZXNzX3VwZGF0ZWQYZSABKAsyJS5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzc1VwZGF0ZWRIABJFChJjcmVkZW50aWFsX2NoYW5nZWQYZiABKAsyJy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsQ2hhbmdlZEgAQgkKB3BheWxvYWQqXwoLRW52aXJvbm1lbnQSGwoXRU5WSVJPTk1FTlRfVU5TUEVDSUZJRUQQABIXChNFTlZJUk9OTUVOVF9TQU5EQk9YEAESGgoWRU5WSVJPTk1FTlRfUFJPRFVDVElPThACYgZwcm90bzM", [file_corridor_identity_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Ch5jb3JyaWRvci9ldmVudHMvdjEvZXZlbnQucHJvdG8SEmNvcnJpZG9yLmV2ZW50cy52MSLGAwoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLYnVzaW5lc3NfaWQYBCABKAkSNAoLZW52aXJvbm1lbnQYBSABKA4yHy5jb3JyaWRvci5ldmVudHMudjEuRW52aXJvbm1lbnQSQQoQYnVzaW5lc3NfY3JlYXRlZBhkIAEoCzIlLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzQ3JlYXRlZEgAEkEKEGJ1c2luZXNzX3VwZGF0ZWQYZSABKAsyJS5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzc1VwZGF0ZWRIABJFChJjcmVkZW50aWFsX2NoYW5nZWQYZiABKAsyJy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsQ2hhbmdlZEgAEk8KF2N1c3RvbWVyX3N0YXR1c19jaGFuZ2VkGMgBIAEoCzIrLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkN1c3RvbWVyU3RhdHVzQ2hhbmdlZEgAQgkKB3BheWxvYWQqXwoLRW52aXJvbm1lbnQSGwoXRU5WSVJPTk1FTlRfVU5TUEVDSUZJRUQQABIXChNFTlZJUk9OTUVOVF9TQU5EQk9YEAESGgoWRU5WSVJPTk1FTlRfUFJPRFVDVElPThACYgZwcm90bzM", [file_corridor_customer_v1_events, file_corridor_identity_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Event is the one envelope every Kafka message carries. The Kafka key is the aggregate id
@@ -77,6 +79,12 @@ export type Event = Message<"corridor.events.v1.Event"> & {
      */
     value: CredentialChanged;
     case: "credentialChanged";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.CustomerStatusChanged customer_status_changed = 200;
+     */
+    value: CustomerStatusChanged;
+    case: "customerStatusChanged";
   } | { case: undefined; value?: undefined };
 };
 
