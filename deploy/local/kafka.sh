@@ -54,24 +54,7 @@ JAVA=""
 TOPIC_CMD=""
 
 # ---- prerequisites ------------------------------------------------------------------------------
-java_major() { # java_major JAVA_BIN -> 17, 21, ... (fails if it does not run)
-  local out
-  out=$("$1" -version 2>&1) || return 1
-  [[ "$out" =~ version\ \"([0-9]+)(\.([0-9]+))? ]] || return 1
-  if [ "${BASH_REMATCH[1]}" = 1 ]; then echo "${BASH_REMATCH[3]}"; else echo "${BASH_REMATCH[1]}"; fi
-}
-
-ensure_java() {
-  local m="" j
-  if command -v java >/dev/null 2>&1; then m=$(java_major java || true); fi
-  if [[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 17 ]; then JAVA=java; return 0; fi
-  step "java is ${m:-missing}; Kafka needs Java >= 17"
-  apt_install openjdk-17-jre-headless
-  for j in /usr/lib/jvm/java-17-openjdk-*/bin/java; do
-    if [ -x "$j" ]; then JAVA=$j; return 0; fi
-  done
-  die "openjdk-17-jre-headless installed but no /usr/lib/jvm/java-17-openjdk-*/bin/java" "$LOG_DIR/apt.log"
-}
+# java_major and ensure_java: lib.sh (shared with S3Proxy).
 
 ensure_mvn() {
   command -v mvn >/dev/null 2>&1 && return 0

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared helpers for deploy/local/{postgres,redis,kafka,infra}.sh.
+# Shared helpers for deploy/local/{postgres,redis,kafka,s3proxy,infra,services}.sh.
 # Sourced (not executed) by those scripts after they set COMPONENT and `set -euo pipefail`.
 
 CORRIDOR_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
@@ -124,4 +124,35 @@ apt_install() {
   maybe_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >>"$log" 2>&1 || rc=$?
   if [ "$added_policy" -eq 1 ]; then rm -f "$policy"; fi
   [ "$rc" -eq 0 ] || die "apt-get install $*" "$log"
+}
+
+# local_secret NAME : 256 random bits as hex, made once into .local/NAME and reused by every start.
+local_secret() {
+  local file="$CORRIDOR_LOCAL/$1"
+  if [ ! -s "$file" ]; then
+    (umask 077 && od -An -vtx1 -N32 /dev/urandom | tr -d ' \n' >"$file.tmp" && mv "$file.tmp" "$file")
+  fi
+  cat "$file"
+}
+
+# java_major JAVA_BIN -> 17, 21, ... (fails if it does not run)
+java_major() {
+  local out
+  out=$("$1" -version 2>&1) || return 1
+  [[ "$out" =~ version\ \"([0-9]+)(\.([0-9]+))? ]] || return 1
+  if [ "${BASH_REMATCH[1]}" = 1 ]; then echo "${BASH_REMATCH[3]}"; else echo "${BASH_REMATCH[1]}"; fi
+}
+
+# ensure_java : sets JAVA to a Java >= 17 (Debian's openjdk-17-jre-headless when there is none).
+# shellcheck disable=SC2034 # JAVA is for the sourcing script
+ensure_java() {
+  local m="" j
+  if command -v java >/dev/null 2>&1; then m=$(java_major java || true); fi
+  if [[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 17 ]; then JAVA=java; return 0; fi
+  step "java is ${m:-missing}; $COMPONENT needs Java >= 17"
+  apt_install openjdk-17-jre-headless
+  for j in /usr/lib/jvm/java-17-openjdk-*/bin/java; do
+    if [ -x "$j" ]; then JAVA=$j; return 0; fi
+  done
+  die "openjdk-17-jre-headless installed but no /usr/lib/jvm/java-17-openjdk-*/bin/java" "$LOG_DIR/apt.log"
 }

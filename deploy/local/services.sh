@@ -5,7 +5,8 @@
 #   deploy/local/services.sh down    stop the services this script started
 #
 # Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token and identity's
-# master key are made once and kept in .local/admin-token and .local/identity-secret-key.
+# master key are made once and kept in .local/admin-token and .local/identity-secret-key; the
+# object storage's secret is the one s3proxy.sh made (.local/s3-secret-key).
 set -euo pipefail
 COMPONENT=services
 # shellcheck source=deploy/local/lib.sh
@@ -14,18 +15,9 @@ COMPONENT=services
 . "$CORRIDOR_DEPLOY/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
 
 # Start order: a service comes after everything it calls.
-SERVICES=(identity gateway)
+SERVICES=(identity customer-kyb gateway)
 # Services with a database and migrations.
-MIGRATED=(identity)
-
-# local_secret NAME: 256 random bits, made once into .local/NAME and reused by every start.
-local_secret() {
-  local file="$CORRIDOR_LOCAL/$1"
-  if [ ! -s "$file" ]; then
-    (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))' >"$file")
-  fi
-  cat "$file"
-}
+MIGRATED=(identity customer-kyb)
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
@@ -44,15 +36,17 @@ stop_service() {
 }
 
 start_service() {
-  local name=$1 log="$LOG_DIR/$1.log" pidfile="$RUN_DIR/$1.pid" i
+  local name=$1 log="$LOG_DIR/$1.log" pidfile="$RUN_DIR/$1.pid" i from
   stop_service "$name" # a restart picks up the code just built
   step "starting $name (log: $log)"
   printf '\n===== %s: starting %s\n' "$(date '+%F %T')" "$name" >>"$log"
+  # Only this start's lines count: the log also holds earlier runs' "listening".
+  from=$(($(stat -c %s "$log") + 1))
   (cd "$CORRIDOR_ROOT/services/$name" && exec nohup node dist/main.js </dev/null >>"$log" 2>&1) &
   echo $! >"$pidfile"
   for ((i = 0; i < 300; i++)); do
     pid_alive "$pidfile" || die "$name exited during start" "$log"
-    grep -q "\"msg\":\"$name listening\"" <(tail -n 50 "$log") && return 0
+    grep -q "\"msg\":\"$name listening\"" <(tail -c "+$from" "$log") && return 0
     sleep 0.1
   done
   die "$name did not report listening within 30 s" "$log"
@@ -60,9 +54,12 @@ start_service() {
 
 cmd_up() {
   local name
-  export ADMIN_TOKEN IDENTITY_SECRET_KEY
+  export ADMIN_TOKEN IDENTITY_SECRET_KEY S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY
   ADMIN_TOKEN=$(local_secret admin-token)
   IDENTITY_SECRET_KEY=$(local_secret identity-secret-key)
+  # S3Proxy's credentials (deploy/local/s3proxy.sh), for customer-kyb's file uploads.
+  S3_ACCESS_KEY_ID=corridor-local
+  S3_SECRET_ACCESS_KEY=$(local_secret s3-secret-key)
   for name in "${MIGRATED[@]}"; do
     CURRENT_LOG="$LOG_DIR/$name.log"
     run_logged "$CURRENT_LOG" "migrating $name" node "$CORRIDOR_ROOT/services/$name/dist/migrate.js" up

@@ -2,3 +2,4 @@ export * from './postgres.js';
 export * from './kafka.js';
 export * from './processes.js';
 export * from './otlp.js';
+export * from './s3.js';
