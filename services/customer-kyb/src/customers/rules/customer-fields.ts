@@ -111,6 +111,11 @@ export const CUSTOMER_FORMATS: FieldFormats<CustomerFieldValues> = {
   operating_zip_code: text(1, 255), // and against `operating_country`: customer-consistency.ts
 };
 
+/** Every data field a customer of `type` has (seed 2.1 and the README's decisions), in one order. */
+export function customerFieldsOf(type: CustomerType): readonly CustomerField[] {
+  return (Object.keys(CUSTOMER_FORMATS) as CustomerField[]).filter((field) => fieldAppliesTo(field, type));
+}
+
 const BOTH_TYPES: readonly CustomerField[] = ['country', 'street', 'city', 'state', 'zip_code', 'email', 'phone'];
 export const INDIVIDUAL_ONLY: readonly CustomerField[] = [
   'first_name',

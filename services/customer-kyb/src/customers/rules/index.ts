@@ -11,6 +11,8 @@ export * from './owner-changes.js';
 export * from './owner-fields.js';
 export * from './owners.js';
 export * from './patch.js';
+export { NOT_RECOGNISED } from './records.js';
 export * from './readiness.js';
 export * from './upgrade-request.js';
 export * from './validation.js';
+export * from './individual-readiness.js';

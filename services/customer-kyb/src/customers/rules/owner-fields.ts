@@ -70,6 +70,9 @@ const OWNER_FORMATS: FieldFormats<OwnerFieldValues> = {
   usa_tax_residency: boolean,
 };
 
+/** Every owner input field of seed 2.2, in the seed's order. */
+export const OWNER_FIELDS = Object.keys(OWNER_FORMATS) as readonly OwnerField[];
+
 export const REQUIRED_OWNER_FIELDS = ['first_name', 'last_name', 'ownership_percentage'] as const;
 type RequiredOwnerField = (typeof REQUIRED_OWNER_FIELDS)[number];
 

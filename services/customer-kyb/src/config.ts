@@ -1,0 +1,51 @@
+import { env, loadConfig, z } from '@corridor/config';
+
+export const customerKybConfigShape = {
+  CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
+  DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_customer_kyb'),
+  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
+  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
+    .default(''),
+  CORRIDOR_ENVIRONMENT: env.environment(),
+  /** identity, for a business's kyb_minimal_allowed (seed 5) at customer create. */
+  IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
+  /** Deadline of every gRPC call customer-kyb makes. */
+  GRPC_TIMEOUT_MS: env.positiveInt(5_000),
+  /** The S3 API customer-kyb talks to (S3Proxy locally, the cloud's object storage in a cluster). */
+  S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
+  /**
+   * The endpoint written into presigned upload URLs, which platforms must reach; defaults to
+   * S3_ENDPOINT. Differs when the service reaches storage on an internal address.
+   */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
+    .default('corridor-files'),
+  /** Path-style URLs (http://host/bucket/key): S3Proxy and most self-hosted stores need them. */
+  S3_FORCE_PATH_STYLE: env.boolean(true),
+  S3_ACCESS_KEY_ID: z.string().min(1),
+  S3_SECRET_ACCESS_KEY: env.secret(8),
+  /** Largest file a presigned upload accepts (10 MiB). */
+  FILE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
+  /** How long a presigned upload URL works. */
+  FILE_UPLOAD_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(900),
+  OUTBOX_RELAY_ENABLED: env.boolean(true),
+  OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
+  LOG_LEVEL: env.logLevel(),
+};
+
+export type CustomerKybConfig = ReturnType<typeof loadCustomerKybConfig>;
+
+export function loadCustomerKybConfig(source: NodeJS.ProcessEnv = process.env) {
+  return loadConfig('customer-kyb', customerKybConfigShape, source);
+}

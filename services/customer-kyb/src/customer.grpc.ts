@@ -1,0 +1,113 @@
+import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
+import type { MikroORM } from '@corridor/db';
+import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import type { Actor, CustomerContext } from './context.js';
+import { createCustomer } from './customers/create-customer.js';
+import { adminListCustomers, getCustomer, listAuditEntries, listCustomers } from './customers/list-customers.js';
+import { reviewCustomer } from './customers/review-customer.js';
+import { submitCustomer } from './customers/submit-customer.js';
+import { removeOwner, updateCustomer } from './customers/update-customer.js';
+import { upgradeKybScope } from './customers/upgrade-kyb-scope.js';
+import { createDocumentUpload, registerDocument, replaceDocument } from './documents/kyb-documents.js';
+import { attachCustomerFiles, createFileUpload } from './files/individual-files.js';
+import { attachOwnerFile, createOwnerFileUpload } from './files/owner-files.js';
+
+/** A platform's call: the gateway names the business in metadata; without one nothing is served. */
+function platform({ caller }: CallContext): Actor & { businessId: string } {
+  if (!caller.businessId) throw permissionDenied('NO_BUSINESS', 'the call names no business');
+  return {
+    businessId: caller.businessId,
+    name: `credential:${caller.credentialId ?? 'unknown'}`,
+    requestId: caller.requestId,
+  };
+}
+
+/** The back office: every business, audited as "admin". */
+const admin = ({ caller }: CallContext): Actor => ({
+  businessId: undefined,
+  name: 'admin',
+  requestId: caller.requestId,
+});
+
+/** The gRPC edge of customer-kyb: thin, one fork of the entity manager per call. */
+export function customerServiceRegistration({ orm, context }: { orm: MikroORM; context: CustomerContext }) {
+  const em = () => orm.em.fork();
+  return registration(CustomerService, {
+    async createCustomer(request, call) {
+      return { customer: await createCustomer(em(), context, platform(call), request.body ?? {}) };
+    },
+    async updateCustomer(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {}, kycDataOnly: false };
+      return { customer: await updateCustomer(em(), context, platform(call), input) };
+    },
+    async updateKycData(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {}, kycDataOnly: true };
+      return { customer: await updateCustomer(em(), context, platform(call), input) };
+    },
+    async getCustomer(request, call) {
+      return { customer: await getCustomer(em(), platform(call), request.customerId) };
+    },
+    async listCustomers(request, call) {
+      const filters = {
+        email: request.email,
+        idNumber: request.idNumber,
+        registrationNumber: request.registrationNumber,
+        verificationStatus: request.verificationStatus,
+        type: request.type,
+      };
+      return listCustomers(em(), platform(call), filters, request.paginate ? { page: request.page } : undefined);
+    },
+    async removeOwner(request, call) {
+      const input = { customerId: request.customerId, ownerId: request.ownerId };
+      return { customer: await removeOwner(em(), context, platform(call), input) };
+    },
+    async createOwnerFileUpload(request, call) {
+      const input = { customerId: request.customerId, ownerId: request.ownerId, body: request.body ?? {} };
+      return { upload: await createOwnerFileUpload(em(), context, platform(call), input) };
+    },
+    async attachOwnerFile(request, call) {
+      const input = { customerId: request.customerId, ownerId: request.ownerId, body: request.body ?? {} };
+      return { owner: await attachOwnerFile(em(), context, platform(call), input) };
+    },
+    async createDocumentUpload(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {} };
+      return { upload: await createDocumentUpload(em(), context, platform(call), input) };
+    },
+    async registerDocument(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {} };
+      return { document: await registerDocument(em(), context, platform(call), input) };
+    },
+    async replaceDocument(request, call) {
+      const input = { customerId: request.customerId, documentId: request.documentId, body: request.body ?? {} };
+      return { document: await replaceDocument(em(), context, platform(call), input) };
+    },
+    async createFileUpload(request, call) {
+      return { upload: await createFileUpload(em(), context, platform(call), { body: request.body ?? {} }) };
+    },
+    async attachCustomerFiles(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {} };
+      return { customer: await attachCustomerFiles(em(), context, platform(call), input) };
+    },
+    async submitCustomer(request, call) {
+      return { customer: await submitCustomer(em(), context, platform(call), request.customerId) };
+    },
+    async upgradeKybScope(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {} };
+      return { customer: await upgradeKybScope(em(), context, platform(call), input) };
+    },
+    async adminGetCustomer(request, call) {
+      return { customer: await getCustomer(em(), admin(call), request.customerId) };
+    },
+    async adminListCustomers(request) {
+      const filters = { verificationStatus: request.verificationStatus, businessId: request.businessId };
+      return adminListCustomers(em(), filters, request.page);
+    },
+    async adminReviewCustomer(request, call) {
+      const input = { customerId: request.customerId, body: request.body ?? {} };
+      return { customer: await reviewCustomer(em(), context, admin(call), input) };
+    },
+    async adminListAuditEntries(request, call) {
+      return { entries: await listAuditEntries(em(), admin(call), request.customerId) };
+    },
+  });
+}

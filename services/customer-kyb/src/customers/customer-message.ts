@@ -1,0 +1,84 @@
+import { create, type JsonObject } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  CustomerSchema,
+  KybDocumentSchema,
+  OwnerSchema,
+  type Customer as CustomerMessage,
+  type FileRef,
+  type KybDocument as KybDocumentMessage,
+  type Owner as OwnerMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { StoredFile } from '../files/stored-file.entity.js';
+import type { CustomerAggregate } from './aggregate.js';
+import type { FieldValues, KybDocument, Owner } from './customer.entity.js';
+import { customerFieldsOf, OWNER_FIELDS } from './rules/index.js';
+
+/** Every field of `names`, null where it holds no value, so a platform can tell "not set" from "not returned". */
+function fieldsStruct(names: readonly string[], values: FieldValues): JsonObject {
+  const json: JsonObject = {};
+  for (const name of names) json[name] = values[name] ?? null;
+  return json;
+}
+
+function fileRef(files: Map<string, StoredFile>, id: string | null | undefined, slot: string): FileRef[] {
+  const file = id ? files.get(id) : undefined;
+  if (!file) return [];
+  return [
+    {
+      $typeName: 'corridor.customer.v1.FileRef',
+      fileId: file.id,
+      slot,
+      contentType: file.contentType,
+      sizeBytes: BigInt(file.sizeBytes),
+      uploadedAt: file.uploadedAt ? timestampFromDate(file.uploadedAt) : undefined,
+    },
+  ];
+}
+
+export function toOwnerMessage(owner: Owner, files: Map<string, StoredFile>): OwnerMessage {
+  return create(OwnerSchema, {
+    id: owner.id,
+    status: owner.status,
+    adminComments: owner.adminComments,
+    fields: fieldsStruct(OWNER_FIELDS, owner.fields),
+    idFiles: [
+      ...fileRef(files, owner.idDocumentFrontId, 'id_document_front'),
+      ...fileRef(files, owner.idDocumentBackId, 'id_document_back'),
+    ],
+    createdAt: timestampFromDate(owner.createdAt),
+    updatedAt: timestampFromDate(owner.updatedAt),
+  });
+}
+
+export function toDocumentMessage(document: KybDocument, files: Map<string, StoredFile>): KybDocumentMessage {
+  return create(KybDocumentSchema, {
+    id: document.id,
+    type: document.type,
+    status: document.status,
+    adminComments: document.adminComments,
+    file: fileRef(files, document.fileId, 'document')[0],
+    createdAt: timestampFromDate(document.createdAt),
+    updatedAt: timestampFromDate(document.updatedAt),
+  });
+}
+
+export function toCustomerMessage({ customer, owners, documents, files }: CustomerAggregate): CustomerMessage {
+  const business = customer.type === 'business';
+  return create(CustomerSchema, {
+    id: customer.id,
+    businessId: customer.businessId,
+    type: customer.type,
+    kybScope: business ? (customer.kybScope ?? 'MINIMAL') : '',
+    verificationStatus: customer.verificationStatus,
+    fields: fieldsStruct(customerFieldsOf(customer.type), customer.fields),
+    owners: business ? owners.map((owner) => toOwnerMessage(owner, files)) : [],
+    documents: business ? documents.map((document) => toDocumentMessage(document, files)) : [],
+    idFiles: business
+      ? []
+      : [...fileRef(files, customer.idFileId, 'id_file'), ...fileRef(files, customer.idFileBackId, 'id_file_back')],
+    createdAt: timestampFromDate(customer.createdAt),
+    updatedAt: timestampFromDate(customer.updatedAt),
+    submittedAt: customer.submittedAt ? timestampFromDate(customer.submittedAt) : undefined,
+  });
+}

@@ -1,0 +1,145 @@
+import type {
+  FileUpload,
+  KybDocument as KybDocumentMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { EntityManager } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../audit/record-audit.js';
+import type { Actor, CustomerContext } from '../context.js';
+import {
+  assertCustomerEditable,
+  assertDocumentEditable,
+  loadAggregate,
+  reopenIfRejected,
+  validationFailed,
+  type CustomerAggregate,
+} from '../customers/aggregate.js';
+import { KybDocument } from '../customers/customer.entity.js';
+import { toDocumentMessage } from '../customers/customer-message.js';
+import { documentNotFound } from '../customers/owner-not-found.js';
+import { FieldProblems, KYB_DOCUMENT_TYPES } from '../customers/rules/index.js';
+import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from '../files/file-uploads.js';
+
+const DOCUMENT = { purpose: 'kyb_document', slot: 'document' } as const;
+
+/** KYB documents belong to business customers (seed 2.3), editable ones only. */
+async function businessForDocuments(tx: EntityManager, actor: Actor, customerId: string, lock: boolean) {
+  const aggregate = await loadAggregate(tx, actor, customerId, lock);
+  if (aggregate.customer.type !== 'business') {
+    throw validationFailed(
+      {
+        customer: [
+          'is an individual: KYB documents are for business customers; upload ID files with POST /file/get-presigned-url',
+        ],
+      },
+      'NOT_A_BUSINESS',
+    );
+  }
+  return aggregate;
+}
+
+function readDocumentType(
+  body: Record<string, unknown>,
+  problems: FieldProblems,
+  required: boolean,
+): string | undefined {
+  const type = body.type;
+  if (type === undefined || type === null) {
+    if (required) problems.add('type', `is required: one of ${KYB_DOCUMENT_TYPES.join(', ')}`);
+    return undefined;
+  }
+  if (typeof type !== 'string' || !(KYB_DOCUMENT_TYPES as readonly string[]).includes(type)) {
+    problems.add('type', `must be one of ${KYB_DOCUMENT_TYPES.join(', ')}`);
+    return undefined;
+  }
+  return type;
+}
+
+/** POST /customer/{customer}/document/presigned-url: `{content_type, content_length}`. */
+export async function createDocumentUpload(
+  em: EntityManager,
+  context: CustomerContext,
+  actor: Actor,
+  input: { customerId: string; body: unknown },
+): Promise<FileUpload> {
+  return em.transactional(async (tx) => {
+    const { customer } = await businessForDocuments(tx, actor, input.customerId, false);
+    assertCustomerEditable(customer);
+    const problems = new FieldProblems();
+    const body = readObject(input.body, ['content_type', 'content_length'], problems);
+    const upload = readUploadRequest(body, context.files.maxBytes, problems);
+    if (!problems.isEmpty || !upload) throw validationFailed(problems.errors);
+    return issueUpload(tx, context, customer, DOCUMENT, upload);
+  });
+}
+
+/** POST /customer/{customer}/document: `{type, file_id}` registers an uploaded document, PENDING. */
+export async function registerDocument(
+  em: EntityManager,
+  context: CustomerContext,
+  actor: Actor,
+  input: { customerId: string; body: unknown },
+): Promise<KybDocumentMessage> {
+  return em.transactional(async (tx) => {
+    const aggregate: CustomerAggregate = await businessForDocuments(tx, actor, input.customerId, true);
+    const { customer } = aggregate;
+    assertCustomerEditable(customer);
+    const problems = new FieldProblems();
+    const body = readObject(input.body, ['type', 'file_id'], problems);
+    const type = readDocumentType(body, problems, true);
+    const fileId = readFileId(body, 'file_id', problems);
+    if (!problems.isEmpty || !type || !fileId) throw validationFailed(problems.errors);
+    const file = await claimUploadedFile(tx, context, customer, DOCUMENT, fileId, 'file_id');
+    const now = context.now();
+    const document = tx.create(KybDocument, {
+      id: randomUUID(),
+      customerId: customer.id,
+      businessId: customer.businessId,
+      type,
+      status: 'PENDING',
+      adminComments: [],
+      fileId: file.id,
+      createdAt: now,
+      updatedAt: now,
+    });
+    customer.updatedAt = now;
+    recordAudit(tx, actor, customer, 'document.registered', { document_id: document.id, type, file_id: file.id }, now);
+    aggregate.files.set(file.id, file);
+    return toDocumentMessage(document, aggregate.files);
+  });
+}
+
+/** PUT /customer/{customer}/document/{document}: `{file_id, type?}` replaces an unlocked document's file. */
+export async function replaceDocument(
+  em: EntityManager,
+  context: CustomerContext,
+  actor: Actor,
+  input: { customerId: string; documentId: string; body: unknown },
+): Promise<KybDocumentMessage> {
+  return em.transactional(async (tx) => {
+    const aggregate = await businessForDocuments(tx, actor, input.customerId, true);
+    const { customer } = aggregate;
+    const document = aggregate.documents.find((candidate) => candidate.id === input.documentId.toLowerCase());
+    if (!document) throw documentNotFound(input.documentId);
+    assertDocumentEditable(customer, document);
+    const problems = new FieldProblems();
+    const body = readObject(input.body, ['type', 'file_id'], problems);
+    const type = readDocumentType(body, problems, false);
+    const fileId = readFileId(body, 'file_id', problems);
+    if (!problems.isEmpty || !fileId) throw validationFailed(problems.errors);
+    const file = await claimUploadedFile(tx, context, customer, DOCUMENT, fileId, 'file_id');
+    const now = context.now();
+    const changes = {
+      document_id: document.id,
+      file_id: { from: document.fileId, to: file.id },
+      type: { from: document.type, to: type ?? document.type },
+    };
+    document.fileId = file.id;
+    if (type) document.type = type;
+    document.updatedAt = now;
+    reopenIfRejected(document); // seed 3.3: a file replacement is a change
+    recordAudit(tx, actor, customer, 'document.replaced', changes, now);
+    aggregate.files.set(file.id, file);
+    return toDocumentMessage(document, aggregate.files);
+  });
+}
