@@ -28,7 +28,7 @@ KUBECONFORM_VERSION=v0.8.0
 # charts promise to run on. Raise it deliberately (the schemas are made again for a new version).
 KUBERNETES_VERSION=v1.34.4
 ENVIRONMENTS=(sandbox production)
-SERVICES=(gateway identity)
+SERVICES=(gateway identity customer-kyb)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 go_dir="$root/.local/go"
