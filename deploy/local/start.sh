@@ -31,7 +31,7 @@ sandbox_field() {
 client_id=$(sandbox_field client_id)
 client_secret=$(sandbox_field client_secret)
 business_id=$(sandbox_field business_id)
-token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read'"
+token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload'"
 
 cat <<MSG
 
@@ -49,9 +49,15 @@ Call whoami with it:
   TOKEN=\$($token_curl | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
   curl -s 127.0.0.1:8080/api/external/whoami -H "Authorization: Bearer \$TOKEN"
 
+Create a business customer, then read the list (docs/decisions/0008-customer-api.md has every route):
+  curl -s 127.0.0.1:8080/api/external/customer -H "Authorization: Bearer \$TOKEN" -H 'content-type: application/json' \\
+    -d '{"type":"business","business_name":"Acme Ltd","registration_number":"RC123456","incorporation_country":"NG","country":"NG"}'
+  curl -s '127.0.0.1:8080/api/external/customer?paginate=true' -H "Authorization: Bearer \$TOKEN"
+
 Operate it (pnpm corridor admin --help):
   pnpm --silent corridor admin businesses create --name Acme
   pnpm --silent corridor admin credentials create <business_id>
+  pnpm --silent corridor admin customers queue
 
 Stop everything with: npm stop
 MSG

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { AdminApi } from './admin-api.js';
 import { registerBusinessCommands } from './commands/businesses.js';
 import { registerCredentialCommands } from './commands/credentials.js';
+import { registerCustomerCommands } from './commands/customers.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
 import { localDirectory, resolveConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { AdminApiError } from './errors.js';
@@ -52,6 +53,7 @@ export function buildProgram(io: CliEnvironment): Command {
     .option('--admin-token <token>', 'bearer token; else $ADMIN_TOKEN, .local/sandbox.json, .local/admin-token');
   registerBusinessCommands(admin, context);
   registerCredentialCommands(admin, context);
+  registerCustomerCommands(admin, context);
   registerSandboxCommands(admin, context);
   return program;
 }

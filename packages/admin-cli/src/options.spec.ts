@@ -1,5 +1,13 @@
 import { InvalidArgumentError } from 'commander';
-import { collect, parseBooleanFlag, parseIpAllowlist, parseRateLimits } from './options.js';
+import {
+  collect,
+  collectRejection,
+  parseBooleanFlag,
+  parseIpAllowlist,
+  parsePage,
+  parseRateLimits,
+  parseVerdict,
+} from './options.js';
 
 describe('--rate-limits', () => {
   it('reads per_minute/per_hour', () => {
@@ -45,5 +53,26 @@ describe('--ip-allowlist', () => {
 describe('repeatable options', () => {
   it('accumulate in order', () => {
     expect(collect('b', collect('a', undefined))).toEqual(['a', 'b']);
+  });
+});
+
+describe('customer review options', () => {
+  it('--page reads a whole number ≥ 1', () => {
+    expect(parsePage('3')).toBe(3);
+    for (const value of ['0', '-1', '1.5', 'x', '']) expect(() => parsePage(value)).toThrow(InvalidArgumentError);
+  });
+
+  it('--verdict reads exactly VERIFIED or REJECTED', () => {
+    expect(parseVerdict('VERIFIED')).toBe('VERIFIED');
+    expect(parseVerdict('REJECTED')).toBe('REJECTED');
+    for (const value of ['verified', 'APPROVED', '']) expect(() => parseVerdict(value)).toThrow(InvalidArgumentError);
+  });
+
+  it('--reject-owner reads <id>=<comment>, the comment may hold "="', () => {
+    expect(collectRejection('o-1=a = b')).toEqual([{ id: 'o-1', comment: 'a = b' }]);
+    expect(collectRejection('o-2=x', [{ id: 'o-1', comment: 'y' }])).toHaveLength(2);
+    for (const value of ['o-1', '=comment', 'o-1=', 'o-1=  ']) {
+      expect(() => collectRejection(value)).toThrow(InvalidArgumentError);
+    }
   });
 });

@@ -42,3 +42,36 @@ export function parseIpAllowlist(value: string): string[] {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** `--page 2`: a whole number ≥ 1. */
+export function parsePage(value: string): number {
+  if (!WHOLE_NUMBER.test(value)) throw new InvalidArgumentError('expected a whole number ≥ 1.');
+  return Number(value);
+}
+
+export const VERDICTS = ['VERIFIED', 'REJECTED'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** `--verdict VERIFIED|REJECTED`, exactly: a verdict moves the customer and fires a webhook. */
+export function parseVerdict(value: string): Verdict {
+  const verdict = VERDICTS.find((candidate) => candidate === value);
+  if (!verdict) throw new InvalidArgumentError('expected VERIFIED or REJECTED.');
+  return verdict;
+}
+
+/** A rejection of an owner or document: its id and the comment the platform reads. */
+export interface Rejection {
+  id: string;
+  comment: string;
+}
+
+/** `--reject-owner <id>=<comment>` (repeatable; each one adds a comment to that owner). */
+export function collectRejection(value: string, previous: Rejection[] = []): Rejection[] {
+  const separator = value.indexOf('=');
+  const id = value.slice(0, separator).trim();
+  const comment = value.slice(separator + 1).trim();
+  if (separator < 0 || !id || !comment) {
+    throw new InvalidArgumentError('expected <id>=<comment>: a REJECTED owner or document needs a comment.');
+  }
+  return [...previous, { id, comment }];
+}

@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { requireAdminToken } from './admin/admin-auth.js';
 import { businessesRouter } from './admin/businesses.js';
 import { credentialsRouter } from './admin/credentials.js';
+import { customersRouter } from './admin/customers.js';
 import type { AccessGuard } from './auth/access-guard.js';
 import type { TokenKeys } from './auth/token-keys.js';
 import type { Clients } from './clients.js';
@@ -68,6 +69,7 @@ export function adminApp(options: AppOptions): Express {
   app.use(forwardRequestContext(options.environment));
   app.use(businessesRouter(options.clients.identity, options.guard, options.logger));
   app.use(credentialsRouter(options.clients.identity, options.guard, options.logger));
+  app.use(customersRouter(options.clients.customer));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;

@@ -48,6 +48,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
         },
       },
       grpcHealthCheck('identity', clients.identityHealth),
+      grpcHealthCheck('customer-kyb', clients.customerHealth),
       {
         name: 'signing_keys',
         async check() {

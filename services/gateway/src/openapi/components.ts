@@ -6,6 +6,7 @@ import type {
   SchemaObject,
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
+import { customerSchemaComponents } from '../public/customers/index.js';
 import { errorResponses } from './error-responses.js';
 
 /** The error body of every error the gateway answers (http/errors.ts ErrorBody, DESIGN.md). */
@@ -110,7 +111,7 @@ const securitySchemes: Record<string, SecuritySchemeObject> = {
 
 /** The shared parts every operation refers to with ref(section, name). */
 export const components: ComponentsObject = {
-  schemas: { Error: error, OAuthError: oauthError },
+  schemas: { Error: error, OAuthError: oauthError, ...customerSchemaComponents },
   headers,
   parameters,
   responses: errorResponses,

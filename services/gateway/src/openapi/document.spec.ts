@@ -135,6 +135,150 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  describe('the customer API (decision 0008)', () => {
+    /** Every public customer route: method, path (the seed's parameter names), scope, success status. */
+    const CUSTOMER_ROUTES = [
+      ['post', '/api/external/customer', 'customer:write', '201'],
+      ['put', '/api/external/customer/{id}', 'customer:write', '200'],
+      ['post', '/api/external/customer/{id}/kyc-data', 'customer:write', '200'],
+      ['get', '/api/external/customer/{id}', 'customer:read', '200'],
+      ['get', '/api/external/customer', 'customer:read', '200'],
+      ['delete', '/api/external/customer/{customer}/owner/{owner}', 'customer:write', '200'],
+      ['post', '/api/external/customer/{customer}/owner/{owner}/file/presigned-url', 'file:upload', '201'],
+      ['post', '/api/external/customer/{id}/owner/{owner}/files', 'customer:write', '200'],
+      ['post', '/api/external/customer/{customer}/document/presigned-url', 'file:upload', '201'],
+      ['post', '/api/external/customer/{customer}/document', 'customer:write', '201'],
+      ['put', '/api/external/customer/{customer}/document/{document}', 'customer:write', '200'],
+      ['post', '/api/external/file/get-presigned-url', 'file:upload', '201'],
+      ['post', '/api/external/customer/{id}/files', 'customer:write', '200'],
+      ['post', '/api/external/customer/{customer}/submit', 'customer:write', '200'],
+      ['post', '/api/external/customer/{customer}/upgrade-kyb-scope', 'customer:write', '200'],
+    ] as const;
+
+    it.each(CUSTOMER_ROUTES)('%s %s requires %s and answers %s with a JSON body', (method, path, scope, status) => {
+      const op = operation(path, method);
+      expect(op?.security).toEqual([{ oauth2: [scope] }]);
+      expect(op?.description).toContain(scope);
+      const success = resolve<ResponseObject>(op?.responses?.[status]);
+      expect(success.content?.['application/json']?.schema).toBeDefined();
+      expect(Object.keys(op?.responses ?? {}).filter((code) => code.startsWith('2'))).toEqual([status]);
+      const route = PUBLIC_ROUTES.find((candidate) => candidate.path === path && candidate.method === method);
+      expect(route?.scope).toBe(scope);
+    });
+
+    it('has no other customer or file route', () => {
+      const documented = PUBLIC_ROUTES.filter((route) => /^\/api\/external\/(customer|file)\b/.test(route.path));
+      expect(documented.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
+        CUSTOMER_ROUTES.map(([method, path]) => `${method} ${path}`).sort(),
+      );
+    });
+
+    it('documents 400 where a lock applies and 422 where customer-kyb validates', () => {
+      for (const [method, path] of [
+        ['put', '/api/external/customer/{id}'],
+        ['post', '/api/external/customer/{id}/kyc-data'],
+        ['delete', '/api/external/customer/{customer}/owner/{owner}'],
+        ['post', '/api/external/customer/{id}/owner/{owner}/files'],
+        ['post', '/api/external/customer/{customer}/document'],
+        ['put', '/api/external/customer/{customer}/document/{document}'],
+        ['post', '/api/external/customer/{customer}/submit'],
+        ['post', '/api/external/customer/{customer}/upgrade-kyb-scope'],
+      ] as const) {
+        expect(resolve<ResponseObject>(operation(path, method)?.responses?.['400']).description).toMatch(
+          /LOCKED|ALREADY|PROCESSING/,
+        );
+      }
+      for (const [method, path] of CUSTOMER_ROUTES.filter(([method]) => method !== 'delete')) {
+        if (path === '/api/external/customer/{id}' && method === 'get') continue;
+        expect(operation(path, method)?.responses?.['422']).toBeDefined();
+      }
+      expect(operation('/api/external/customer/{id}', 'get')?.responses?.['404']).toBeDefined();
+      expect(operation('/api/external/customer', 'get')?.responses?.['404']).toBeUndefined();
+    });
+
+    /** A component schema, which the customer routes share. */
+    const component = (name: string) =>
+      document.components?.schemas?.[name] as Record<string, unknown> & {
+        properties: Record<string, unknown>;
+        required: string[];
+      };
+
+    it('answers closed customer shapes with every data field of the type (customer-kyb CustomerFieldValues)', () => {
+      const both = ['country', 'street', 'city', 'state', 'zip_code', 'email', 'phone'];
+      const individual = ['first_name', 'last_name', 'date_of_birth', 'id_type', 'id_number', ...both];
+      const business = [
+        ...['business_name', 'registration_number', 'incorporation_country', 'trading_name', 'business_type'],
+        ...['incorporation_date', 'industry_type', 'business_description', 'website', 'source_of_funds'],
+        ...['estimated_annual_revenue', 'expected_monthly_payments', 'account_purpose', 'operating_country'],
+        ...['operating_street', 'operating_city', 'operating_state', 'operating_zip_code', ...both],
+      ];
+      const common = ['id', 'type', 'verification_status', 'created_at', 'updated_at', 'submitted_at'];
+      for (const [name, fields] of [
+        ['BusinessCustomer', [...common, 'kyb_scope', 'owners', 'documents', ...business]],
+        ['IndividualCustomer', [...common, 'id_file', 'id_file_back', ...individual]],
+      ] as const) {
+        const schema = component(name);
+        expect(schema.additionalProperties).toBe(false);
+        expect(Object.keys(schema.properties).sort()).toEqual([...fields].sort());
+        expect([...schema.required].sort()).toEqual([...fields].sort());
+      }
+      expect(component('Customer').oneOf).toEqual([
+        { $ref: '#/components/schemas/BusinessCustomer' },
+        { $ref: '#/components/schemas/IndividualCustomer' },
+      ]);
+    });
+
+    it('answers closed owner, document, file and upload shapes; an owner has every seed 2.2 field', () => {
+      const ownerFields = [
+        ...['first_name', 'last_name', 'ownership_percentage', 'email', 'phone', 'date_of_birth', 'nationality'],
+        ...['title', 'has_control', 'is_signer', 'is_beneficial_owner', 'street', 'city', 'state', 'zip_code'],
+        ...['country', 'id_document_type', 'id_document_number', 'id_document_country', 'id_expiry_date', 'tin'],
+        ...['is_pep', 'usa_tax_residency'],
+      ];
+      const owner = component('Owner');
+      expect(Object.keys(owner.properties).sort()).toEqual(
+        [
+          ...ownerFields,
+          ...['id', 'status', 'admin_comments', 'id_document_front', 'id_document_back', 'created_at', 'updated_at'],
+        ].sort(),
+      );
+      for (const name of ['Owner', 'KybDocument', 'StoredFile', 'FileUpload']) {
+        const schema = component(name);
+        expect(schema.additionalProperties).toBe(false);
+        expect([...schema.required].sort()).toEqual(Object.keys(schema.properties).sort());
+      }
+      expect(Object.keys(component('StoredFile').properties)).toEqual([
+        'file_id',
+        'content_type',
+        'size_bytes',
+        'uploaded_at',
+      ]);
+    });
+
+    it('answers the list in both shapes: {message, data} and the Laravel envelope {data, links, meta}', () => {
+      const list = resolve<ResponseObject>(operation('/api/external/customer', 'get')?.responses?.['200']);
+      const [plain, paginated] = (list.content?.['application/json']?.schema as { oneOf: Record<string, unknown>[] })
+        .oneOf as {
+        required: string[];
+        additionalProperties: boolean;
+        properties: Record<string, { required?: string[] }>;
+      }[];
+      expect(plain).toMatchObject({ required: ['message', 'data'], additionalProperties: false });
+      expect(paginated).toMatchObject({ required: ['data', 'links', 'meta'], additionalProperties: false });
+      expect(paginated?.properties.links?.required).toEqual(['first', 'last', 'prev', 'next']);
+      expect(paginated?.properties.meta?.required).toEqual([
+        'current_page',
+        'from',
+        'last_page',
+        'links',
+        'path',
+        'per_page',
+        'to',
+        'total',
+      ]);
+    });
+  });
+
   it('documents the routes that need no token, without OAuth security', () => {
     for (const [path, method] of [
       ['/oauth/token', 'post'],

@@ -4,6 +4,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
+import { CUSTOMER_API_ROUTES } from './customers/index.js';
 import { whoami, whoamiResponse } from './whoami.js';
 
 export interface RouteContext {
@@ -54,6 +55,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     responses: { 200: { description: 'The caller as the token and its business allow it', schema: whoamiResponse } },
     handle: whoami,
   },
+  ...CUSTOMER_API_ROUTES,
 ];
 
 /** /api/external/customer/{id} → /api/external/customer/:id */

@@ -18,9 +18,9 @@ export const file_corridor_customer_v1_customer: GenFile = /*@__PURE__*/
  * A platform's customer (seed 2.1): an individual (KYC) or a business (KYB).
  *
  * The KYC/KYB data fields travel in `fields`, keyed exactly as the public API names them
- * (snake_case, e.g. "registration_number"): customer-kyb owns that vocabulary and its rules, and
- * a field that was never set is absent from the Struct, one set to null is absent too (reads do
- * not distinguish them). Statuses are the public upper-case values.
+ * (snake_case, e.g. "registration_number"): customer-kyb owns that vocabulary and its rules.
+ * Every data field of the customer's type is present, null when it holds no value. Statuses are
+ * the public upper-case values.
  *
  * @generated from message corridor.customer.v1.Customer
  */
@@ -60,7 +60,7 @@ export type Customer = Message<"corridor.customer.v1.Customer"> & {
   verificationStatus: string;
 
   /**
-   * Every data field that holds a value, keyed by its public name.
+   * Every data field of the type, keyed by its public name; null when it holds no value.
    *
    * @generated from field: google.protobuf.Struct fields = 6;
    */
@@ -136,7 +136,7 @@ export type Owner = Message<"corridor.customer.v1.Owner"> & {
   adminComments: string[];
 
   /**
-   * The owner's input fields of seed 2.2 that hold a value, keyed by public name.
+   * Every owner input field of seed 2.2, keyed by public name, null when it holds no value.
    *
    * @generated from field: google.protobuf.Struct fields = 4;
    */

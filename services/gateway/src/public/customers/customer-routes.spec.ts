@@ -1,0 +1,326 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { callerMetadata, DomainError, failedPrecondition, invalidArgument, Status } from '@corridor/grpc';
+import { createLogger } from '@corridor/logging';
+import express from 'express';
+import { jsonBody, requestId } from '../../http/common.js';
+import { errorHandler } from '../../http/errors.js';
+import { expressPath, type RouteContext } from '../routes.js';
+import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, DOCUMENT_ID, OWNER_ID } from './customer.fixtures.js';
+import { startFakeCustomerService } from './fake-customer-service.js';
+import { CUSTOMER_API_ROUTES } from './index.js';
+
+/**
+ * The customer routes' handlers against customer-kyb over real gRPC (a fake service on loopback).
+ * Authentication and scopes are the public router's and have their own suites; here every request
+ * is a caller of BUSINESS_ID.
+ */
+describe('the customer routes (decision 0008)', () => {
+  let service: Awaited<ReturnType<typeof startFakeCustomerService>>;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    service = await startFakeCustomerService();
+    const app = express();
+    app.use(requestId);
+    for (const route of CUSTOMER_API_ROUTES) {
+      const body = route.requestBody ? jsonBody('1mb') : [];
+      app[route.method](expressPath(route.path), ...body, async (req, res) => {
+        const metadata = callerMetadata({
+          businessId: BUSINESS_ID,
+          credentialId: 'ci_test_1',
+          scopes: ['customer:read', 'customer:write', 'file:upload'],
+          environment: 'sandbox',
+          requestId: res.locals.requestId as string,
+        });
+        const context = { req, res, metadata, clients: { customer: service.client } } as unknown as RouteContext;
+        await route.handle(context);
+      });
+    }
+    app.use(errorHandler(createLogger('test', { level: 'silent' })));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await service.stop();
+  });
+  beforeEach(() => {
+    service.calls.length = 0;
+    service.answers.clear();
+  });
+
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${base}${path}`, {
+      method: method.toUpperCase(),
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  const C = `/api/external/customer/${CUSTOMER_ID}`;
+  const cases = [
+    [
+      'createCustomer',
+      'post',
+      '/api/external/customer',
+      { type: 'business', website: null },
+      {},
+      201,
+      'customer created',
+    ],
+    ['updateCustomer', 'put', C, { website: null }, { customerId: CUSTOMER_ID }, 200, 'customer updated'],
+    [
+      'updateKycData',
+      'post',
+      `${C}/kyc-data`,
+      { trading_name: 'Acme' },
+      { customerId: CUSTOMER_ID },
+      200,
+      'kyc data updated',
+    ],
+    ['getCustomer', 'get', C, undefined, { customerId: CUSTOMER_ID }, 200, 'customer retrieved'],
+    [
+      'removeOwner',
+      'delete',
+      `${C}/owner/${OWNER_ID}`,
+      undefined,
+      { customerId: CUSTOMER_ID, ownerId: OWNER_ID },
+      200,
+      'owner removed',
+    ],
+    [
+      'createOwnerFileUpload',
+      'post',
+      `${C}/owner/${OWNER_ID}/file/presigned-url`,
+      { slot: 'id_document_front', content_type: 'image/png', content_length: 1234 },
+      { customerId: CUSTOMER_ID, ownerId: OWNER_ID },
+      201,
+      'upload url created',
+    ],
+    [
+      'attachOwnerFile',
+      'post',
+      `${C}/owner/${OWNER_ID}/files`,
+      { slot: 'id_document_front', file_id: 'f-1' },
+      { customerId: CUSTOMER_ID, ownerId: OWNER_ID },
+      200,
+      'owner file attached',
+    ],
+    [
+      'createDocumentUpload',
+      'post',
+      `${C}/document/presigned-url`,
+      { content_type: 'application/pdf', content_length: 99 },
+      { customerId: CUSTOMER_ID },
+      201,
+      'upload url created',
+    ],
+    [
+      'registerDocument',
+      'post',
+      `${C}/document`,
+      { type: 'OTHER', file_id: 'f-2' },
+      { customerId: CUSTOMER_ID },
+      201,
+      'document registered',
+    ],
+    [
+      'replaceDocument',
+      'put',
+      `${C}/document/${DOCUMENT_ID}`,
+      { file_id: 'f-3' },
+      { customerId: CUSTOMER_ID, documentId: DOCUMENT_ID },
+      200,
+      'document replaced',
+    ],
+    [
+      'createFileUpload',
+      'post',
+      '/api/external/file/get-presigned-url',
+      { customer_id: CUSTOMER_ID, file_category: 'identity_back', content_type: 'image/png', content_length: 5 },
+      {},
+      201,
+      'upload url created',
+    ],
+    [
+      'attachCustomerFiles',
+      'post',
+      `${C}/files`,
+      { id_file: 'f-4' },
+      { customerId: CUSTOMER_ID },
+      200,
+      'customer files attached',
+    ],
+    [
+      'submitCustomer',
+      'post',
+      `${C}/submit`,
+      undefined,
+      { customerId: CUSTOMER_ID },
+      200,
+      'customer submitted for verification',
+    ],
+    [
+      'upgradeKybScope',
+      'post',
+      `${C}/upgrade-kyb-scope`,
+      { owners: [{ first_name: 'Ada', last_name: 'Obi', ownership_percentage: 100, tin: null }] },
+      { customerId: CUSTOMER_ID },
+      200,
+      'customer upgraded to FULL KYB',
+    ],
+  ] as const;
+
+  it('covers every route of the table but the list (tested below)', () => {
+    expect(cases.map(([operationId]) => operationId).sort()).toEqual(
+      CUSTOMER_API_ROUTES.map((route) => route.operationId)
+        .filter((id) => id !== 'listCustomers')
+        .sort(),
+    );
+  });
+
+  it.each(cases)(
+    '%s: path parameters as typed fields, the body as sent, the caller as metadata; answers {message, data}',
+    async (operationId, method, path, body, fields, status, message) => {
+      const response = await call(method, path, body, { 'x-request-id': `req-${operationId}` });
+      expect(response).toMatchObject({ status, body: { message } });
+      expect(Object.keys(response.body)).toEqual(['message', 'data']);
+      expect(service.calls).toHaveLength(1);
+      const [received] = service.calls;
+      expect(received?.method).toBe(operationId);
+      expect(received?.request).toMatchObject(fields);
+      expect(received?.request.body).toEqual(body);
+      expect(received?.caller).toMatchObject({
+        businessId: BUSINESS_ID,
+        credentialId: 'ci_test_1',
+        environment: 'sandbox',
+        requestId: `req-${operationId}`,
+      });
+    },
+  );
+
+  it('renders the customer, owner, document and upload in their public shapes', async () => {
+    const customer = await call('get', C);
+    expect(customer.body.data).toMatchObject({ id: CUSTOMER_ID, kyb_scope: 'FULL', website: null, trading_name: null });
+    const owner = await call('post', `${C}/owner/${OWNER_ID}/files`, { slot: 'id_document_front', file_id: 'f' });
+    expect(owner.body.data).toMatchObject({ id: OWNER_ID, id_document_back: null, tin: null });
+    const upload = await call('post', `${C}/document/presigned-url`, {});
+    expect(upload.body.data).toMatchObject({ method: 'PUT', max_size_bytes: 10485760 });
+  });
+
+  it('passes no body at all as {}', async () => {
+    const response = await call('post', `${C}/upgrade-kyb-scope`);
+    expect(response.status).toBe(200);
+    expect(service.calls[0]?.request.body).toEqual({});
+  });
+
+  it.each([['[]'], ['[{"business_name":"Acme"}]']])(
+    'refuses the JSON array %s as a body with 422, without calling customer-kyb',
+    async (raw) => {
+      const response = await call('post', '/api/external/customer', raw);
+      expect(response).toEqual({
+        status: 422,
+        body: {
+          status: false,
+          message: 'the request body must be a JSON object',
+          code: 'VALIDATION_FAILED',
+          errors: { '(body)': ['must be a JSON object'] },
+        },
+      });
+      expect(service.calls).toHaveLength(0);
+    },
+  );
+
+  it("answers customer-kyb's validation failure as 422 with every field problem, and a lock as 400", async () => {
+    service.answers.set('createCustomer', () => {
+      throw invalidArgument('owners.0.email must be a valid email address', {
+        'owners.0.email': ['must be a valid email address'],
+        business_name: ['is required'],
+      });
+    });
+    expect(await call('post', '/api/external/customer', { type: 'business' })).toEqual({
+      status: 422,
+      body: {
+        status: false,
+        message: 'owners.0.email must be a valid email address',
+        code: 'VALIDATION_FAILED',
+        errors: { 'owners.0.email': ['must be a valid email address'], business_name: ['is required'] },
+      },
+    });
+    service.answers.set('updateCustomer', () => {
+      throw failedPrecondition('CUSTOMER_LOCKED', 'the customer is PROCESSING and cannot be edited');
+    });
+    expect(await call('put', C, {})).toMatchObject({ status: 400, body: { code: 'CUSTOMER_LOCKED' } });
+    service.answers.set('getCustomer', () => {
+      throw new DomainError(Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND', 'no customer abc');
+    });
+    expect(await call('get', '/api/external/customer/abc')).toMatchObject({
+      status: 404,
+      body: { code: 'CUSTOMER_NOT_FOUND' },
+    });
+  });
+
+  describe('GET /customer', () => {
+    it('without paginate: {message, data}, every match; no filter is sent as absent', async () => {
+      const response = await call('get', '/api/external/customer');
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        message: 'customers retrieved',
+        data: [expect.objectContaining({ id: CUSTOMER_ID })],
+      });
+      const request = service.calls[0]?.request;
+      expect(request).toMatchObject({ paginate: false });
+      for (const filter of ['email', 'idNumber', 'registrationNumber', 'verificationStatus', 'type'])
+        expect(request?.[filter]).toBeUndefined();
+    });
+
+    it('with paginate: the filters go to customer-kyb, the envelope links keep them, absolute', async () => {
+      service.answers.set('listCustomers', () => ({
+        customers: [businessCustomer()],
+        page: { currentPage: 2, perPage: 15, lastPage: 2, total: 16n },
+      }));
+      const response = await call(
+        'get',
+        '/api/external/customer?type=business&registration_number=RC%201&paginate=1&page=2&verification_status=REJECTED',
+      );
+      expect(response.status).toBe(200);
+      expect(service.calls[0]?.request).toMatchObject({
+        type: 'business',
+        registrationNumber: 'RC 1',
+        verificationStatus: 'REJECTED',
+        paginate: true,
+        page: 2,
+      });
+      expect(service.calls[0]?.request.email).toBeUndefined();
+      const url = (page: number) =>
+        `${base}/api/external/customer?type=business&registration_number=RC%201&paginate=1&verification_status=REJECTED&page=${page}`;
+      expect(response.body).toMatchObject({
+        data: [expect.objectContaining({ id: CUSTOMER_ID })],
+        links: { first: url(1), last: url(2), prev: url(1), next: null },
+        meta: {
+          current_page: 2,
+          from: 16,
+          to: 16,
+          last_page: 2,
+          per_page: 15,
+          total: 16,
+          path: `${base}/api/external/customer`,
+        },
+      });
+      expect(Object.keys(response.body)).toEqual(['data', 'links', 'meta']);
+    });
+
+    it('refuses a bad query with 422 naming the parameter, without calling customer-kyb', async () => {
+      const response = await call('get', '/api/external/customer?paginate=yes&sort=name');
+      expect(response).toMatchObject({
+        status: 422,
+        body: { code: 'VALIDATION_FAILED', errors: { paginate: [expect.any(String)], sort: [expect.any(String)] } },
+      });
+      expect(service.calls).toHaveLength(0);
+    });
+  });
+});

@@ -1,0 +1,206 @@
+import type { PublicRoute, RouteContext } from '../routes.js';
+import { structOfBody } from './body.js';
+import { parseCustomerListQuery, queryOf } from './list-query.js';
+import { paginatedEnvelope } from './pagination.js';
+import { pathParam } from './path-params.js';
+import { customerJson, present } from './render.js';
+import { createCustomerBody, kycDataBody, updateCustomerBody, upgradeBody } from './request-schemas.js';
+import { customerBody, customerListBody } from './response-schemas.js';
+
+/** The customer itself: create, change, read, list, submit, upgrade (seed 2.1, 3.1, 3.2, 4.2, 4.4). */
+
+async function createCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.createCustomer({ body: structOfBody(req.body) }, { metadata });
+  res.status(201).json({ message: 'customer created', data: customerJson(present(customer, 'customer')) });
+}
+
+async function updateCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.updateCustomer(
+    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { metadata },
+  );
+  res.json({ message: 'customer updated', data: customerJson(present(customer, 'customer')) });
+}
+
+async function updateKycData({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.updateKycData(
+    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { metadata },
+  );
+  res.json({ message: 'kyc data updated', data: customerJson(present(customer, 'customer')) });
+}
+
+async function getCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.getCustomer({ customerId: pathParam(req, 'id') }, { metadata });
+  res.json({ message: 'customer retrieved', data: customerJson(present(customer, 'customer')) });
+}
+
+async function listCustomers({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const params = queryOf(req.originalUrl);
+  const query = parseCustomerListQuery(params);
+  const filters = Object.fromEntries(query.filters);
+  const { customers, page } = await clients.customer.listCustomers(
+    {
+      email: filters.email,
+      idNumber: filters.id_number,
+      registrationNumber: filters.registration_number,
+      verificationStatus: filters.verification_status,
+      type: filters.type,
+      paginate: query.paginate,
+      page: query.page,
+    },
+    { metadata },
+  );
+  const data = customers.map(customerJson);
+  if (!query.paginate) {
+    res.json({ message: 'customers retrieved', data });
+    return;
+  }
+  const position = present(page, 'page');
+  const envelope = paginatedEnvelope(
+    data,
+    {
+      currentPage: position.currentPage,
+      perPage: position.perPage,
+      lastPage: position.lastPage,
+      total: Number(position.total),
+    },
+    {
+      path: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
+      // Links keep the query as given (filters, paginate) and set their own page, as Laravel's do.
+      query: [...params].filter(([name]) => name !== 'page'),
+    },
+  );
+  res.json(envelope);
+}
+
+async function submitCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.submitCustomer({ customerId: pathParam(req, 'customer') }, { metadata });
+  res.json({ message: 'customer submitted for verification', data: customerJson(present(customer, 'customer')) });
+}
+
+async function upgradeKybScope({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.upgradeKybScope(
+    { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
+    { metadata },
+  );
+  res.json({ message: 'customer upgraded to FULL KYB', data: customerJson(present(customer, 'customer')) });
+}
+
+const lockedCustomer = {
+  description:
+    'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING or VERIFIED and cannot be edited (CUSTOMER_LOCKED), or an owner sent is APPROVED or PROCESSING (OWNER_LOCKED)',
+};
+
+export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'post',
+    path: '/api/external/customer',
+    scope: 'customer:write',
+    operationId: 'createCustomer',
+    summary: 'Create an individual (KYC) or business (KYB) customer',
+    requestBody: createCustomerBody,
+    responses: {
+      201: { description: 'The new customer, PENDING', schema: customerBody('customer created') },
+      422: {
+        description:
+          'A field is missing, invalid, unknown or of the other type; the (registration_number, incorporation_country) pair is taken; or MINIMAL is not available to this platform. `errors` lists every problem.',
+      },
+    },
+    handle: createCustomer,
+  },
+  {
+    method: 'get',
+    path: '/api/external/customer',
+    scope: 'customer:read',
+    operationId: 'listCustomers',
+    summary:
+      'List customers, newest first: exact-match filters email, id_number, registration_number, verification_status, type; paginate=true for pages of 15',
+    responses: {
+      200: { description: 'The matching customers', schema: customerListBody },
+      422: {
+        description:
+          'An unknown or repeated query parameter, a verification_status or type outside its values, paginate other than true/false/1/0, or page not a whole number ≥ 1; `errors` names each parameter',
+      },
+    },
+    handle: listCustomers,
+  },
+  {
+    method: 'get',
+    path: '/api/external/customer/{id}',
+    scope: 'customer:read',
+    operationId: 'getCustomer',
+    summary: 'Read a customer, with its owners and KYB documents (business) or ID files (individual)',
+    responses: { 200: { description: 'The customer', schema: customerBody('customer retrieved') } },
+    handle: getCustomer,
+  },
+  {
+    method: 'put',
+    path: '/api/external/customer/{id}',
+    scope: 'customer:write',
+    operationId: 'updateCustomer',
+    summary: 'Change a customer’s fields and owners: null clears a field, an omitted one is unchanged',
+    requestBody: updateCustomerBody,
+    responses: {
+      200: { description: 'The customer after the change', schema: customerBody('customer updated') },
+      400: lockedCustomer,
+    },
+    handle: updateCustomer,
+  },
+  {
+    method: 'post',
+    path: '/api/external/customer/{id}/kyc-data',
+    scope: 'customer:write',
+    operationId: 'updateKycData',
+    summary: 'Change a customer’s KYC/KYB data fields (as PUT, without owners and type)',
+    requestBody: kycDataBody,
+    responses: {
+      200: { description: 'The customer after the change', schema: customerBody('kyc data updated') },
+      400: {
+        description:
+          'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING or VERIFIED (CUSTOMER_LOCKED)',
+      },
+    },
+    handle: updateKycData,
+  },
+  {
+    method: 'post',
+    path: '/api/external/customer/{customer}/submit',
+    scope: 'customer:write',
+    operationId: 'submitCustomer',
+    summary: 'Submit a customer for verification: readiness checks, then PROCESSING (customer.status_changed)',
+    responses: {
+      200: {
+        description: 'The customer, PROCESSING; its PENDING owners and documents are PROCESSING too',
+        schema: customerBody('customer submitted for verification'),
+      },
+      400: { description: 'The customer is already PROCESSING (ALREADY_PROCESSING) or VERIFIED (ALREADY_VERIFIED)' },
+      422: {
+        description:
+          'A readiness check failed (READINESS_CHECK_FAILED, seed 3.2 in order; the first failure is answered, with its own message and errors)',
+      },
+    },
+    handle: submitCustomer,
+  },
+  {
+    method: 'post',
+    path: '/api/external/customer/{customer}/upgrade-kyb-scope',
+    scope: 'customer:write',
+    operationId: 'upgradeKybScope',
+    summary: 'Upgrade a business customer from MINIMAL to FULL KYB, adding its owners (seed 4.2)',
+    requestBody: upgradeBody,
+    responses: {
+      200: {
+        description:
+          'The customer, FULL, with its new PENDING owners; a VERIFIED customer is PENDING again (customer.status_changed)',
+        schema: customerBody('customer upgraded to FULL KYB'),
+      },
+      400: { description: 'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING' },
+      422: {
+        description:
+          'Not a business customer, already FULL, owners missing or more than 5, percentages not summing to 100, owner emails not unique, an owner invariant violated, country differing from incorporation_country, the (registration_number, incorporation_country) pair taken, or an invalid value; `errors` lists every problem',
+      },
+    },
+    handle: upgradeKybScope,
+  },
+];

@@ -1,0 +1,110 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  CustomerSchema,
+  FileUploadSchema,
+  type Customer,
+  type FileUpload,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+
+/** customer-kyb's answers as the gateway receives them, for the specs of the customer routes. */
+
+export const CREATED = new Date('2026-11-01T09:00:00.000Z');
+export const UPDATED = new Date('2026-11-02T10:30:00.000Z');
+export const SUBMITTED = new Date('2026-11-03T12:00:00.000Z');
+const at = (date: Date) => timestampFromDate(date);
+
+type CustomerOverrides = Partial<Omit<Customer, '$typeName' | '$unknown'>>;
+
+export const BUSINESS_ID = '4b8f3c2e-0000-4000-8000-00000000b001';
+export const CUSTOMER_ID = '6c1d7a9e-0000-4000-8000-00000000c001';
+export const OWNER_ID = '7e2f8b0a-0000-4000-8000-00000000a001';
+export const DOCUMENT_ID = '8a3b9c1d-0000-4000-8000-00000000d001';
+export const FILE_FRONT = '9b4cad2e-0000-4000-8000-00000000f001';
+export const FILE_DOCUMENT = '9b4cad2e-0000-4000-8000-00000000f002';
+export const FILE_ID = '9b4cad2e-0000-4000-8000-00000000f003';
+
+export function businessCustomer(overrides: CustomerOverrides = {}): Customer {
+  return create(CustomerSchema, {
+    id: CUSTOMER_ID,
+    businessId: BUSINESS_ID,
+    type: 'business',
+    kybScope: 'FULL',
+    verificationStatus: 'REJECTED',
+    fields: {
+      business_name: 'Acme Ltd',
+      registration_number: 'RC-1234',
+      incorporation_country: 'NG',
+      country: 'NG',
+      website: null,
+      expected_monthly_payments: 40,
+    },
+    owners: [
+      {
+        id: OWNER_ID,
+        status: 'REJECTED',
+        adminComments: ['the ID photo is blurred'],
+        fields: { first_name: 'Ada', last_name: 'Obi', ownership_percentage: 100, has_control: true, tin: null },
+        idFiles: [
+          {
+            fileId: FILE_FRONT,
+            slot: 'id_document_front',
+            contentType: 'image/png',
+            sizeBytes: 1234n,
+            uploadedAt: at(UPDATED),
+          },
+        ],
+        createdAt: at(CREATED),
+        updatedAt: at(UPDATED),
+      },
+    ],
+    documents: [
+      {
+        id: DOCUMENT_ID,
+        type: 'CERTIFICATE_OF_INCORPORATION',
+        status: 'APPROVED',
+        adminComments: [],
+        file: {
+          fileId: FILE_DOCUMENT,
+          slot: 'document',
+          contentType: 'application/pdf',
+          sizeBytes: 98765n,
+          uploadedAt: at(CREATED),
+        },
+        createdAt: at(CREATED),
+        updatedAt: at(CREATED),
+      },
+    ],
+    createdAt: at(CREATED),
+    updatedAt: at(UPDATED),
+    submittedAt: at(SUBMITTED),
+    ...overrides,
+  });
+}
+
+export function individualCustomer(overrides: CustomerOverrides = {}): Customer {
+  return create(CustomerSchema, {
+    id: CUSTOMER_ID,
+    businessId: BUSINESS_ID,
+    type: 'individual',
+    verificationStatus: 'PENDING',
+    fields: { first_name: 'Ngozi', last_name: 'Eze', country: 'NG', id_type: 'passport', phone: null },
+    idFiles: [
+      { fileId: FILE_ID, slot: 'id_file', contentType: 'image/jpeg', sizeBytes: 2048n, uploadedAt: at(UPDATED) },
+    ],
+    createdAt: at(CREATED),
+    updatedAt: at(UPDATED),
+    ...overrides,
+  });
+}
+
+export function fileUpload(): FileUpload {
+  return create(FileUploadSchema, {
+    fileId: FILE_ID,
+    uploadUrl: 'http://127.0.0.1:9000/corridor-files/uploads/f003?X-Amz-Signature=abc',
+    method: 'PUT',
+    headers: { 'content-type': 'image/png', 'content-length': '1234' },
+    expiresAt: at(UPDATED),
+    maxSizeBytes: 10485760n,
+  });
+}

@@ -1,0 +1,61 @@
+import type { PublicRoute, RouteContext } from '../routes.js';
+import { structOfBody } from './body.js';
+import { pathParam } from './path-params.js';
+import { customerJson, present, uploadJson } from './render.js';
+import { attachCustomerFilesBody, individualUploadBody } from './request-schemas.js';
+import { customerBody, uploadBody } from './response-schemas.js';
+
+/** An individual customer's ID files (seed 4.4, 9: businesses use the KYB routes instead). */
+
+async function createFileUpload({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { upload } = await clients.customer.createFileUpload({ body: structOfBody(req.body) }, { metadata });
+  res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
+}
+
+async function attachCustomerFiles({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.attachCustomerFiles(
+    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { metadata },
+  );
+  res.json({ message: 'customer files attached', data: customerJson(present(customer, 'customer')) });
+}
+
+export const INDIVIDUAL_FILE_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'post',
+    path: '/api/external/file/get-presigned-url',
+    scope: 'file:upload',
+    operationId: 'createFileUpload',
+    summary: 'Get a presigned URL to upload an individual customer’s ID file',
+    requestBody: individualUploadBody,
+    responses: {
+      201: { description: 'Where and how to upload the file', schema: uploadBody },
+      404: { description: 'No such customer (customer_id) for this business' },
+      422: {
+        description:
+          'A category, content type or size that is not allowed, or customer_id names a business customer (use the KYB routes); `errors` names each field',
+      },
+    },
+    handle: createFileUpload,
+  },
+  {
+    method: 'post',
+    path: '/api/external/customer/{id}/files',
+    scope: 'customer:write',
+    operationId: 'attachCustomerFiles',
+    summary: 'Attach an individual customer’s uploaded ID files (id_file, id_file_back)',
+    requestBody: attachCustomerFilesBody,
+    responses: {
+      200: { description: 'The customer with its ID files', schema: customerBody('customer files attached') },
+      400: {
+        description:
+          'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING or VERIFIED (CUSTOMER_LOCKED)',
+      },
+      422: {
+        description:
+          'A business customer (use the KYB routes), a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer, or already attached',
+      },
+    },
+    handle: attachCustomerFiles,
+  },
+];

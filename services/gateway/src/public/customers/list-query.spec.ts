@@ -1,0 +1,103 @@
+import { HttpError } from '../../http/errors.js';
+import { parseCustomerListQuery, queryOf } from './list-query.js';
+
+const parse = (query: string) => parseCustomerListQuery(new URLSearchParams(query));
+
+/** The 422 a query is refused with, or a failure when it is accepted. */
+function refusal(query: string): HttpError {
+  try {
+    parse(query);
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+  throw new Error(`?${query} was accepted`);
+}
+
+describe('GET /customer query (seed 4.4, decision 0008)', () => {
+  it('without parameters lists everything, unpaginated', () => {
+    expect(parse('')).toEqual({ filters: [], paginate: false, page: 1 });
+  });
+
+  it('keeps every filter as given, in order, decoded; values are customer-kyb’s to check', () => {
+    expect(
+      parse('type=business&email=a%2Bb%40x.com&registration_number=RC+12&verification_status=PENDING&id_number=7'),
+    ).toEqual({
+      filters: [
+        ['type', 'business'],
+        ['email', 'a+b@x.com'],
+        ['registration_number', 'RC 12'],
+        ['verification_status', 'PENDING'],
+        ['id_number', '7'],
+      ],
+      paginate: false,
+      page: 1,
+    });
+    // Out-of-enum values pass through: customer-kyb answers their 422, naming them.
+    expect(parse('verification_status=DONE&type=robot').filters).toEqual([
+      ['verification_status', 'DONE'],
+      ['type', 'robot'],
+    ]);
+  });
+
+  it.each([
+    ['paginate=true', true],
+    ['paginate=1', true],
+    ['paginate=false', false],
+    ['paginate=0', false],
+  ])('%s', (query, paginate) => {
+    expect(parse(query).paginate).toBe(paginate);
+  });
+
+  it('reads page as a whole number ≥ 1, defaulting to 1', () => {
+    expect(parse('paginate=true&page=3').page).toBe(3);
+    expect(parse('paginate=true&page=4294967295').page).toBe(4_294_967_295);
+    // Laravel ignores page without pagination; so do we.
+    expect(parse('page=2')).toMatchObject({ paginate: false, page: 2 });
+  });
+
+  it.each([
+    ['an unknown parameter', 'status=PENDING', 'status', /is not a recognised query parameter; use email, id_number/],
+    ['a near-miss spelling', 'verification-status=PENDING', 'verification-status', /not a recognised/],
+    ['a PHP-style array', 'type[]=business', 'type[]', /not a recognised/],
+    ['a repeated filter', 'type=business&type=individual', 'type', /^must be given once$/],
+    ['a repeated page', 'paginate=true&page=1&page=2', 'page', /^must be given once$/],
+    ['paginate=yes', 'paginate=yes', 'paginate', /must be true, false, 1 or 0, got "yes"/],
+    ['paginate=TRUE', 'paginate=TRUE', 'paginate', /must be true, false, 1 or 0/],
+    ['an empty paginate', 'paginate=', 'paginate', /must be true, false, 1 or 0, got ""/],
+    ['page=0', 'paginate=true&page=0', 'page', /must be a whole number from 1 to 4294967295, got "0"/],
+    ['page=-1', 'paginate=true&page=-1', 'page', /got "-1"/],
+    ['page=1.5', 'paginate=true&page=1.5', 'page', /got "1.5"/],
+    ['page=01', 'paginate=true&page=01', 'page', /got "01"/],
+    ['page=abc', 'paginate=true&page=abc', 'page', /got "abc"/],
+    ['an empty page', 'paginate=true&page=', 'page', /got ""/],
+    ['a page past uint32', 'paginate=true&page=4294967296', 'page', /got "4294967296"/],
+    ['__proto__', '__proto__=x', '__proto__', /not a recognised/],
+  ])('refuses %s with 422 naming the parameter', (_name, query, parameter, problem) => {
+    const error = refusal(query);
+    expect(error).toMatchObject({ httpStatus: 422, code: 'VALIDATION_FAILED' });
+    expect(Object.keys(error.errors ?? {})).toEqual([parameter]);
+    expect(Object.getOwnPropertyDescriptor(error.errors, parameter)?.value?.[0]).toMatch(problem);
+    expect(error.message).toMatch(new RegExp(`^${parameter.replace(/[[\]]/g, '\\$&')} `));
+  });
+
+  it('reports every problem of the query at once', () => {
+    const error = refusal('paginate=maybe&page=zero&sort=name&email=a@x.com&email=b@x.com');
+    expect(error.errors).toEqual({
+      paginate: ['must be true, false, 1 or 0, got "maybe"'],
+      page: ['must be a whole number from 1 to 4294967295, got "zero"'],
+      sort: [
+        'is not a recognised query parameter; use email, id_number, registration_number, verification_status, type, paginate, page',
+      ],
+      email: ['must be given once'],
+    });
+  });
+
+  it('reads the query of the URL as given, repeated parameters kept', () => {
+    expect([...queryOf('/api/external/customer?type=business&type=individual&paginate=1')]).toEqual([
+      ['type', 'business'],
+      ['type', 'individual'],
+      ['paginate', '1'],
+    ]);
+  });
+});

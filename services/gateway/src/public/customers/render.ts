@@ -1,0 +1,127 @@
+import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import type {
+  AuditEntry,
+  Customer,
+  FileRef,
+  FileUpload,
+  KybDocument,
+  Owner,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { CUSTOMER_FIELDS, OWNER_FIELDS, type CustomerType } from './fields.js';
+
+/** The JSON answers of the customer routes (decision 0008 "Responses"), from customer-kyb's messages. */
+
+const iso = (timestamp: Timestamp | undefined): string | null =>
+  timestamp ? timestampDate(timestamp).toISOString() : null;
+
+/** Every field of the vocabulary, null unless the Struct holds it, then whatever else it holds. */
+function withEveryField(vocabulary: Readonly<Record<string, unknown>>, fields: JsonObject | undefined) {
+  const unset: Record<string, JsonValue> = Object.fromEntries(Object.keys(vocabulary).map((name) => [name, null]));
+  return { ...unset, ...fields };
+}
+
+export function fileJson(file: FileRef) {
+  return {
+    file_id: file.fileId,
+    content_type: file.contentType,
+    size_bytes: Number(file.sizeBytes),
+    uploaded_at: iso(file.uploadedAt),
+  };
+}
+
+/** The file in `slot`, or null: a slot never holds more than one file. */
+function fileInSlot(files: readonly FileRef[], slot: string) {
+  const file = files.find((candidate) => candidate.slot === slot);
+  return file ? fileJson(file) : null;
+}
+
+export function ownerJson(owner: Owner) {
+  return {
+    id: owner.id,
+    ...withEveryField(OWNER_FIELDS, owner.fields),
+    status: owner.status,
+    admin_comments: owner.adminComments,
+    id_document_front: fileInSlot(owner.idFiles, 'id_document_front'),
+    id_document_back: fileInSlot(owner.idFiles, 'id_document_back'),
+    created_at: iso(owner.createdAt),
+    updated_at: iso(owner.updatedAt),
+  };
+}
+
+export function documentJson(document: KybDocument) {
+  return {
+    id: document.id,
+    type: document.type,
+    status: document.status,
+    admin_comments: document.adminComments,
+    file: document.file ? fileJson(document.file) : null,
+    created_at: iso(document.createdAt),
+    updated_at: iso(document.updatedAt),
+  };
+}
+
+/**
+ * A customer: every data field of its type (null when unset), then a business's owners and
+ * documents or an individual's ID files. Fields of the other type are not answered.
+ */
+export function customerJson(customer: Customer) {
+  const type: CustomerType = customer.type === 'business' ? 'business' : 'individual';
+  const head = {
+    id: customer.id,
+    type: customer.type,
+    // seed 2.1: a business stored without a scope reads as MINIMAL.
+    ...(type === 'business' ? { kyb_scope: customer.kybScope || 'MINIMAL' } : {}),
+    verification_status: customer.verificationStatus,
+    ...withEveryField(CUSTOMER_FIELDS[type], customer.fields),
+  };
+  const children =
+    type === 'business'
+      ? { owners: customer.owners.map(ownerJson), documents: customer.documents.map(documentJson) }
+      : {
+          id_file: fileInSlot(customer.idFiles, 'id_file'),
+          id_file_back: fileInSlot(customer.idFiles, 'id_file_back'),
+        };
+  return {
+    ...head,
+    ...children,
+    created_at: iso(customer.createdAt),
+    updated_at: iso(customer.updatedAt),
+    submitted_at: iso(customer.submittedAt),
+  };
+}
+
+/** The back office also sees which platform a customer belongs to. */
+export function adminCustomerJson(customer: Customer) {
+  const { id, ...rest } = customerJson(customer);
+  return { id, business_id: customer.businessId, ...rest };
+}
+
+export function uploadJson(upload: FileUpload) {
+  return {
+    file_id: upload.fileId,
+    upload_url: upload.uploadUrl,
+    method: upload.method,
+    headers: upload.headers,
+    expires_at: iso(upload.expiresAt),
+    max_size_bytes: Number(upload.maxSizeBytes),
+  };
+}
+
+export function auditEntryJson(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    customer_id: entry.customerId,
+    action: entry.action,
+    actor: entry.actor,
+    request_id: entry.requestId,
+    changes: entry.changes ?? {},
+    occurred_at: iso(entry.occurredAt),
+  };
+}
+
+/** A response message the service must always fill; its absence is a defect (500), not the caller's. */
+export function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`customer-kyb returned no ${what}`);
+  return value;
+}

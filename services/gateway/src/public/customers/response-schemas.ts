@@ -1,0 +1,236 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { ref } from '../../openapi/json-schema.js';
+import {
+  CUSTOMER_FIELDS,
+  FILE_CONTENT_TYPES,
+  KYB_DOCUMENT_TYPES,
+  KYB_SCOPES,
+  OWNER_FIELDS,
+  REQUIRED_CUSTOMER_FIELDS,
+  REQUIRED_OWNER_FIELDS,
+  responseFieldSchema,
+  REVIEW_STATUSES,
+  VERIFICATION_STATUSES,
+  type CustomerType,
+  type FieldSpec,
+} from './fields.js';
+
+/**
+ * The answers of the customer routes (decision 0008), closed (additionalProperties: false) so a
+ * field added to render.ts without its schema fails the e2e suite that validates real responses.
+ */
+
+const uuid: JsonSchema = { type: 'string', format: 'uuid' };
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+/** A named schema of the document's components, usable wherever a schema goes (OpenAPI 3.1). */
+const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
+const nullableRef = (name: string): JsonSchema => ({ oneOf: [schema(name), { type: 'null' }] });
+
+const dataFields = (specs: Readonly<Record<string, FieldSpec>>, required: readonly string[]) =>
+  Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, responseFieldSchema(spec, !required.includes(name))]),
+  );
+
+const adminComments: JsonSchema = {
+  type: 'array',
+  items: { type: 'string' },
+  description: 'why a reviewer rejected it; empty unless REJECTED (cleared when it changes)',
+};
+
+const storedFile: JsonSchema = {
+  type: 'object',
+  description: 'An uploaded file attached to an owner, a KYB document or an individual',
+  required: ['file_id', 'content_type', 'size_bytes', 'uploaded_at'],
+  additionalProperties: false,
+  properties: {
+    file_id: uuid,
+    content_type: { type: 'string', enum: [...FILE_CONTENT_TYPES] },
+    size_bytes: { type: 'integer', minimum: 1 },
+    uploaded_at: dateTime,
+  },
+};
+
+const ownerProperties = {
+  id: uuid,
+  ...dataFields(OWNER_FIELDS, REQUIRED_OWNER_FIELDS),
+  status: { type: 'string', enum: [...REVIEW_STATUSES] },
+  admin_comments: adminComments,
+  id_document_front: nullableRef('StoredFile'),
+  id_document_back: nullableRef('StoredFile'),
+  created_at: dateTime,
+  updated_at: dateTime,
+} satisfies Record<string, JsonSchema>;
+
+const owner: JsonSchema = {
+  type: 'object',
+  description:
+    'A beneficial owner, signatory or director (seed 2.2): every field, null when unset, its review status and ID files',
+  required: Object.keys(ownerProperties),
+  additionalProperties: false,
+  properties: ownerProperties,
+};
+
+const documentProperties = {
+  id: uuid,
+  type: { type: 'string', enum: [...KYB_DOCUMENT_TYPES] },
+  status: { type: 'string', enum: [...REVIEW_STATUSES] },
+  admin_comments: adminComments,
+  file: schema('StoredFile'),
+  created_at: dateTime,
+  updated_at: dateTime,
+} satisfies Record<string, JsonSchema>;
+
+const kybDocument: JsonSchema = {
+  type: 'object',
+  description: 'A KYB document of a business customer (seed 2.3)',
+  required: Object.keys(documentProperties),
+  additionalProperties: false,
+  properties: documentProperties,
+};
+
+function customerOf(type: CustomerType): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    id: uuid,
+    type: { type: 'string', const: type },
+    ...(type === 'business'
+      ? { kyb_scope: { type: 'string', enum: [...KYB_SCOPES], description: 'MINIMAL when stored without one' } }
+      : {}),
+    verification_status: { type: 'string', enum: [...VERIFICATION_STATUSES] },
+    ...dataFields(CUSTOMER_FIELDS[type], REQUIRED_CUSTOMER_FIELDS[type]),
+    ...(type === 'business'
+      ? {
+          owners: { type: 'array', items: schema('Owner'), description: 'in the order they were added' },
+          documents: { type: 'array', items: schema('KybDocument'), description: 'oldest first' },
+        }
+      : { id_file: nullableRef('StoredFile'), id_file_back: nullableRef('StoredFile') }),
+    created_at: dateTime,
+    updated_at: dateTime,
+    submitted_at: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'when it last went to PROCESSING; null before the first submit',
+    },
+  };
+  return {
+    type: 'object',
+    description:
+      type === 'business'
+        ? 'A business customer (KYB): every business field, null when unset, with its owners and KYB documents'
+        : 'An individual customer (KYC): every individual field, null when unset, with its ID files',
+    required: Object.keys(properties),
+    additionalProperties: false,
+    properties,
+  };
+}
+
+const fileUpload: JsonSchema = {
+  type: 'object',
+  description:
+    'A presigned upload: PUT the bytes to upload_url with exactly these headers before expires_at, then attach or register file_id',
+  required: ['file_id', 'upload_url', 'method', 'headers', 'expires_at', 'max_size_bytes'],
+  additionalProperties: false,
+  properties: {
+    file_id: uuid,
+    upload_url: { type: 'string', format: 'uri' },
+    method: { type: 'string', const: 'PUT' },
+    headers: {
+      type: 'object',
+      description: 'send them as given: content-type and content-length are signed into the URL',
+      required: ['content-type', 'content-length'],
+      additionalProperties: { type: 'string' },
+      properties: { 'content-type': { type: 'string' }, 'content-length': { type: 'string' } },
+    },
+    expires_at: dateTime,
+    max_size_bytes: { type: 'integer', minimum: 1 },
+  },
+};
+
+/** components.schemas of the customer API. */
+export const customerResponseComponents: Record<string, JsonSchema> = {
+  Customer: {
+    description: 'A customer; `type` tells which of the two shapes',
+    oneOf: [schema('BusinessCustomer'), schema('IndividualCustomer')],
+  },
+  BusinessCustomer: customerOf('business'),
+  IndividualCustomer: customerOf('individual'),
+  Owner: owner,
+  KybDocument: kybDocument,
+  StoredFile: storedFile,
+  FileUpload: fileUpload,
+};
+
+/** Every success of the customer API: `{message, data}` (decision 0008). */
+export const successBody = (message: string, data: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['message', 'data'],
+  additionalProperties: false,
+  properties: { message: { type: 'string', const: message }, data },
+});
+
+const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+
+/** GET /customer?paginate=true: Laravel's resource-collection envelope, 15 per page, newest first. */
+const paginatedCustomers: JsonSchema = {
+  type: 'object',
+  description: 'paginate=true: 15 per page, newest first; links keep your filters',
+  required: ['data', 'links', 'meta'],
+  additionalProperties: false,
+  properties: {
+    data: { type: 'array', items: schema('Customer') },
+    links: {
+      type: 'object',
+      required: ['first', 'last', 'prev', 'next'],
+      additionalProperties: false,
+      properties: {
+        first: { type: 'string', format: 'uri' },
+        last: { type: 'string', format: 'uri' },
+        prev: { ...nullableUrl, description: 'null on the first page' },
+        next: { ...nullableUrl, description: 'null on the last page' },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
+      additionalProperties: false,
+      properties: {
+        current_page: { type: 'integer', minimum: 1 },
+        from: {
+          type: ['integer', 'null'],
+          minimum: 1,
+          description: 'position of the first item; null on an empty page',
+        },
+        last_page: { type: 'integer', minimum: 1 },
+        links: {
+          type: 'array',
+          description: 'Previous, the page numbers ("..." for a gap), Next, for rendering a pager',
+          items: {
+            type: 'object',
+            required: ['url', 'label', 'active'],
+            additionalProperties: false,
+            properties: { url: nullableUrl, label: { type: 'string' }, active: { type: 'boolean' } },
+          },
+        },
+        path: { type: 'string', format: 'uri' },
+        per_page: { type: 'integer', minimum: 1 },
+        to: { type: ['integer', 'null'], minimum: 1, description: 'position of the last item; null on an empty page' },
+        total: count,
+      },
+    },
+  },
+};
+
+export const customerListBody: JsonSchema = {
+  oneOf: [
+    {
+      ...successBody('customers retrieved', { type: 'array', items: schema('Customer') }),
+      description: 'without paginate=true: every match, newest first',
+    },
+    paginatedCustomers,
+  ],
+};
+
+export const customerBody = (message: string) => successBody(message, schema('Customer'));
+export const ownerBody = (message: string) => successBody(message, schema('Owner'));
+export const documentBody = (message: string) => successBody(message, schema('KybDocument'));
+export const uploadBody = successBody('upload url created', schema('FileUpload'));
