@@ -49,6 +49,8 @@ export async function createCustomer(
           submittedAt: null,
         });
         customer = created;
+        // Written first: its owners and audit entry reference it, and MikroORM knows no order between them.
+        await tx.flush();
         await assertRegistrationUnique(tx, created);
         const owners = (input.type === 'business' ? input.owners : []).map((owner, position) =>
           tx.create(Owner, {

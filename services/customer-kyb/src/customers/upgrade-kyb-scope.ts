@@ -20,7 +20,7 @@ import {
 
 /**
  * POST /customer/{customer}/upgrade-kyb-scope (seed 4.2, 3.1, 7). Answers, in order: 404 (unknown
- * or another business's), 422 not a business, 422 already FULL, 400 while PROCESSING, then 422 for
+ * or another business's), 400 while PROCESSING, 422 not a business, 422 already FULL, then 422 for
  * the body, the jurisdiction rule and uniqueness. Readiness checks do not run here (seed 3.2); they
  * run at the next submit. Virtual accounts live in payments and are not touched.
  */
@@ -37,6 +37,14 @@ export async function upgradeKybScope(
         const aggregate = await loadAggregate(tx, actor, input.customerId, true);
         const locked = aggregate.customer;
         customer = locked;
+        // seed 3.1: while PROCESSING the upgrade is refused whatever the customer (condition "any").
+        if (locked.verificationStatus === 'PROCESSING') {
+          throw failedPrecondition(
+            'UPGRADE_WHILE_PROCESSING',
+            `customer ${locked.id} is PROCESSING: it cannot be upgraded while under review; retry once the review ends`,
+          );
+        }
+
         if (customer.type !== 'business') {
           throw validationFailed(
             { customer: ['is an individual: only business customers have a KYB scope to upgrade'] },
@@ -50,13 +58,6 @@ export async function upgradeKybScope(
             'ALREADY_FULL',
           );
         }
-        if (customer.verificationStatus === 'PROCESSING') {
-          throw failedPrecondition(
-            'UPGRADE_WHILE_PROCESSING',
-            `customer ${customer.id} is PROCESSING: it cannot be upgraded while under review; retry once the review ends`,
-          );
-        }
-
         const now = context.now();
         const request = validateUpgradeRequest(input.body, { today: now });
         if (!request.ok) throw validationFailed(request.errors);

@@ -1,7 +1,7 @@
 import { calendarDateOf, type Today } from './calendar.js';
 import { dateOfBirth } from './field-formats.js';
 import type { IdDocumentType } from './owner-fields.js';
-import { backIsRequired } from './owners.js';
+import { backIsRequired, withArticle } from './owners.js';
 import { FieldProblems, firstProblemMessage, type FieldErrors } from './validation.js';
 
 /** An individual customer as submit sees it: stored values and which ID files are attached. */
@@ -38,7 +38,7 @@ export function checkIndividualReadiness(
     problems.add('id_file', 'is required before submitting: attach the ID front with POST /customer/{id}/files');
   }
   if (subject.id_type != null && backIsRequired(subject.id_type) && !subject.has_id_file_back) {
-    problems.add('id_file_back', `is required for a ${subject.id_type}`);
+    problems.add('id_file_back', `is required for ${withArticle(subject.id_type)}`);
   }
   if (subject.id_type === 'passport' && subject.has_id_file_back) {
     problems.add('id_file_back', 'must not be present for a passport (it has no back)');

@@ -78,16 +78,20 @@ describe('owner ID slots (seed 2.2, seed 3.2 rule 5)', () => {
   });
 
   it('seed 2.2: drivers_license, id_card and resident_permit need a back', () => {
-    for (const type of ['drivers_license', 'id_card', 'resident_permit'] as const) {
+    for (const [type, named] of [
+      ['drivers_license', 'a drivers_license'],
+      ['id_card', 'an id_card'],
+      ['resident_permit', 'a resident_permit'],
+    ] as const) {
       expect(backIsRequired(type)).toBe(true);
       expect(checkIdSlots(type, ['id_document_front'], 'owners.1')).toEqual({
-        'owners.1.id_document_back': [`is required for a ${type}`],
+        'owners.1.id_document_back': [`is required for ${named}`],
       });
       expect(checkIdSlots(type, ['id_document_front', 'id_document_back'], 'owners.1')).toBeUndefined();
     }
     expect(checkIdSlots('id_card', [], 'owners.1')).toEqual({
       'owners.1.id_document_front': ['is required: every owner needs the front of an ID document'],
-      'owners.1.id_document_back': ['is required for a id_card'],
+      'owners.1.id_document_back': ['is required for an id_card'],
     });
   });
 

@@ -83,6 +83,11 @@ const TWO_SIDED: Readonly<Record<IdDocumentType, boolean>> = {
   resident_permit: true,
 };
 
+/** "a passport", "an id_card". */
+export function withArticle(type: IdDocumentType): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
 export function backIsRequired(type: IdDocumentType): boolean {
   return TWO_SIDED[type];
 }
@@ -117,7 +122,7 @@ export function checkIdSlots(
     problems.add(fieldPath(path, 'id_document_front'), 'is required: every owner needs the front of an ID document');
   }
   if (type != null && backIsRequired(type) && !slots.includes('id_document_back')) {
-    problems.add(fieldPath(path, 'id_document_back'), `is required for a ${type}`);
+    problems.add(fieldPath(path, 'id_document_back'), `is required for ${withArticle(type)}`);
   }
   if (type === 'passport' && slots.includes('id_document_back')) {
     problems.add(fieldPath(path, 'id_document_back'), 'must not be present for a passport (it has no back)');
