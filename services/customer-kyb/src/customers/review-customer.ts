@@ -86,7 +86,10 @@ function judge(
   judgements.forEach((judgement, index) => {
     const child = children.find((candidate) => candidate.id === judgement.id);
     if (!child) {
-      problems.add(fieldPath(`${kind}s`, index, 'id'), `is not ${kind === 'owner' ? 'an owner' : 'a document'} of this customer`);
+      problems.add(
+        fieldPath(`${kind}s`, index, 'id'),
+        `is not ${kind === 'owner' ? 'an owner' : 'a document'} of this customer`,
+      );
       return;
     }
     if (child.status !== 'PROCESSING') {
