@@ -9,8 +9,9 @@
 #   deploy/local/s3proxy.sh status  one line
 #   deploy/local/s3proxy.sh reset   down, then delete every bucket and object (keeps the jar)
 #
-# Credentials: access key corridor-local, secret made once into .local/s3-secret-key; services.sh
-# passes both to the services (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY), packages/testing reads them.
+# Credentials: access key corridor-local, secret corridor-local-secret: fixed, like PostgreSQL's
+# corridor/corridor, so every clone on this machine can reuse the server (it listens on 127.0.0.1
+# only). services.sh passes them to the services (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY).
 # State: .local/s3proxy/{s3proxy-<ver>.jar,s3proxy.properties,data}, .local/run/s3proxy.{pid,started},
 # .local/log/s3proxy.log.
 set -euo pipefail
@@ -41,7 +42,7 @@ READY_TIMEOUT=60
 STOP_TIMEOUT=30
 
 JAVA=""
-SECRET=""
+SECRET=corridor-local-secret
 OURS=no # yes when the server on the port is the one this script started
 
 # s3_fail "what" : dies; with our log when the server is ours, else saying whose it is not.
@@ -132,7 +133,7 @@ wait_ready() { # when the server is ours, its death ends the wait at once
     status=$(s3_status GET /)
     case "$status" in
       200) return 0 ;;
-      403) s3_fail "$S3_ENDPOINT refuses access key $S3_ACCESS_KEY with the secret in .local/s3-secret-key" ;;
+      403) s3_fail "$S3_ENDPOINT refuses access key $S3_ACCESS_KEY and secret $SECRET" ;;
     esac
     if [ "$OURS" = yes ] && ! ours_running; then
       rm -f "$MARKER" "$S3PROXY_PID"
@@ -164,7 +165,6 @@ ensure_bucket() {
 }
 
 cmd_up() {
-  SECRET=$(local_secret s3-secret-key)
   if ours_running; then
     OURS=yes
     [ -e "$MARKER" ] || echo "unknown $(date '+%F %T')" >"$MARKER"
@@ -180,7 +180,7 @@ cmd_up() {
   fi
   wait_ready
   ensure_bucket
-  step "ready: $S3_ENDPOINT, bucket $S3_BUCKET, access key $S3_ACCESS_KEY, secret in .local/s3-secret-key ($(if [ "$OURS" = yes ]; then echo "ours, S3Proxy $(running_version)"; else echo reused; fi))"
+  step "ready: $S3_ENDPOINT, bucket $S3_BUCKET, access key $S3_ACCESS_KEY ($(if [ "$OURS" = yes ]; then echo "ours, S3Proxy $(running_version)"; else echo reused; fi))"
 }
 
 cmd_down() {
@@ -210,7 +210,7 @@ cmd_status() {
 
 cmd_reset() {
   cmd_down
-  step "deleting $S3PROXY_DATA (the jar and .local/s3-secret-key are kept)"
+  step "deleting $S3PROXY_DATA (the jar is kept)"
   rm -rf "$S3PROXY_DATA"
 }
 

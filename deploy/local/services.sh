@@ -5,8 +5,8 @@
 #   deploy/local/services.sh down    stop the services this script started
 #
 # Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token and identity's
-# master key are made once and kept in .local/admin-token and .local/identity-secret-key; the
-# object storage's secret is the one s3proxy.sh made (.local/s3-secret-key).
+# master key are made once and kept in .local/admin-token and .local/identity-secret-key; object
+# storage's credentials are S3Proxy's fixed local ones (deploy/local/s3proxy.sh).
 set -euo pipefail
 COMPONENT=services
 # shellcheck source=deploy/local/lib.sh
@@ -59,7 +59,7 @@ cmd_up() {
   IDENTITY_SECRET_KEY=$(local_secret identity-secret-key)
   # S3Proxy's credentials (deploy/local/s3proxy.sh), for customer-kyb's file uploads.
   S3_ACCESS_KEY_ID=corridor-local
-  S3_SECRET_ACCESS_KEY=$(local_secret s3-secret-key)
+  S3_SECRET_ACCESS_KEY=corridor-local-secret
   for name in "${MIGRATED[@]}"; do
     CURRENT_LOG="$LOG_DIR/$name.log"
     run_logged "$CURRENT_LOG" "migrating $name" node "$CORRIDOR_ROOT/services/$name/dist/migrate.js" up

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -7,7 +6,6 @@ import {
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { REPO_ROOT } from './processes.js';
 
 export interface S3Settings {
   endpoint: string;
@@ -18,7 +16,7 @@ export interface S3Settings {
 }
 
 /**
- * The S3Proxy deploy/local/s3proxy.sh starts (or reuses), with the secret it made once;
+ * The S3Proxy deploy/local/s3proxy.sh starts (or reuses), with its fixed local credentials;
  * TEST_S3_ENDPOINT, TEST_S3_ACCESS_KEY_ID and TEST_S3_SECRET_ACCESS_KEY override it for other set-ups.
  */
 export function localS3(): S3Settings {
@@ -27,19 +25,8 @@ export function localS3(): S3Settings {
     region: 'us-east-1',
     forcePathStyle: true,
     accessKeyId: process.env.TEST_S3_ACCESS_KEY_ID ?? 'corridor-local',
-    secretAccessKey: process.env.TEST_S3_SECRET_ACCESS_KEY ?? localSecret(),
+    secretAccessKey: process.env.TEST_S3_SECRET_ACCESS_KEY ?? 'corridor-local-secret',
   };
-}
-
-function localSecret(): string {
-  const file = `${REPO_ROOT}.local/s3-secret-key`;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    throw new Error(`cannot read ${file} (run deploy/local/infra.sh up, or set TEST_S3_SECRET_ACCESS_KEY)`, {
-      cause: error,
-    });
-  }
 }
 
 export function testS3Client(settings: S3Settings = localS3()): S3Client {
