@@ -1,0 +1,19 @@
+export {
+  signWebhook,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_USER_AGENT,
+  type SignedWebhookHeaders,
+  type SignWebhookInput,
+  type WebhookBody,
+} from './sign.js';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookInput,
+  type WebhookEvent,
+  type WebhookHeaderSource,
+  type WebhookVerificationFailure,
+} from './verify.js';
