@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@corridor/db';
+import { Migration20261121300000WebhookEndpoints } from './Migration20261121300000WebhookEndpoints.js';
+
+/** Every migration of notification, oldest first. */
+export const migrations: MigrationObject[] = [
+  { name: 'Migration20261121300000WebhookEndpoints', class: Migration20261121300000WebhookEndpoints },
+];
