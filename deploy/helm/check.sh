@@ -4,7 +4,7 @@
 #   1. every variable of services/<name>/src/config.ts is settable from that chart's values
 #   2. helm lint --strict: the library chart; each service chart with each environment's values;
 #      the umbrella chart with each environment's values
-#   3. helm template of every chart × environment, and two values the schemas must refuse
+#   3. helm template of every chart × environment, and values the schemas must refuse
 #   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
 #
 # Tools, built once with the machine's `go` from the Go module proxy and reused: binaries and
@@ -28,7 +28,7 @@ KUBECONFORM_VERSION=v0.8.0
 # charts promise to run on. Raise it deliberately (the schemas are made again for a new version).
 KUBERNETES_VERSION=v1.34.4
 ENVIRONMENTS=(sandbox production)
-SERVICES=(gateway identity customer-kyb)
+SERVICES=(gateway identity customer-kyb notification)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 go_dir="$root/.local/go"
@@ -248,8 +248,9 @@ for environment in "${ENVIRONMENTS[@]}"; do
   validate "corridor × $environment" "$manifest"
 done
 
-# The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable.
-for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret; do
+# The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable;
+# and, with the production files (the last environment above), notification's test-only allow-list.
+for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret notification.env.WEBHOOK_ALLOW_CIDRS=127.0.0.0/8; do
   if "$helm" template x "$charts/corridor" "${files[@]}" --set "$bad" >"$out" 2>&1; then
     fail "helm template accepted --set $bad: values.schema.json should refuse it"
   fi

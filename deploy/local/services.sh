@@ -4,9 +4,10 @@
 #   deploy/local/services.sh up      migrate, then (re)start every service in order; wait until ready
 #   deploy/local/services.sh down    stop the services this script started
 #
-# Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token and identity's
-# master key are made once and kept in .local/admin-token and .local/identity-secret-key; object
-# storage's credentials are S3Proxy's fixed local ones (deploy/local/s3proxy.sh).
+# Logs: .local/log/<service>.log; pids: .local/run/<service>.pid. The admin token and identity's and
+# notification's master keys are made once and kept in .local/admin-token,
+# .local/identity-secret-key and .local/notification-secret-key; object storage's credentials are
+# S3Proxy's fixed local ones (deploy/local/s3proxy.sh).
 set -euo pipefail
 COMPONENT=services
 # shellcheck source=deploy/local/lib.sh
@@ -15,9 +16,9 @@ COMPONENT=services
 . "$CORRIDOR_DEPLOY/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
 
 # Start order: a service comes after everything it calls.
-SERVICES=(identity customer-kyb gateway)
+SERVICES=(identity customer-kyb notification gateway)
 # Services with a database and migrations.
-MIGRATED=(identity customer-kyb)
+MIGRATED=(identity customer-kyb notification)
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
@@ -54,9 +55,10 @@ start_service() {
 
 cmd_up() {
   local name
-  export ADMIN_TOKEN IDENTITY_SECRET_KEY S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY
+  export ADMIN_TOKEN IDENTITY_SECRET_KEY NOTIFICATION_SECRET_KEY S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY
   ADMIN_TOKEN=$(local_secret admin-token)
   IDENTITY_SECRET_KEY=$(local_secret identity-secret-key)
+  NOTIFICATION_SECRET_KEY=$(local_secret notification-secret-key)
   # S3Proxy's credentials (deploy/local/s3proxy.sh), for customer-kyb's file uploads.
   S3_ACCESS_KEY_ID=corridor-local
   S3_SECRET_ACCESS_KEY=corridor-local-secret

@@ -49,6 +49,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
       },
       grpcHealthCheck('identity', clients.identityHealth),
       grpcHealthCheck('customer-kyb', clients.customerHealth),
+      grpcHealthCheck('notification', clients.notificationHealth),
       {
         name: 'signing_keys',
         async check() {

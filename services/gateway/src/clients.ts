@@ -1,6 +1,7 @@
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
+import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { createClient, type ClientOf } from '@corridor/grpc';
 
 /** One long-lived gRPC client per service the gateway calls. */
@@ -9,30 +10,33 @@ export interface Clients {
   identityHealth: ClientOf<typeof Health>;
   customer: ClientOf<typeof CustomerService>;
   customerHealth: ClientOf<typeof Health>;
+  notification: ClientOf<typeof NotificationService>;
+  notificationHealth: ClientOf<typeof Health>;
   close(): void;
 }
 
 export function createClients(config: {
   IDENTITY_GRPC_ADDRESS: string;
   CUSTOMER_GRPC_ADDRESS: string;
+  NOTIFICATION_GRPC_ADDRESS: string;
   GRPC_TIMEOUT_MS: number;
 }): Clients {
-  const identityTarget = { address: config.IDENTITY_GRPC_ADDRESS, defaultTimeoutMs: config.GRPC_TIMEOUT_MS };
-  const customerTarget = { address: config.CUSTOMER_GRPC_ADDRESS, defaultTimeoutMs: config.GRPC_TIMEOUT_MS };
-  const identity = createClient(IdentityService, identityTarget);
-  const identityHealth = createClient(Health, identityTarget);
-  const customer = createClient(CustomerService, customerTarget);
-  const customerHealth = createClient(Health, customerTarget);
+  const target = (address: string) => ({ address, defaultTimeoutMs: config.GRPC_TIMEOUT_MS });
+  const identityTarget = target(config.IDENTITY_GRPC_ADDRESS);
+  const customerTarget = target(config.CUSTOMER_GRPC_ADDRESS);
+  const notificationTarget = target(config.NOTIFICATION_GRPC_ADDRESS);
+  const clients = {
+    identity: createClient(IdentityService, identityTarget),
+    identityHealth: createClient(Health, identityTarget),
+    customer: createClient(CustomerService, customerTarget),
+    customerHealth: createClient(Health, customerTarget),
+    notification: createClient(NotificationService, notificationTarget),
+    notificationHealth: createClient(Health, notificationTarget),
+  };
   return {
-    identity,
-    identityHealth,
-    customer,
-    customerHealth,
+    ...clients,
     close() {
-      identity.close();
-      identityHealth.close();
-      customer.close();
-      customerHealth.close();
+      for (const client of Object.values(clients)) client.close();
     },
   };
 }

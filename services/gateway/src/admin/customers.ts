@@ -1,7 +1,7 @@
 import type { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import type { ClientOf } from '@corridor/grpc';
 import { Router } from 'express';
-import { structOfBody } from '../public/customers/body.js';
+import { structOfBody } from '../public/body.js';
 import { queryOf, readPage, readQuery, refuseProblems, type QueryProblems } from '../public/customers/list-query.js';
 import { itemRange } from '../public/customers/pagination.js';
 import { adminCustomerJson, auditEntryJson, present } from '../public/customers/render.js';

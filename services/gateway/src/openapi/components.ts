@@ -7,6 +7,7 @@ import type {
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
 import { customerSchemaComponents } from '../public/customers/index.js';
+import { webhookSchemaComponents } from '../public/webhooks/index.js';
 import { errorResponses } from './error-responses.js';
 
 /** The error body of every error the gateway answers (http/errors.ts ErrorBody, DESIGN.md). */
@@ -111,7 +112,7 @@ const securitySchemes: Record<string, SecuritySchemeObject> = {
 
 /** The shared parts every operation refers to with ref(section, name). */
 export const components: ComponentsObject = {
-  schemas: { Error: error, OAuthError: oauthError, ...customerSchemaComponents },
+  schemas: { Error: error, OAuthError: oauthError, ...customerSchemaComponents, ...webhookSchemaComponents },
   headers,
   parameters,
   responses: errorResponses,

@@ -279,6 +279,100 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  describe('the webhook API (decision 0009)', () => {
+    const WEBHOOK_ROUTES = [
+      ['post', '/api/external/webhook', 'webhook:write', '201', 'WebhookWithSecret', false],
+      ['put', '/api/external/webhook/{id}', 'webhook:write', '200', 'WebhookWithSecret', true],
+      ['get', '/api/external/webhook', 'webhook:read', '200', 'Webhook', true],
+    ] as const;
+    const component = (name: string) =>
+      document.components?.schemas?.[name] as Record<string, unknown> & {
+        properties: Record<string, Record<string, unknown>>;
+        required: string[];
+      };
+
+    it.each(WEBHOOK_ROUTES)(
+      '%s %s requires %s and answers %s with {message, data: %s}; 404 documented: %s',
+      (method, path, scope, status, data, notFound) => {
+        const op = operation(path, method);
+        expect(op?.security).toEqual([{ oauth2: [scope] }]);
+        expect(op?.description).toContain(scope);
+        expect(Object.keys(op?.responses ?? {}).filter((code) => code.startsWith('2'))).toEqual([status]);
+        const success = resolve<ResponseObject>(op?.responses?.[status]);
+        expect(success.content?.['application/json']?.schema).toMatchObject({
+          required: ['message', 'data'],
+          additionalProperties: false,
+          properties: { data: { $ref: `#/components/schemas/${data}` } },
+        });
+        expect(op?.responses?.['404'] !== undefined).toBe(notFound);
+        const route = PUBLIC_ROUTES.find((candidate) => candidate.path === path && candidate.method === method);
+        expect(route?.scope).toBe(scope);
+      },
+    );
+
+    it('has no other webhook route', () => {
+      const documented = PUBLIC_ROUTES.filter((route) => /^\/api\/external\/webhook\b/.test(route.path));
+      expect(documented.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
+        WEBHOOK_ROUTES.map(([method, path]) => `${method} ${path}`).sort(),
+      );
+    });
+
+    it('documents 409 on POST only, and 422 where notification validates the URLs', () => {
+      expect(
+        resolve<ResponseObject>(operation('/api/external/webhook', 'post')?.responses?.['409']).description,
+      ).toMatch(/WEBHOOK_ALREADY_REGISTERED/);
+      expect(operation('/api/external/webhook/{id}', 'put')?.responses?.['409']).toBeUndefined();
+      for (const [method, path] of [
+        ['post', '/api/external/webhook'],
+        ['put', '/api/external/webhook/{id}'],
+      ] as const) {
+        expect(resolve<ResponseObject>(operation(path, method)?.responses?.['422']).description).toMatch(/https/);
+      }
+      expect(operation('/api/external/webhook', 'get')?.requestBody).toBeUndefined();
+    });
+
+    it('documents the bodies: https URIs of at most 2048 characters, kyc_url nullable, nothing else', () => {
+      const bodyOf = (method: string, path: string) => {
+        const body = operation(path, method)?.requestBody;
+        return (body && 'content' in body ? body.content['application/json']?.schema : undefined) as {
+          required?: string[];
+          additionalProperties: boolean;
+          properties: Record<string, Record<string, unknown>>;
+        };
+      };
+      const post = bodyOf('post', '/api/external/webhook');
+      const put = bodyOf('put', '/api/external/webhook/{id}');
+      expect(post.required).toEqual(['collection_url', 'payout_url']);
+      expect(put.required).toBeUndefined();
+      for (const body of [post, put]) {
+        expect(body.additionalProperties).toBe(false);
+        expect(Object.keys(body.properties)).toEqual(['collection_url', 'payout_url', 'kyc_url']);
+        for (const url of Object.values(body.properties)) {
+          expect(url).toMatchObject({ format: 'uri', pattern: '^https://', maxLength: 2048 });
+        }
+        expect(body.properties.collection_url?.type).toBe('string');
+        expect(body.properties.payout_url?.type).toBe('string');
+        expect(body.properties.kyc_url?.type).toEqual(['string', 'null']);
+      }
+    });
+
+    it('answers closed registrations; only the POST and PUT answer carries the signing secret', () => {
+      const fields = [
+        ...['id', 'collection_url', 'payout_url', 'kyc_url', 'signing_secret_last4', 'created_at', 'updated_at'],
+      ];
+      for (const [name, expected] of [
+        ['Webhook', fields],
+        ['WebhookWithSecret', [...fields, 'signing_secret']],
+      ] as const) {
+        const schema = component(name);
+        expect(schema.additionalProperties).toBe(false);
+        expect(Object.keys(schema.properties).sort()).toEqual([...expected].sort());
+        expect([...schema.required].sort()).toEqual([...expected].sort());
+        expect(schema.properties.kyc_url?.type).toEqual(['string', 'null']);
+      }
+    });
+  });
+
   it('documents the routes that need no token, without OAuth security', () => {
     for (const [path, method] of [
       ['/oauth/token', 'post'],

@@ -5,6 +5,7 @@ import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { CUSTOMER_API_ROUTES } from './customers/index.js';
+import { WEBHOOK_ROUTES } from './webhooks/index.js';
 import { whoami, whoamiResponse } from './whoami.js';
 
 export interface RouteContext {
@@ -56,6 +57,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     handle: whoami,
   },
   ...CUSTOMER_API_ROUTES,
+  ...WEBHOOK_ROUTES,
 ];
 
 /** /api/external/customer/{id} → /api/external/customer/:id */

@@ -1,8 +1,8 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
-import { structOfBody } from './body.js';
+import { structOfBody } from '../body.js';
 import { parseCustomerListQuery, queryOf } from './list-query.js';
 import { paginatedEnvelope } from './pagination.js';
-import { pathParam } from './path-params.js';
+import { pathParam } from '../path-params.js';
 import { customerJson, present } from './render.js';
 import { createCustomerBody, kycDataBody, updateCustomerBody, upgradeBody } from './request-schemas.js';
 import { customerBody, customerListBody } from './response-schemas.js';

@@ -3,7 +3,8 @@ import {
   UpdateCustomerRequestSchema,
   UpgradeKybScopeRequestSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
-import { HttpError } from '../../http/errors.js';
+import { UpdateWebhookRequestSchema } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { HttpError } from '../http/errors.js';
 import { structOfBody } from './body.js';
 
 /** What customer-kyb receives: the request encoded and decoded as gRPC does. */
@@ -12,7 +13,7 @@ function acrossTheWire(body: unknown) {
   return fromBinary(UpdateCustomerRequestSchema, toBinary(UpdateCustomerRequestSchema, request));
 }
 
-describe('a request body as the Struct customer-kyb reads (decision 0008)', () => {
+describe('a request body as the Struct a service reads (decision 0008)', () => {
   it('arrives exactly as sent: null stays null, an omitted property stays absent (seed 2.1 rule 2)', () => {
     const sent = {
       business_name: 'Acme Ltd',
@@ -37,6 +38,15 @@ describe('a request body as the Struct customer-kyb reads (decision 0008)', () =
     expect(fromBinary(UpgradeKybScopeRequestSchema, toBinary(UpgradeKybScopeRequestSchema, request)).body).toEqual(
       sent,
     );
+  });
+
+  it('reaches notification the same way: kyc_url null stays null, an omitted URL stays absent (decision 0009)', () => {
+    const sent = { kyc_url: null, payout_url: 'https://platform.example/payouts' };
+    const request = create(UpdateWebhookRequestSchema, { webhookId: 'w-1', body: structOfBody(sent) });
+    const received = fromBinary(UpdateWebhookRequestSchema, toBinary(UpdateWebhookRequestSchema, request));
+    expect(received.body).toEqual(sent);
+    expect(received.body).toHaveProperty('kyc_url', null);
+    expect(received.body).not.toHaveProperty('collection_url');
   });
 
   it('reads no body at all as {}, so customer-kyb names each missing field', () => {

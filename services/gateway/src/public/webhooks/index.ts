@@ -1,0 +1,2 @@
+export { WEBHOOK_ROUTES } from './webhook-routes.js';
+export { webhookSchemaComponents } from './schemas.js';

@@ -1,0 +1,36 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+
+/** The JSON answers of the webhook routes (decision 0009), from notification's messages. */
+
+/** A field notification must always fill; its absence is a defect (500), not the caller's. */
+function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined || value === '') throw new Error(`notification returned no ${what}`);
+  return value;
+}
+
+const iso = (timestamp: Timestamp | undefined, what: string) => timestampDate(present(timestamp, what)).toISOString();
+
+function render(webhook: WebhookConfig, secret: { signing_secret: string } | Record<string, never>) {
+  return {
+    id: webhook.id,
+    collection_url: webhook.collectionUrl,
+    payout_url: webhook.payoutUrl,
+    kyc_url: webhook.kycUrl === '' ? null : webhook.kycUrl,
+    ...secret,
+    signing_secret_last4: webhook.signingSecretLast4,
+    created_at: iso(webhook.createdAt, 'created_at'),
+    updated_at: iso(webhook.updatedAt, 'updated_at'),
+  };
+}
+
+/** The registration as GET answers it: never the signing secret, whatever notification sent. */
+export function webhookJson(response: { webhook?: WebhookConfig }) {
+  return render(present(response.webhook, 'webhook'), {});
+}
+
+/** The registration as POST and PUT answer it: with the signing secret (seed 4.3). */
+export function webhookWithSecretJson(response: { webhook?: WebhookConfig }) {
+  const webhook = present(response.webhook, 'webhook');
+  return render(webhook, { signing_secret: present(webhook.signingSecret, 'signing_secret') });
+}

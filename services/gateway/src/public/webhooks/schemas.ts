@@ -1,0 +1,115 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { ref } from '../../openapi/json-schema.js';
+
+/**
+ * The bodies and answers of the webhook routes (decision 0009). Bodies are documentation:
+ * notification enforces them (and resolves each host) and reports every problem at once, 422.
+ * Answers are closed, so a field added to render.ts without its schema fails the suites that
+ * validate real responses.
+ */
+
+/** seed 2.4: HTTPS; decision 0009: absolute, at most 2048 characters, no credentials. */
+const httpsUrl = (description: string): JsonSchema => ({
+  type: 'string',
+  format: 'uri',
+  pattern: '^https://',
+  maxLength: 2048,
+  description,
+});
+
+const COLLECTION = 'receives collection webhooks';
+const PAYOUT = 'receives payout webhooks';
+const KYC =
+  'receives merchant KYC session webhooks and customer.status_changed (without it, customer.status_changed goes to collection_url)';
+const URL_RULES =
+  'an absolute https:// URL of at most 2048 characters, without credentials, whose host resolves only to public addresses';
+
+const nullableKycUrl = (description: string): JsonSchema => ({
+  ...httpsUrl(description),
+  type: ['string', 'null'],
+});
+
+export const registerWebhookBody: JsonSchema = {
+  type: 'object',
+  description: `The business's one registration (seed 2.4). Each URL is ${URL_RULES}.`,
+  required: ['collection_url', 'payout_url'],
+  additionalProperties: false,
+  properties: {
+    collection_url: httpsUrl(COLLECTION),
+    payout_url: httpsUrl(PAYOUT),
+    kyc_url: nullableKycUrl(`optional; ${KYC}`),
+  },
+};
+
+export const updateWebhookBody: JsonSchema = {
+  type: 'object',
+  description: `The URLs to change: an omitted one is unchanged, kyc_url null removes it; collection_url and payout_url cannot be null. Each URL is ${URL_RULES}. The signing secret never changes.`,
+  additionalProperties: false,
+  properties: {
+    collection_url: httpsUrl(COLLECTION),
+    payout_url: httpsUrl(PAYOUT),
+    kyc_url: nullableKycUrl(`${KYC}; null removes it`),
+  },
+};
+
+const webhookProperties = {
+  id: { type: 'string', format: 'uuid', description: 'the registration, for PUT /api/external/webhook/{id}' },
+  collection_url: httpsUrl(COLLECTION),
+  payout_url: httpsUrl(PAYOUT),
+  kyc_url: nullableKycUrl(`${KYC}; null when not registered`),
+  signing_secret_last4: {
+    type: 'string',
+    minLength: 4,
+    maxLength: 4,
+    description: 'the signing secret’s last four characters, to tell which secret you hold',
+  },
+  created_at: { type: 'string', format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+} satisfies Record<string, JsonSchema>;
+
+const webhook: JsonSchema = {
+  type: 'object',
+  description:
+    'The business’s webhook registration, without its signing secret (a read with webhook:read does not hand out the key that signs Corridor’s webhooks)',
+  required: Object.keys(webhookProperties),
+  additionalProperties: false,
+  properties: webhookProperties,
+};
+
+const withSecretProperties = {
+  ...webhookProperties,
+  signing_secret: {
+    type: 'string',
+    // Decision 0009: whsec_ and 32 random bytes, base64url without padding.
+    pattern: '^whsec_[A-Za-z0-9_-]{43}$',
+    description:
+      'HMAC-SHA256 key of the x-corridor-signature of every collection, payout and KYC webhook (seed 6.4); made once at registration, never changed by PUT. Keep it secret: GET shows only its last four characters.',
+  },
+} satisfies Record<string, JsonSchema>;
+
+const webhookWithSecret: JsonSchema = {
+  type: 'object',
+  description: 'The business’s webhook registration with its signing secret (seed 4.3)',
+  required: Object.keys(withSecretProperties),
+  additionalProperties: false,
+  properties: withSecretProperties,
+};
+
+/** components.schemas of the webhook API. */
+export const webhookSchemaComponents: Record<string, JsonSchema> = {
+  Webhook: webhook,
+  WebhookWithSecret: webhookWithSecret,
+};
+
+const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
+
+/** `{message, data}`, as every success of the public API (decision 0008). */
+const successBody = (message: string, data: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['message', 'data'],
+  additionalProperties: false,
+  properties: { message: { type: 'string', const: message }, data },
+});
+
+export const webhookBody = (message: string) => successBody(message, schema('Webhook'));
+export const webhookWithSecretBody = (message: string) => successBody(message, schema('WebhookWithSecret'));

@@ -1,0 +1,229 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { callerMetadata, DomainError, invalidArgument, Status } from '@corridor/grpc';
+import { createLogger } from '@corridor/logging';
+import express from 'express';
+import { jsonBody, requestId } from '../../http/common.js';
+import { errorHandler } from '../../http/errors.js';
+import { expressPath, type RouteContext } from '../routes.js';
+import {
+  BUSINESS_ID,
+  CREATED,
+  SIGNING_SECRET,
+  startFakeNotificationService,
+  UPDATED,
+  WEBHOOK_ID,
+  webhookConfig,
+} from './fake-notification-service.js';
+import { WEBHOOK_ROUTES, webhookSchemaComponents } from './index.js';
+
+/**
+ * The webhook routes' handlers against notification over real gRPC (a fake service on loopback).
+ * Authentication and scopes are the public router's and have their own suites; here every request
+ * is a caller of BUSINESS_ID.
+ */
+describe('the webhook routes (decision 0009)', () => {
+  let service: Awaited<ReturnType<typeof startFakeNotificationService>>;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    service = await startFakeNotificationService();
+    const app = express();
+    app.use(requestId);
+    for (const route of WEBHOOK_ROUTES) {
+      const body = route.requestBody ? jsonBody('1mb') : [];
+      app[route.method](expressPath(route.path), ...body, async (req, res) => {
+        const metadata = callerMetadata({
+          businessId: BUSINESS_ID,
+          credentialId: 'ci_test_1',
+          scopes: ['webhook:read', 'webhook:write'],
+          environment: 'sandbox',
+          requestId: res.locals.requestId as string,
+        });
+        const context = { req, res, metadata, clients: { notification: service.client } } as unknown as RouteContext;
+        await route.handle(context);
+      });
+    }
+    app.use(errorHandler(createLogger('test', { level: 'silent' })));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await service.stop();
+  });
+  beforeEach(() => {
+    service.calls.length = 0;
+    service.answers.clear();
+  });
+
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${base}${path}`, {
+      method: method.toUpperCase(),
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  const W = `/api/external/webhook/${WEBHOOK_ID}`;
+  const registered = {
+    id: WEBHOOK_ID,
+    collection_url: 'https://platform.example/hooks/collections',
+    payout_url: 'https://platform.example/hooks/payouts',
+    kyc_url: null,
+    signing_secret: SIGNING_SECRET,
+    signing_secret_last4: 'kYz1',
+    created_at: CREATED.toISOString(),
+    updated_at: UPDATED.toISOString(),
+  };
+  const { signing_secret: _secret, ...withoutSecret } = registered;
+
+  const cases = [
+    [
+      'registerWebhook',
+      'post',
+      '/api/external/webhook',
+      { collection_url: 'https://a.example/c', payout_url: 'https://a.example/p' },
+      {},
+      201,
+      'webhook registered',
+      registered,
+    ],
+    [
+      'updateWebhook',
+      'put',
+      W,
+      { kyc_url: null, payout_url: 'https://a.example/p2' },
+      { webhookId: WEBHOOK_ID },
+      200,
+      'webhook updated',
+      registered,
+    ],
+    ['getWebhook', 'get', '/api/external/webhook', undefined, {}, 200, 'webhook retrieved', withoutSecret],
+  ] as const;
+
+  it('covers every route of the table', () => {
+    expect(cases.map(([operationId]) => operationId).sort()).toEqual(
+      WEBHOOK_ROUTES.map((route) => route.operationId).sort(),
+    );
+  });
+
+  it.each(cases)(
+    '%s: the path id as a typed field, the body as sent, the caller as metadata; answers {message, data}',
+    async (operationId, method, path, body, fields, status, message, data) => {
+      const response = await call(method, path, body, { 'x-request-id': `req-${operationId}` });
+      expect(response).toEqual({ status, body: { message, data } });
+      expect(Object.keys(response.body)).toEqual(['message', 'data']);
+      expect(service.calls).toHaveLength(1);
+      const [received] = service.calls;
+      expect(received?.method).toBe(operationId);
+      expect(received?.request).toMatchObject(fields);
+      if (body !== undefined) expect(received?.request.body).toEqual(body);
+      expect(received?.caller).toMatchObject({
+        businessId: BUSINESS_ID,
+        credentialId: 'ci_test_1',
+        environment: 'sandbox',
+        requestId: `req-${operationId}`,
+      });
+    },
+  );
+
+  it('answers exactly the properties its closed schema lists: the secret on POST and PUT only', async () => {
+    const keysOf = (name: string) => Object.keys(webhookSchemaComponents[name]?.properties ?? {}).sort();
+    for (const [method, path, schema] of [
+      ['post', '/api/external/webhook', 'WebhookWithSecret'],
+      ['put', W, 'WebhookWithSecret'],
+      ['get', '/api/external/webhook', 'Webhook'],
+    ] as const) {
+      const response = await call(method, path, method === 'get' ? undefined : {});
+      expect(Object.keys(response.body.data as object).sort()).toEqual(keysOf(schema));
+    }
+    expect(keysOf('WebhookWithSecret')).toContain('signing_secret');
+    expect(keysOf('Webhook')).not.toContain('signing_secret');
+  });
+
+  it('answers a registered kyc_url as it is, an empty one as null', async () => {
+    service.answers.set('getWebhook', () => ({ webhook: webhookConfig({ kycUrl: 'https://a.example/kyc' }) }));
+    expect((await call('get', '/api/external/webhook')).body.data).toMatchObject({ kyc_url: 'https://a.example/kyc' });
+    service.answers.set('getWebhook', () => ({ webhook: webhookConfig({ kycUrl: '' }) }));
+    expect((await call('get', '/api/external/webhook')).body.data).toMatchObject({ kyc_url: null });
+  });
+
+  it('never shows the secret on GET, even if notification sends it', async () => {
+    const response = await call('get', '/api/external/webhook');
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(response.body)).not.toContain(SIGNING_SECRET);
+    expect(response.body.data).toMatchObject({ signing_secret_last4: 'kYz1' });
+  });
+
+  it('answers 500, not a registration without its secret, when notification leaves the secret out', async () => {
+    service.answers.set('registerWebhook', () => ({ webhook: webhookConfig({ signingSecret: '' }) }));
+    expect(await call('post', '/api/external/webhook', {})).toMatchObject({
+      status: 500,
+      body: { status: false, code: 'INTERNAL' },
+    });
+  });
+
+  it('passes no body at all as {}', async () => {
+    expect((await call('post', '/api/external/webhook')).status).toBe(201);
+    expect(service.calls[0]?.request.body).toEqual({});
+  });
+
+  it.each([['[]'], ['["https://a.example/c"]']])(
+    'refuses the JSON array %s as a body with 422, without calling notification',
+    async (raw) => {
+      expect(await call('post', '/api/external/webhook', raw)).toEqual({
+        status: 422,
+        body: {
+          status: false,
+          message: 'the request body must be a JSON object',
+          code: 'VALIDATION_FAILED',
+          errors: { '(body)': ['must be a JSON object'] },
+        },
+      });
+      expect(service.calls).toHaveLength(0);
+    },
+  );
+
+  it("answers notification's refusals: a second registration 409, a bad URL 422, none yet 404", async () => {
+    service.answers.set('registerWebhook', () => {
+      throw new DomainError(
+        Status.ALREADY_EXISTS,
+        'WEBHOOK_ALREADY_REGISTERED',
+        `this business already registered its webhooks (${WEBHOOK_ID}); change them with PUT /api/external/webhook/${WEBHOOK_ID}`,
+      );
+    });
+    expect(await call('post', '/api/external/webhook', {})).toMatchObject({
+      status: 409,
+      body: { status: false, code: 'WEBHOOK_ALREADY_REGISTERED', message: expect.stringContaining(WEBHOOK_ID) },
+    });
+    service.answers.set('updateWebhook', () => {
+      throw invalidArgument('collection_url resolves to 10.0.0.7, a private address', {
+        collection_url: ['resolves to 10.0.0.7, a private address'],
+        payout_url: ['must not be null'],
+      });
+    });
+    expect(await call('put', W, { collection_url: 'https://internal.example/', payout_url: null })).toEqual({
+      status: 422,
+      body: {
+        status: false,
+        message: 'collection_url resolves to 10.0.0.7, a private address',
+        code: 'VALIDATION_FAILED',
+        errors: {
+          collection_url: ['resolves to 10.0.0.7, a private address'],
+          payout_url: ['must not be null'],
+        },
+      },
+    });
+    service.answers.set('getWebhook', () => {
+      throw new DomainError(Status.NOT_FOUND, 'WEBHOOK_NOT_FOUND', 'no webhook is registered for this business');
+    });
+    expect(await call('get', '/api/external/webhook')).toMatchObject({
+      status: 404,
+      body: { status: false, code: 'WEBHOOK_NOT_FOUND' },
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import { structOfBody } from '../body.js';
+import { pathParam } from '../path-params.js';
+import type { PublicRoute, RouteContext } from '../routes.js';
+import { webhookJson, webhookWithSecretJson } from './render.js';
+import { registerWebhookBody, updateWebhookBody, webhookBody, webhookWithSecretBody } from './schemas.js';
+
+/** The business's one webhook registration: register, change, read (seed 2.4, 4.3; decision 0009). */
+
+async function registerWebhook({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const response = await clients.notification.registerWebhook({ body: structOfBody(req.body) }, { metadata });
+  res.status(201).json({ message: 'webhook registered', data: webhookWithSecretJson(response) });
+}
+
+async function updateWebhook({ req, res, clients, metadata }: RouteContext): Promise<void> {
+  const response = await clients.notification.updateWebhook(
+    { webhookId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { metadata },
+  );
+  res.json({ message: 'webhook updated', data: webhookWithSecretJson(response) });
+}
+
+async function getWebhook({ res, clients, metadata }: RouteContext): Promise<void> {
+  const response = await clients.notification.getWebhook({}, { metadata });
+  res.json({ message: 'webhook retrieved', data: webhookJson(response) });
+}
+
+const invalidUrls =
+  'A URL is missing, not an absolute https:// URL, longer than 2048 characters, carries credentials, does not resolve, or resolves to an address that is not public (private, loopback, link-local and the like; the message names the field, the host and the address), or the body has an unknown property; `errors` lists every problem';
+
+export const WEBHOOK_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'post',
+    path: '/api/external/webhook',
+    scope: 'webhook:write',
+    operationId: 'registerWebhook',
+    summary: 'Register the business’s webhook URLs; the answer carries the signing secret',
+    requestBody: registerWebhookBody,
+    responses: {
+      201: {
+        description: 'The registration, with its new signing secret',
+        schema: webhookWithSecretBody('webhook registered'),
+      },
+      409: {
+        description:
+          'The business already has a registration (WEBHOOK_ALREADY_REGISTERED; the message names its id): change it with PUT /api/external/webhook/{id}',
+      },
+      422: { description: invalidUrls },
+    },
+    handle: registerWebhook,
+  },
+  {
+    method: 'put',
+    path: '/api/external/webhook/{id}',
+    scope: 'webhook:write',
+    operationId: 'updateWebhook',
+    summary:
+      'Change the webhook URLs: an omitted URL is unchanged, kyc_url null removes it; the signing secret stays the same',
+    requestBody: updateWebhookBody,
+    responses: {
+      200: {
+        description: 'The registration after the change, with its signing secret',
+        schema: webhookWithSecretBody('webhook updated'),
+      },
+      404: { description: 'This business has no registration with this id (WEBHOOK_NOT_FOUND)' },
+      422: { description: `${invalidUrls}; or collection_url or payout_url sent as null` },
+    },
+    handle: updateWebhook,
+  },
+  {
+    method: 'get',
+    path: '/api/external/webhook',
+    scope: 'webhook:read',
+    operationId: 'getWebhook',
+    summary: 'Read the business’s webhook registration; the signing secret shows only its last four characters',
+    responses: {
+      200: { description: 'The registration, without its signing secret', schema: webhookBody('webhook retrieved') },
+      404: {
+        description: 'The business has not registered webhook URLs yet (WEBHOOK_NOT_FOUND): POST /api/external/webhook',
+      },
+    },
+    handle: getWebhook,
+  },
+];
