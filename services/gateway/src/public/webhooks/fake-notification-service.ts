@@ -5,15 +5,9 @@ import {
   WebhookConfigSchema,
   type WebhookConfig,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import {
-  createClient,
-  registration,
-  startGrpcServer,
-  type CallerContext,
-  type ClientOf,
-  type RunningGrpcServer,
-} from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
+import { startFakeGrpcService } from '../fake-grpc-service.js';
+
+export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
 
 /** notification's answers as the gateway receives them, for the specs of the webhook routes. */
 
@@ -40,49 +34,10 @@ export function webhookConfig(overrides: WebhookOverrides = {}): WebhookConfig {
   });
 }
 
-/** One call notification received: the method, the decoded request and the caller metadata. */
-export interface ReceivedCall {
-  method: string;
-  request: Record<string, unknown>;
-  caller: CallerContext;
-}
-
-/** A method's answer, or a DomainError to throw; replaces the default answer of that method. */
-export type Answer = (request: Record<string, unknown>) => unknown;
-
 /**
- * notification as a real gRPC server on loopback answering canned messages, so the specs cross the
- * same wire (Struct, Timestamp) as production without a database. By default every method answers
- * the registration with its secret, as a careless service might: GET must still leave it out.
+ * notification answering canned messages. By default every method answers the registration with
+ * its secret, as a careless service might: GET must still leave it out.
  */
-export async function startFakeNotificationService() {
-  const calls: ReceivedCall[] = [];
-  const answers = new Map<string, Answer>();
-  const implementation = Object.fromEntries(
-    NotificationService.methods.map((method) => [
-      method.localName,
-      async (request: Record<string, unknown>, context: { caller: CallerContext }) => {
-        calls.push({ method: method.localName, request, caller: context.caller });
-        const answer = answers.get(method.localName) ?? (() => ({ webhook: webhookConfig() }));
-        return answer(request);
-      },
-    ]),
-  );
-  const server: RunningGrpcServer = await startGrpcServer({
-    address: '127.0.0.1:0',
-    services: [registration(NotificationService, implementation as never)],
-    logger: createLogger('test', { level: 'silent' }),
-  });
-  const client: ClientOf<typeof NotificationService> = createClient(NotificationService, {
-    address: `127.0.0.1:${server.port}`,
-  });
-  return {
-    client,
-    calls,
-    answers,
-    async stop() {
-      client.close();
-      await server.shutdown(1_000);
-    },
-  };
+export function startFakeNotificationService() {
+  return startFakeGrpcService(NotificationService, () => () => ({ webhook: webhookConfig() }));
 }
