@@ -1,11 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { callerMetadata, DomainError, failedPrecondition, invalidArgument, Status } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
-import express from 'express';
-import { jsonBody, requestId } from '../../http/common.js';
-import { errorHandler } from '../../http/errors.js';
-import { expressPath, type RouteContext } from '../routes.js';
+import { DomainError, failedPrecondition, invalidArgument, Status } from '@corridor/grpc';
+import { serveRoutes } from '../route-harness.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, DOCUMENT_ID, OWNER_ID } from './customer.fixtures.js';
 import { startFakeCustomerService } from './fake-customer-service.js';
 import { CUSTOMER_API_ROUTES } from './index.js';
@@ -17,34 +11,22 @@ import { CUSTOMER_API_ROUTES } from './index.js';
  */
 describe('the customer routes (decision 0008)', () => {
   let service: Awaited<ReturnType<typeof startFakeCustomerService>>;
-  let server: Server;
+  let routes: Awaited<ReturnType<typeof serveRoutes>>;
   let base: string;
 
   beforeAll(async () => {
     service = await startFakeCustomerService();
-    const app = express();
-    app.use(requestId);
-    for (const route of CUSTOMER_API_ROUTES) {
-      const body = route.requestBody ? jsonBody('1mb') : [];
-      app[route.method](expressPath(route.path), ...body, async (req, res) => {
-        const metadata = callerMetadata({
-          businessId: BUSINESS_ID,
-          credentialId: 'ci_test_1',
-          scopes: ['customer:read', 'customer:write', 'file:upload'],
-          environment: 'sandbox',
-          requestId: res.locals.requestId as string,
-        });
-        const context = { req, res, metadata, clients: { customer: service.client } } as unknown as RouteContext;
-        await route.handle(context);
-      });
-    }
-    app.use(errorHandler(createLogger('test', { level: 'silent' })));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    routes = await serveRoutes(
+      CUSTOMER_API_ROUTES,
+      { businessId: BUSINESS_ID, scopes: ['customer:read', 'customer:write', 'file:upload'] },
+      {
+        customer: service.client,
+      },
+    );
+    base = routes.base;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await routes.close();
     await service.stop();
   });
   beforeEach(() => {
@@ -52,14 +34,7 @@ describe('the customer routes (decision 0008)', () => {
     service.answers.clear();
   });
 
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${base}${path}`, {
-      method: method.toUpperCase(),
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const call = (...args: Parameters<typeof routes.call>) => routes.call(...args);
 
   const C = `/api/external/customer/${CUSTOMER_ID}`;
   const cases = [

@@ -1,11 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { callerMetadata, DomainError, invalidArgument, Status } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
-import express from 'express';
-import { jsonBody, requestId } from '../../http/common.js';
-import { errorHandler } from '../../http/errors.js';
-import { expressPath, type RouteContext } from '../routes.js';
+import { DomainError, invalidArgument, Status } from '@corridor/grpc';
+import { serveRoutes } from '../route-harness.js';
 import {
   BUSINESS_ID,
   CREATED,
@@ -24,34 +18,20 @@ import { WEBHOOK_ROUTES, webhookSchemaComponents } from './index.js';
  */
 describe('the webhook routes (decision 0009)', () => {
   let service: Awaited<ReturnType<typeof startFakeNotificationService>>;
-  let server: Server;
-  let base: string;
+  let routes: Awaited<ReturnType<typeof serveRoutes>>;
 
   beforeAll(async () => {
     service = await startFakeNotificationService();
-    const app = express();
-    app.use(requestId);
-    for (const route of WEBHOOK_ROUTES) {
-      const body = route.requestBody ? jsonBody('1mb') : [];
-      app[route.method](expressPath(route.path), ...body, async (req, res) => {
-        const metadata = callerMetadata({
-          businessId: BUSINESS_ID,
-          credentialId: 'ci_test_1',
-          scopes: ['webhook:read', 'webhook:write'],
-          environment: 'sandbox',
-          requestId: res.locals.requestId as string,
-        });
-        const context = { req, res, metadata, clients: { notification: service.client } } as unknown as RouteContext;
-        await route.handle(context);
-      });
-    }
-    app.use(errorHandler(createLogger('test', { level: 'silent' })));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    routes = await serveRoutes(
+      WEBHOOK_ROUTES,
+      { businessId: BUSINESS_ID, scopes: ['webhook:read', 'webhook:write'] },
+      {
+        notification: service.client,
+      },
+    );
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await routes.close();
     await service.stop();
   });
   beforeEach(() => {
@@ -59,14 +39,7 @@ describe('the webhook routes (decision 0009)', () => {
     service.answers.clear();
   });
 
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${base}${path}`, {
-      method: method.toUpperCase(),
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const call = (...args: Parameters<typeof routes.call>) => routes.call(...args);
 
   const W = `/api/external/webhook/${WEBHOOK_ID}`;
   const registered = {
