@@ -10,5 +10,6 @@ export {
   type RunningGrpcServer,
 } from './server.js';
 export * from './errors.js';
+export * from './field-problems.js';
 export { callerMetadata, readCaller, type CallerContext } from './metadata.js';
 export { createHealthService, ServingStatus, type HealthService } from './health.js';

@@ -3,7 +3,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/core';
 import type { Actor } from '../context.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { Customer, KybDocument, Owner, type FieldValues, type ReviewStatus } from './customer.entity.js';
-import { firstProblemMessage } from './rules/index.js';
+import { firstProblemMessage, isUuid } from './rules/index.js';
 
 /** A customer with everything GET /customer/{id} shows: owners, documents and their files. */
 export interface CustomerAggregate {
@@ -12,9 +12,6 @@ export interface CustomerAggregate {
   documents: KybDocument[];
   files: Map<string, StoredFile>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 export const customerNotFound = (id: string) => notFound('CUSTOMER_NOT_FOUND', `customer ${id} not found`);
 

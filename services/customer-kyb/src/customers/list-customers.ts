@@ -8,10 +8,10 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import type { Actor } from '../context.js';
-import { findCustomer, isUuid, loadAggregate, loadAggregates, validationFailed } from './aggregate.js';
+import { findCustomer, loadAggregate, loadAggregates, validationFailed } from './aggregate.js';
 import { Customer, VERIFICATION_STATUSES } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
-import { CUSTOMER_TYPES, FieldProblems } from './rules/index.js';
+import { CUSTOMER_TYPES, FieldProblems, isUuid } from './rules/index.js';
 
 /** seed 4.4 and seed 8: 15 customers per page. */
 export const PAGE_SIZE = 15;

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { recordAudit } from '../audit/record-audit.js';
 import { changeStatus, type Actor, type CustomerContext } from '../context.js';
 import { readObject } from '../files/file-uploads.js';
-import { isUuid, loadAggregate, validationFailed, type CustomerAggregate } from './aggregate.js';
+import { loadAggregate, validationFailed, type CustomerAggregate } from './aggregate.js';
 import type { ReviewStatus } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
 import {
@@ -13,6 +13,7 @@ import {
   FieldProblems,
   isFormationDocumentType,
   isJsonObject,
+  isUuid,
   NOT_RECOGNISED,
 } from './rules/index.js';
 

@@ -4,9 +4,9 @@ import { FileUploadSchema, type FileUpload } from '@corridor/contracts/corridor/
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { CustomerContext } from '../context.js';
-import { isUuid, validationFailed } from '../customers/aggregate.js';
+import { validationFailed } from '../customers/aggregate.js';
 import type { Customer } from '../customers/customer.entity.js';
-import { describeJson, type FieldProblems, isJsonObject, NOT_RECOGNISED } from '../customers/rules/index.js';
+import { describeJson, type FieldProblems, isJsonObject, isUuid, NOT_RECOGNISED } from '../customers/rules/index.js';
 import { StoredFile, type FilePurpose } from './stored-file.entity.js';
 
 /** What object storage holds for identity and company documents (decision 0008). */

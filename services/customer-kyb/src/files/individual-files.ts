@@ -2,10 +2,10 @@ import type { Customer as CustomerMessage, FileUpload } from '@corridor/contract
 import type { EntityManager } from '@mikro-orm/core';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
-import { assertCustomerEditable, isUuid, loadAggregate, validationFailed } from '../customers/aggregate.js';
+import { assertCustomerEditable, loadAggregate, validationFailed } from '../customers/aggregate.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { toCustomerMessage } from '../customers/customer-message.js';
-import { FieldProblems } from '../customers/rules/index.js';
+import { FieldProblems, isUuid } from '../customers/rules/index.js';
 import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from './file-uploads.js';
 
 /** seed 4.4: `file_category` of POST /file/get-presigned-url; includes identity_back. */

@@ -1,4 +1,12 @@
-import { invalidArgument, type DomainError, type FieldErrors } from '@corridor/grpc';
+import {
+  BODY_PATH,
+  describeJson,
+  FieldProblems,
+  firstProblemMessage,
+  invalidArgument,
+  isJsonObject,
+  NOT_RECOGNISED,
+} from '@corridor/grpc';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlCheck } from '@corridor/ssrf-guard';
 import type { NotificationContext } from '../context.js';
 
@@ -15,54 +23,15 @@ export type WebhookUrls = Partial<Record<UrlField, string | null>>;
 /** What a register body sets: both required URLs, kyc_url or null. */
 export type NewWebhookUrls = Record<'collection_url' | 'payout_url', string> & { kyc_url: string | null };
 
-/** The path of the whole body, for problems that belong to no field (as the gateway names it). */
-const BODY_PATH = '(body)';
-export const NOT_RECOGNISED = 'is not a recognised field';
 export const REQUIRED_NOT_NULL = 'is required and cannot be null; omit it to leave it unchanged';
 
 const isUrlField = (key: string): key is UrlField => (URL_FIELDS as readonly string[]).includes(key);
-const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return `a ${typeof value}`;
-}
 
 /**
  * The guard's sentence names its subject "webhook URL"; in the 422 the field name takes its place:
  * `collection_url must reach only public addresses: hooks.example.com resolves to 10.0.0.7, and …`.
  */
 const fieldProblem = (check: WebhookUrlCheck & { ok: false }) => check.problem.replace(/^webhook URL /, '');
-
-/**
- * Problems by field path in the order found. Paths are a platform's JSON keys, so they live in a
- * Map: a key such as `__proto__` is just a path.
- */
-class FieldProblems {
-  private readonly byPath = new Map<string, string[]>();
-
-  add(path: string, problem: string): void {
-    this.byPath.set(path, [...(this.byPath.get(path) ?? []), problem]);
-  }
-
-  has(path: string): boolean {
-    return this.byPath.has(path);
-  }
-
-  /** The 422 (seed 7): every problem in `errors`, the first one as the message; none when all is well. */
-  toError(): DomainError | undefined {
-    const [first] = this.byPath;
-    if (!first) return undefined;
-    const errors: FieldErrors = {};
-    for (const [path, problems] of this.byPath) {
-      Object.defineProperty(errors, path, { value: problems, enumerable: true, writable: true, configurable: true });
-    }
-    return invalidArgument(`${first[0]} ${first[1][0]}`, errors);
-  }
-}
 
 /**
  * Checks each distinct URL once (collection_url and payout_url are often the same), so one
@@ -134,8 +103,7 @@ async function validateWebhookBody(
       );
     } else urls[key] = result.url.href;
   }
-  const error = problems.toError();
-  if (error) throw error;
+  if (!problems.isEmpty) throw invalidArgument(firstProblemMessage(problems.errors), problems.errors);
   return urls;
 }
 

@@ -10,7 +10,7 @@ import {
   withoutNulls,
   type FieldFormats,
 } from './records.js';
-import { describeJson, fieldPath, FieldProblems, isJsonObject, type ValidationResult } from './validation.js';
+import { describeJson, fieldPath, FieldProblems, isJsonObject, isUuid, type ValidationResult } from './validation.js';
 
 export const ID_DOCUMENT_TYPES = ['passport', 'drivers_license', 'id_card', 'resident_permit'] as const;
 export type IdDocumentType = (typeof ID_DOCUMENT_TYPES)[number];
@@ -95,8 +95,6 @@ const REFUSED_OWNER_KEYS: Readonly<Record<string, string>> = {
     'is not part of this request: upload owner ID files per slot with POST /customer/{id}/owner/{owner}/files',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * An owner's postal code against its country (seed 2.1's `zip_code`/`country` rule, applied to the
  * owner's own address). Runs on a whole owner: a new one, or an existing one after its patch.
@@ -166,7 +164,7 @@ export function parseOwnerPatch(
   if (!body) return undefined;
   const found = new FieldProblems();
   const id = body.id;
-  if (typeof id !== 'string' || !UUID.test(id)) {
+  if (typeof id !== 'string' || !isUuid(id)) {
     const got = typeof id === 'string' ? JSON.stringify(id) : describeJson(id);
     found.add(fieldPath(path, 'id'), `must be the owner's id (a uuid), got ${got}`);
   }

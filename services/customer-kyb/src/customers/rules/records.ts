@@ -1,3 +1,4 @@
+import { NOT_RECOGNISED } from '@corridor/grpc';
 import type { CalendarDate } from './calendar.js';
 import type { FieldFormat } from './field-formats.js';
 import { Patch, type Nullable } from './patch.js';
@@ -6,7 +7,7 @@ import { fieldPath, type FieldProblems } from './validation.js';
 /** Every field of a record with its format: the record's whole vocabulary. */
 export type FieldFormats<T> = { readonly [K in keyof T]-?: FieldFormat<NonNullable<T[K]>> };
 
-export const NOT_RECOGNISED = 'is not a recognised field';
+export { NOT_RECOGNISED };
 export const SET_BY_CORRIDOR = 'is set by Corridor and cannot be sent';
 
 export interface ParseFieldsOptions<T> {

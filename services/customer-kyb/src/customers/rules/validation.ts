@@ -1,9 +1,13 @@
-import type { FieldErrors } from '@corridor/grpc';
-
-export type { FieldErrors };
-
-/** The outcome of validating a request: the typed value, or every problem by field path. */
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+// The problem collector and its helpers are shared with every service (@corridor/grpc).
+export {
+  BODY_PATH,
+  describeJson,
+  FieldProblems,
+  firstProblemMessage,
+  isJsonObject,
+  type FieldErrors,
+  type ValidationResult,
+} from '@corridor/grpc';
 
 /** One field's parse: its typed value, or the problem in words ("must be at most 255 characters"). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -11,83 +15,12 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 export const parsed = <T>(value: T): Parsed<T> => ({ ok: true, value });
 export const problem = (text: string): { ok: false; problem: string } => ({ ok: false, problem: text });
 
-/** The path of the whole body, for problems that belong to no field (as the gateway names it). */
-export const BODY_PATH = '(body)';
-
 /** `owners`, 1, `email` → `owners.1.email`; an empty prefix gives the bare field. */
 export function fieldPath(...segments: (string | number)[]): string {
   return segments.filter((segment) => segment !== '').join('.');
 }
 
-/**
- * Collects problems by field path, in the order they were found. Paths come from platforms' JSON
- * keys, so they are kept in a Map: a key such as `constructor` or `__proto__` is just a path.
- */
-export class FieldProblems {
-  private readonly byPath = new Map<string, string[]>();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-  add(path: string, text: string): void {
-    const problems = this.byPath.get(path) ?? [];
-    if (!problems.includes(text)) problems.push(text);
-    this.byPath.set(path, problems);
-  }
-
-  addAll(errors: FieldErrors): void {
-    for (const [path, problems] of Object.entries(errors)) for (const text of problems) this.add(path, text);
-  }
-
-  has(path: string): boolean {
-    return this.byPath.has(path);
-  }
-
-  get isEmpty(): boolean {
-    return this.byPath.size === 0;
-  }
-
-  /** The problems as the public `errors` map (own properties only, whatever the path). */
-  get errors(): FieldErrors {
-    const errors: FieldErrors = {};
-    for (const [path, problems] of this.byPath) {
-      Object.defineProperty(errors, path, {
-        value: [...problems],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return errors;
-  }
-
-  /** The value when nothing was found, else the problems. */
-  resultOf<T>(value: () => T): ValidationResult<T> {
-    return this.isEmpty ? { ok: true, value: value() } : { ok: false, errors: this.errors };
-  }
-}
-
-/**
- * The first problem as one line for the error body's `message` (seed 7: "the message names the
- * specific problem"), e.g. `owners.1.email must be unique within the customer (case-insensitive)`.
- */
-export function firstProblemMessage(errors: FieldErrors): string {
-  for (const [path, problems] of Object.entries(errors)) {
-    const first = problems[0];
-    if (first !== undefined) return `${path} ${first}`;
-  }
-  return `${BODY_PATH} is invalid`;
-}
-
-/** A JSON object (not an array, not null), as a platform's body or an entry of `owners`. */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What a JSON value is, in the words of the error message ("got a string"). */
-export function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return 'a number';
-  if (typeof value === 'boolean') return 'a boolean';
-  return typeof value;
-}
+/** An id as Corridor issues them (any case): customers, owners, documents, files. */
+export const isUuid = (value: string): boolean => UUID.test(value);
