@@ -12,4 +12,13 @@ echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
 pnpm run --silent lint
 bash "$here/../helm/check.sh"
 echo "[test] jest: unit, integration, e2e"
-exec pnpm run --silent jest --ci "$@"
+# jest runs the suites in its own process here (2 CPUs: one worker), so anything a failed suite left
+# open would keep it waiting for ever: --forceExit ends it after the summary (the testing package
+# kills the service processes with it), and the time limit stops a hang long before CI's own does.
+limit=${CORRIDOR_TEST_TIME_LIMIT:-40m}
+status=0
+timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || status=$?
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+  echo "[test] jest did not finish within $limit: stopped" >&2
+fi
+exit "$status"

@@ -105,6 +105,7 @@ export class Platform {
   private adminPort = 0;
   /** Replicas and other extra processes, stopped with the platform. */
   private readonly extraProcesses: ServiceProcess[] = [];
+  private starting: Promise<this> | undefined;
 
   constructor(private readonly options: PlatformOptions = {}) {}
 
@@ -124,7 +125,22 @@ export class Platform {
     return `http://127.0.0.1:${this.adminPort}`;
   }
 
-  async start(): Promise<this> {
+  /**
+   * Starts everything; on failure, stops whatever did start before rethrowing, so a failed
+   * `beforeAll` leaves no process, database or bucket behind.
+   */
+  start(): Promise<this> {
+    this.starting ??= this.startAll().then(
+      () => this,
+      async (error: unknown) => {
+        await this.stopStarted();
+        throw error;
+      },
+    );
+    return this.starting;
+  }
+
+  private async startAll(): Promise<void> {
     const customers = this.options.customers ?? true;
     const notifications = this.options.notifications ?? true;
     [this.identityPort, this.customerPort, this.notificationPort, this.publicPort, this.adminPort] = await Promise.all([
@@ -134,16 +150,18 @@ export class Platform {
       freePort(),
       freePort(),
     ]);
-    [this.db, this.customerDb, this.bucket, this.notificationDb] = await Promise.all([
-      createTestDatabase('e2e_identity'),
-      customers ? createTestDatabase('e2e_customer_kyb') : undefined,
-      customers ? createTestBucket('e2e-customers') : undefined,
-      notifications ? createTestDatabase('e2e_notification') : undefined,
+    // Each resource is recorded the moment it exists and every step runs to its end (settled, not
+    // raced), so a failure in one leaves nothing of the others unstopped.
+    await settled([
+      createTestDatabase('e2e_identity').then((db) => (this.db = db)),
+      customers ? createTestDatabase('e2e_customer_kyb').then((db) => (this.customerDb = db)) : undefined,
+      customers ? createTestBucket('e2e-customers').then((bucket) => (this.bucket = bucket)) : undefined,
+      notifications ? createTestDatabase('e2e_notification').then((db) => (this.notificationDb = db)) : undefined,
       createTopics(customers ? [this.identityTopic, this.customerTopic] : [this.identityTopic]),
     ]);
     // Identity, customer-kyb and notification need nothing of each other to start: each is migrated
     // and started side by side with the others, then the gateway, whose readiness needs all three.
-    await Promise.all([
+    await settled([
       migrateService('identity', this.identityEnv()).then(() => this.startIdentity(this.options.identityEnv)),
       customers ? migrateService('customer-kyb', this.customerKybEnv()).then(() => this.startCustomerKyb()) : undefined,
       notifications
@@ -151,7 +169,6 @@ export class Platform {
         : undefined,
     ]);
     this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
-    return this;
   }
 
   /** customer-kyb's environment: this platform's database, bucket, topic prefix and identity. */
@@ -459,7 +476,18 @@ export class Platform {
     });
   }
 
+  /** Stops every process and drops every database and bucket; waits for a start still under way. */
   async stop(): Promise<void> {
+    // A start that failed has already stopped what it started.
+    const started = await this.starting?.then(
+      () => true,
+      () => false,
+    );
+    this.starting = undefined;
+    if (started !== false) await this.stopStarted();
+  }
+
+  private async stopStarted(): Promise<void> {
     await Promise.all([
       ...this.extraProcesses.map((process) => process.kill()),
       this.gateway?.kill(),
@@ -469,6 +497,13 @@ export class Platform {
     ]);
     await Promise.all([this.db?.drop(), this.customerDb?.drop(), this.bucket?.drop(), this.notificationDb?.drop()]);
   }
+}
+
+/** Waits for every step to end, then throws the first failure: no step is left running unseen. */
+async function settled(steps: (Promise<unknown> | undefined)[]): Promise<void> {
+  const results = await Promise.allSettled(steps);
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** Runs a service's `dist/migrate.js up` against the given environment; throws with its output on failure. */

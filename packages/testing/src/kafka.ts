@@ -11,15 +11,31 @@ export function testKafka(clientId = 'corridor-test'): Kafka {
 
 export const uniqueSuffix = () => randomBytes(4).toString('hex');
 
-/** Creates topics for one test run (the broker does not auto-create). */
-export async function createTopics(names: string[], partitions = 3): Promise<void> {
+/**
+ * Creates topics for one test run (the broker does not auto-create) and returns once every partition
+ * has a leader. kafkajs's own `waitForLeaders` gives up with UNKNOWN_TOPIC_OR_PARTITION when a busy
+ * broker has not yet published the new topic's metadata (seen in CI), so this waits for it instead.
+ */
+export async function createTopics(names: string[], partitions = 3, timeoutMs = 60_000): Promise<void> {
   const admin = testKafka().admin();
   await admin.connect();
   try {
     await admin.createTopics({
-      waitForLeaders: true,
+      waitForLeaders: false,
       topics: names.map((topic) => ({ topic, numPartitions: partitions })),
     });
+    await eventually(
+      async () => {
+        const { topics } = await admin.fetchTopicMetadata({ topics: names });
+        for (const topic of topics) {
+          const leaderless = topic.partitions.filter((partition) => partition.leader < 0);
+          if (topic.partitions.length < partitions || leaderless.length > 0)
+            throw new Error(`topic ${topic.name} has no leader for every partition yet`);
+        }
+      },
+      timeoutMs,
+      250,
+    );
   } finally {
     await admin.disconnect();
   }

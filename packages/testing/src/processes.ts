@@ -37,6 +37,15 @@ export interface StartOptions {
   readyTimeoutMs?: number;
 }
 
+/**
+ * Every service process still running. jest runs the suites in its own process on a 2-CPU host, so a
+ * process a failed suite left behind would keep jest (and CI) waiting for ever: they all die with it.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts a real service process built into dist, as npm start does. */
 export async function startService(options: StartOptions): Promise<ServiceProcess> {
   const script = options.script ?? 'dist/main.js';
@@ -45,11 +54,15 @@ export async function startService(options: StartOptions): Promise<ServiceProces
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | string>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? signal ?? 'unknown');
+    }),
   );
   const service: ServiceProcess = {
     child,
@@ -66,7 +79,15 @@ export async function startService(options: StartOptions): Promise<ServiceProces
       throw new Error(`${options.service} exited (${code}) before it was ready:\n${output}`);
     });
     try {
-      await Promise.race([eventually(() => ready(service), options.readyTimeoutMs ?? 30_000, 200), failedEarly]);
+      // Polling stops with the process too: nothing is left retrying once failedEarly has spoken.
+      const polling = eventually(
+        async () => {
+          if (child.exitCode === null && child.signalCode === null) await ready(service);
+        },
+        options.readyTimeoutMs ?? 30_000,
+        200,
+      );
+      await Promise.race([polling, failedEarly]);
     } catch (error) {
       await service.kill('SIGKILL');
       throw error instanceof Error
