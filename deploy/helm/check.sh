@@ -4,7 +4,8 @@
 #   1. every variable of services/<name>/src/config.ts is settable from that chart's values
 #   2. helm lint --strict: the library chart; each service chart with each environment's values;
 #      the umbrella chart with each environment's values
-#   3. helm template of every chart × environment, and values the schemas must refuse
+#   3. helm template of every chart × environment, and values the schemas must refuse; a scraped
+#      metrics port is a container port; a consumer's topic prefix is its producer's
 #   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
 #
 # Tools, built once with the machine's `go` from the Go module proxy and reused: binaries and
@@ -230,6 +231,30 @@ validate() {
     "$kubeconform" -strict -summary -schema-location "$schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$manifest"
   step "kubeconform $name: $(tail -n 1 "$out")"
 }
+# A pod Prometheus is told to scrape (prometheus.io/port) has a container port `metrics` of that number.
+scraped_port_served() {
+  local name=$1 manifest=$2 annotated served
+  annotated=$(sed -n 's/^ *prometheus\.io\/port: "\([0-9]*\)"$/\1/p' "$manifest" | sort -u)
+  [ -n "$annotated" ] || return 0
+  served=$(awk '/- name: metrics$/ { getline; if ($1 == "containerPort:") print $2 }' "$manifest" | sort -u)
+  [ "$annotated" = "$served" ] ||
+    fail "$name: prometheus.io/port is ${annotated//$'\n'/,} but the container port named metrics is ${served:-missing} (metrics.port and the ports entry must agree)"
+  step "metrics $name: scraped port $annotated is the container port metrics"
+}
+# Services that consume another's topic use the producer's KAFKA_TOPIC_PREFIX in each environment.
+same_topic_prefix() {
+  local environment=$1 producer=$2 consumer=$3 a b
+  prefix_of() { sed -n 's/^  KAFKA_TOPIC_PREFIX: *//p' "$work/rendered/$1-$environment.yaml" | tr -d '"'; }
+  for service in "$producer" "$consumer"; do
+    grep -q '^  KAFKA_TOPIC_PREFIX:' "$work/rendered/$service-$environment.yaml" ||
+      fail "$environment: $service's ConfigMap has no KAFKA_TOPIC_PREFIX"
+  done
+  a=$(prefix_of "$producer")
+  b=$(prefix_of "$consumer")
+  [ "$a" = "$b" ] ||
+    fail "$environment: $consumer's KAFKA_TOPIC_PREFIX ($b) differs from $producer's ($a), whose topic it consumes"
+  step "topic prefix $environment: $consumer reads $producer's topics with its prefix \"$a\""
+}
 for environment in "${ENVIRONMENTS[@]}"; do
   files=()
   for service in "${SERVICES[@]}"; do
@@ -240,7 +265,9 @@ for environment in "${ENVIRONMENTS[@]}"; do
       -f "$work/rendered/$service-$environment.values.yaml"
     step "template $service × $environment: $(grep -c '^kind:' "$manifest") objects ($(grep '^kind:' "$manifest" | awk '{print $2}' | sort | paste -sd, -))"
     validate "$service × $environment" "$manifest"
+    scraped_port_served "$service × $environment" "$manifest"
   done
+  same_topic_prefix "$environment" customer-kyb notification
   manifest="$work/rendered/corridor-$environment.yaml"
   capture "$manifest" "helm template corridor with helm/environments/$environment/*.yaml" \
     "$helm" template "corridor-$environment" "$charts/corridor" --kube-version "$kube_version" "${files[@]}"
@@ -249,8 +276,10 @@ for environment in "${ENVIRONMENTS[@]}"; do
 done
 
 # The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable;
-# and, with the production files (the last environment above), notification's test-only allow-list.
-for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret notification.env.WEBHOOK_ALLOW_CIDRS=127.0.0.0/8; do
+# and, with the production files (the last environment above), notification's test-only allow-list
+# and extra CA file.
+for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret notification.env.WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 \
+  notification.env.WEBHOOK_EXTRA_CA_FILE=/etc/corridor/test-ca.pem; do
   if "$helm" template x "$charts/corridor" "${files[@]}" --set "$bad" >"$out" 2>&1; then
     fail "helm template accepted --set $bad: values.schema.json should refuse it"
   fi

@@ -36,14 +36,16 @@ stop_service() {
   rm -f "$pidfile"
 }
 
+# start_service NAME [VARIABLE=value...]: the variables are set for that service alone.
 start_service() {
   local name=$1 log="$LOG_DIR/$1.log" pidfile="$RUN_DIR/$1.pid" i from
+  shift
   stop_service "$name" # a restart picks up the code just built
   step "starting $name (log: $log)"
   printf '\n===== %s: starting %s\n' "$(date '+%F %T')" "$name" >>"$log"
   # Only this start's lines count: the log also holds earlier runs' "listening".
   from=$(($(stat -c %s "$log") + 1))
-  (cd "$CORRIDOR_ROOT/services/$name" && exec nohup node dist/main.js </dev/null >>"$log" 2>&1) &
+  (cd "$CORRIDOR_ROOT/services/$name" && exec env "$@" nohup node dist/main.js </dev/null >>"$log" 2>&1) &
   echo $! >"$pidfile"
   for ((i = 0; i < 300; i++)); do
     pid_alive "$pidfile" || die "$name exited during start" "$log"
@@ -62,11 +64,20 @@ cmd_up() {
   # S3Proxy's credentials (deploy/local/s3proxy.sh), for customer-kyb's file uploads.
   S3_ACCESS_KEY_ID=corridor-local
   S3_SECRET_ACCESS_KEY=corridor-local-secret
+  # Kafka of deploy/local/kafka.sh, whose topics (deploy/local/topics.txt) carry no prefix: identity
+  # and customer-kyb publish to, and notification consumes, the same names.
+  export KAFKA_BROKERS=127.0.0.1:9092 KAFKA_TOPIC_PREFIX=''
   for name in "${MIGRATED[@]}"; do
     CURRENT_LOG="$LOG_DIR/$name.log"
     run_logged "$CURRENT_LOG" "migrating $name" node "$CORRIDOR_ROOT/services/$name/dist/migrate.js" up
   done
-  for name in "${SERVICES[@]}"; do start_service "$name"; done
+  for name in "${SERVICES[@]}"; do
+    case $name in
+      # Prometheus /metrics of the webhook deliveries: http://127.0.0.1:9464/metrics
+      notification) start_service "$name" METRICS_PORT=9464 ;;
+      *) start_service "$name" ;;
+    esac
+  done
   for ((i = 0; i < 100; i++)); do
     if curl -fsS http://127.0.0.1:8080/readyz >/dev/null 2>&1; then
       step "ready: public API http://127.0.0.1:8080, admin API http://127.0.0.1:8081"

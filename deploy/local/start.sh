@@ -31,7 +31,7 @@ sandbox_field() {
 client_id=$(sandbox_field client_id)
 client_secret=$(sandbox_field client_secret)
 business_id=$(sandbox_field business_id)
-token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload'"
+token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read'"
 
 cat <<MSG
 
@@ -53,6 +53,9 @@ Create a business customer, then read the list (docs/decisions/0008-customer-api
   curl -s 127.0.0.1:8080/api/external/customer -H "Authorization: Bearer \$TOKEN" -H 'content-type: application/json' \\
     -d '{"type":"business","business_name":"Acme Ltd","registration_number":"RC123456","incorporation_country":"NG","country":"NG"}'
   curl -s '127.0.0.1:8080/api/external/customer?paginate=true' -H "Authorization: Bearer \$TOKEN"
+
+List the webhooks sent to your URLs, newest first (register the URLs first: README.md, "Webhooks"):
+  curl -s '127.0.0.1:8080/api/external/webhook/deliveries?page=1' -H "Authorization: Bearer \$TOKEN"
 
 Operate it (pnpm corridor admin --help):
   pnpm --silent corridor admin businesses create --name Acme

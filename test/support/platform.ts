@@ -68,6 +68,11 @@ export interface PlatformOptions {
   notifications?: boolean;
   /** Extra environment for notification (e.g. WEBHOOK_ALLOW_CIDRS for a receiver on 127.0.0.1). */
   notificationEnv?: Record<string, string>;
+  /**
+   * Brokers of a Kafka of the suite's own (test/support/kafka-broker.ts), for every service and the
+   * topics, so the suite can stop it; `createTopics` makes the topics there. Default: the shared one.
+   */
+  kafka?: { brokers: string[]; createTopics(names: string[]): Promise<void> };
 }
 
 /**
@@ -101,6 +106,8 @@ export class Platform {
   private customerPort = 0;
   /** notification's gRPC port; with `notifications: false`, a port nobody listens on. */
   private notificationPort = 0;
+  /** notification's Prometheus /metrics port. */
+  notificationMetricsPort = 0;
   private publicPort = 0;
   private adminPort = 0;
   /** Replicas and other extra processes, stopped with the platform. */
@@ -111,6 +118,11 @@ export class Platform {
 
   get environment(): 'sandbox' | 'production' {
     return this.options.environment ?? 'sandbox';
+  }
+
+  /** KAFKA_BROKERS of every service: the suite's own Kafka, else the shared one. */
+  get kafkaBrokers(): string {
+    return (this.options.kafka?.brokers ?? KAFKA_BROKERS).join(',');
   }
 
   /** The gateways' Redis key prefix: this platform's cache entries and counters only. */
@@ -143,13 +155,14 @@ export class Platform {
   private async startAll(): Promise<void> {
     const customers = this.options.customers ?? true;
     const notifications = this.options.notifications ?? true;
-    [this.identityPort, this.customerPort, this.notificationPort, this.publicPort, this.adminPort] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
+    [
+      this.identityPort,
+      this.customerPort,
+      this.notificationPort,
+      this.notificationMetricsPort,
+      this.publicPort,
+      this.adminPort,
+    ] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
@@ -157,7 +170,11 @@ export class Platform {
       customers ? createTestDatabase('e2e_customer_kyb').then((db) => (this.customerDb = db)) : undefined,
       customers ? createTestBucket('e2e-customers').then((bucket) => (this.bucket = bucket)) : undefined,
       notifications ? createTestDatabase('e2e_notification').then((db) => (this.notificationDb = db)) : undefined,
-      createTopics(customers ? [this.identityTopic, this.customerTopic] : [this.identityTopic]),
+      // Both always: notification consumes the customer topic even when customer-kyb is not started.
+      (this.options.kafka?.createTopics.bind(this.options.kafka) ?? createTopics)([
+        this.identityTopic,
+        this.customerTopic,
+      ]),
     ]);
     // Identity, customer-kyb and notification need nothing of each other to start: each is migrated
     // and started side by side with the others, then the gateway, whose readiness needs all three.
@@ -178,7 +195,7 @@ export class Platform {
     return {
       CUSTOMER_GRPC_ADDRESS: `127.0.0.1:${this.customerPort}`,
       DATABASE_URL: customerDb.url,
-      KAFKA_BROKERS: KAFKA_BROKERS.join(','),
+      KAFKA_BROKERS: this.kafkaBrokers,
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
       CORRIDOR_ENVIRONMENT: this.environment,
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
@@ -219,6 +236,14 @@ export class Platform {
       DATABASE_URL: notificationDb.url,
       CORRIDOR_ENVIRONMENT: this.environment,
       NOTIFICATION_SECRET_KEY: this.notificationSecretKey,
+      KAFKA_BROKERS: this.kafkaBrokers,
+      KAFKA_TOPIC_PREFIX: this.topicPrefix,
+      // A group of this platform's own, the same across restarts: one group shared by every suite's
+      // notification (the default `notification`) is rebalanced whenever any of them starts, and
+      // hands one platform's partitions to a member that does not read its topic.
+      KAFKA_GROUP_ID: `${this.topicPrefix}notification`,
+      METRICS_PORT: String(this.notificationMetricsPort),
+      WEBHOOK_POLL_INTERVAL_MS: '200',
       ...this.telemetryEnv(),
       ...this.options.notificationEnv,
       ...extra,
@@ -300,6 +325,7 @@ export class Platform {
     return {
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
       DATABASE_URL: this.db.url,
+      KAFKA_BROKERS: this.kafkaBrokers,
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
       OUTBOX_POLL_INTERVAL_MS: '200',
       IDENTITY_SECRET_KEY: this.identitySecretKey,

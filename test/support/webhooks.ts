@@ -1,3 +1,4 @@
+import { eventually } from '@corridor/testing';
 import { jsonOf, unique } from './customers.js';
 import type { Platform } from './platform.js';
 
@@ -24,6 +25,61 @@ export interface WebhookJson {
   signing_secret_last4: string;
   created_at: string;
   updated_at: string;
+}
+
+/** One attempt of a delivery (decision 0010). */
+export interface AttemptJson {
+  number: number;
+  trigger: 'scheduled' | 'replay' | 'mock';
+  started_at: string;
+  duration_ms: number;
+  outcome: 'succeeded' | 'failed';
+  status_code: number | null;
+  error_class: string | null;
+  error_message: string | null;
+  response_body: string | null;
+}
+
+/** A delivery as lists show it (decision 0010); `payload` is the body sent, parsed. */
+export interface DeliveryJson {
+  id: string;
+  event_id: string;
+  event: string;
+  destination: 'kyc_url' | 'collection_url' | 'payout_url';
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: number;
+  next_attempt_at: string | null;
+  mock: boolean;
+  payload: { event: string; data: Record<string, unknown> };
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /webhook/deliveries/{id}: the delivery and its attempts, oldest first. */
+export interface DeliveryWithAttemptsJson extends DeliveryJson {
+  attempts: AttemptJson[];
+}
+
+/** Replay and mock: the delivery with its attempts, and the attempt just made. */
+export interface AttemptMadeJson extends DeliveryWithAttemptsJson {
+  attempt: AttemptJson;
+}
+
+/** GET /webhook/deliveries: the paginated envelope of the customer list (seed 4.4, decision 0010). */
+export interface DeliveryPage {
+  data: DeliveryJson[];
+  links: { first: string; last: string; prev: string | null; next: string | null };
+  meta: {
+    current_page: number;
+    from: number | null;
+    last_page: number;
+    path: string;
+    per_page: number;
+    to: number | null;
+    total: number;
+    [field: string]: unknown;
+  };
 }
 
 /** A platform business with a token for the webhook routes. */
@@ -65,8 +121,8 @@ export class WebhookApi {
   }
 
   /** `{message, data}` of a success with `status`. */
-  private async data(response: Response, status: number, what: string): Promise<WebhookJson> {
-    const body = await jsonOf<{ message: string; data: WebhookJson }>(response, status, what);
+  private async data<T = WebhookJson>(response: Response, status: number, what: string): Promise<T> {
+    const body = await jsonOf<{ message: string; data: T }>(response, status, what);
     expect(typeof body.message).toBe('string');
     return body.data;
   }
@@ -84,5 +140,86 @@ export class WebhookApi {
   /** GET /webhook (200). */
   async get(token: string): Promise<WebhookJson> {
     return this.data(await this.call(token, 'GET', '/webhook'), 200, 'get webhook');
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Deliveries, replay and mock (decision 0010)
+  // -------------------------------------------------------------------------------------------
+
+  /** GET /webhook/deliveries with the query as given; the raw response. */
+  listCall(token: string, query: Record<string, string | number> = {}): Promise<Response> {
+    const search = new URLSearchParams(
+      Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
+    );
+    return this.call(token, 'GET', `/webhook/deliveries${search.size > 0 ? `?${search}` : ''}`);
+  }
+
+  /** GET /webhook/deliveries (200): one page. */
+  async deliveries(token: string, query: Record<string, string | number> = {}): Promise<DeliveryPage> {
+    return jsonOf<DeliveryPage>(await this.listCall(token, query), 200, 'list deliveries');
+  }
+
+  /** Every delivery matching the filters, every page read, newest first. */
+  async allDeliveries(token: string, query: Record<string, string | number> = {}): Promise<DeliveryJson[]> {
+    const all: DeliveryJson[] = [];
+    for (let page = 1; ; page += 1) {
+      const answer = await this.deliveries(token, { ...query, page });
+      all.push(...answer.data);
+      if (page >= answer.meta.last_page) return all;
+    }
+  }
+
+  /** GET /webhook/deliveries/{id} (200). */
+  async delivery(token: string, id: string): Promise<DeliveryWithAttemptsJson> {
+    return this.data(await this.call(token, 'GET', `/webhook/deliveries/${id}`), 200, 'get delivery');
+  }
+
+  /** Polls the delivery until `accept` holds (e.g. it has ended); the last one read. */
+  async deliveryWhen(
+    token: string,
+    id: string,
+    accept: (delivery: DeliveryWithAttemptsJson) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<DeliveryWithAttemptsJson> {
+    let last: DeliveryWithAttemptsJson | undefined;
+    return eventually(
+      async () => {
+        last = await this.delivery(token, id);
+        if (!accept(last)) throw new Error(`delivery ${id} is not there yet: ${JSON.stringify(last)}`);
+        return last;
+      },
+      timeoutMs,
+      200,
+    );
+  }
+
+  /** POST /webhook/deliveries/{id}/replay; the raw response. */
+  replayCall(token: string, id: string): Promise<Response> {
+    return this.call(token, 'POST', `/webhook/deliveries/${id}/replay`);
+  }
+
+  /** POST /webhook/deliveries/{id}/replay (200): the delivery and the attempt made. */
+  async replay(token: string, id: string): Promise<AttemptMadeJson> {
+    return this.data(await this.replayCall(token, id), 200, 'replay delivery');
+  }
+
+  /** POST /webhook/deliveries/replay; the raw response. */
+  bulkReplayCall(token: string, body: unknown): Promise<Response> {
+    return this.call(token, 'POST', '/webhook/deliveries/replay', body);
+  }
+
+  /** POST /webhook/deliveries/replay (202): how many failed deliveries were queued. */
+  async bulkReplay(token: string, body: { since: string; until?: string }): Promise<{ queued: number }> {
+    return this.data(await this.bulkReplayCall(token, body), 202, 'bulk replay');
+  }
+
+  /** POST /webhook/mock; the raw response. */
+  mockCall(token: string, body: unknown): Promise<Response> {
+    return this.call(token, 'POST', '/webhook/mock', body);
+  }
+
+  /** POST /webhook/mock (200): the mock delivery and its one attempt. */
+  async mock(token: string, body: { event: string; data?: Record<string, unknown> }): Promise<AttemptMadeJson> {
+    return this.data(await this.mockCall(token, body), 200, `mock ${body.event}`);
   }
 }

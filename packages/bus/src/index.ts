@@ -1,5 +1,5 @@
 export * from './events.js';
-export { captureTraceContext, traceContextFromHeaders } from './tracing.js';
+export { captureTraceContext, traceContextFromCarrier, traceContextFromHeaders } from './tracing.js';
 export { createKafka, createIdempotentProducer } from './producer.js';
 export type { Kafka, Producer } from 'kafkajs';
 export { OutboxMessage, recordEvent, type RecordEvent } from './outbox/record.js';

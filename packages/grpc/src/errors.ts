@@ -6,7 +6,10 @@ export { Status };
 export type FieldErrors = Record<string, string[]>;
 
 const REASON_KEY = 'corridor-reason';
+/** ASCII-only text metadata: kept for gateways released before the binary key. */
 const FIELD_ERRORS_KEY = 'corridor-field-errors';
+/** UTF-8 JSON: field paths are platforms' JSON keys and may be any text ("ñame", "’"). */
+const FIELD_ERRORS_BIN_KEY = 'corridor-field-errors-bin';
 
 /**
  * An expected failure of a use case. Services throw these; the gRPC edge turns them into a status
@@ -41,7 +44,12 @@ export const alreadyExists = (reason: string, message: string) =>
 export function toServiceError(error: DomainError): Partial<ServiceError> {
   const metadata = new Metadata();
   metadata.set(REASON_KEY, error.reason);
-  if (error.fieldErrors) metadata.set(FIELD_ERRORS_KEY, JSON.stringify(error.fieldErrors));
+  if (error.fieldErrors) {
+    const json = JSON.stringify(error.fieldErrors);
+    metadata.set(FIELD_ERRORS_BIN_KEY, Buffer.from(json, 'utf8'));
+    // A non-ASCII text value would make grpc-js throw and the call end without its status.
+    if (/^[\x20-\x7e]*$/.test(json)) metadata.set(FIELD_ERRORS_KEY, json);
+  }
   return { code: error.status, details: error.message, metadata };
 }
 
@@ -60,7 +68,8 @@ export function fromServiceError(error: unknown): DomainError {
     );
   }
   const reason = String(error.metadata?.get(REASON_KEY)[0] ?? Status[error.code] ?? 'UNKNOWN');
-  const rawFieldErrors = error.metadata?.get(FIELD_ERRORS_KEY)[0];
+  const binary = error.metadata?.get(FIELD_ERRORS_BIN_KEY)[0];
+  const rawFieldErrors = Buffer.isBuffer(binary) ? binary.toString('utf8') : error.metadata?.get(FIELD_ERRORS_KEY)[0];
   let fieldErrors: FieldErrors | undefined;
   if (typeof rawFieldErrors === 'string') {
     try {

@@ -19,6 +19,11 @@ describe('gRPC adapter over a real loopback connection', () => {
       seenCallers.push(context.caller);
       if (request.service === 'invalid')
         throw new DomainError(Status.INVALID_ARGUMENT, 'BAD_THING', 'thing is bad', { thing: ['is bad'] });
+      if (request.service === 'invalid-unicode')
+        throw new DomainError(Status.INVALID_ARGUMENT, 'VALIDATION_FAILED', 'ñame is not a recognised field', {
+          ñame: ['is not a recognised field'],
+          'owners.0.street': ['must be 9 to 255 characters; got “Rue…”'],
+        });
       if (request.service === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
       if (request.service === 'crash') throw new Error('secret internal detail');
       return { status: HealthCheckResponse_ServingStatus.SERVING };
@@ -74,6 +79,23 @@ describe('gRPC adapter over a real loopback connection', () => {
           reason: 'BAD_THING',
           message: 'thing is bad',
           fieldErrors: { thing: ['is bad'] },
+        });
+      } finally {
+        client.close();
+      }
+    });
+
+    it('carries field errors whose paths and texts are not ASCII (platforms choose the JSON keys)', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
+      try {
+        const error = await client.check({ service: 'invalid-unicode' }).catch((e: unknown) => e);
+        expect(error).toMatchObject({
+          status: Status.INVALID_ARGUMENT,
+          message: 'ñame is not a recognised field',
+          fieldErrors: {
+            ñame: ['is not a recognised field'],
+            'owners.0.street': ['must be 9 to 255 characters; got “Rue…”'],
+          },
         });
       } finally {
         client.close();

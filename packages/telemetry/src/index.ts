@@ -1,5 +1,6 @@
 import { register } from 'node:module';
 import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
@@ -24,12 +25,24 @@ export interface Telemetry {
  * consumer spans from the message headers): a generic kafkajs instrumentation would parent the
  * publish on the relay's context and cut the request's trace in two.
  */
-export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Telemetry {
+export interface TelemetryOptions {
+  /**
+   * Serve the service's OpenTelemetry metrics at http://0.0.0.0:<port>/metrics in Prometheus text;
+   * 0 or absent: metrics are recorded nowhere.
+   */
+  metricsPort?: number;
+}
+
+export function startTelemetry(
+  serviceName: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: TelemetryOptions = {},
+): Telemetry {
   // Lets instrumentations see ESM imports (our code) of the CommonJS libraries they patch.
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   if (env.OTEL_DIAGNOSTIC_LOG_LEVEL) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
 
-  // Traces only; metrics and logs have their own paths (Prometheus, JSON lines on stdout).
+  // Traces to OTLP, metrics to a Prometheus scrape endpoint, logs as JSON lines on stdout.
   env.OTEL_LOGS_EXPORTER ??= 'none';
   env.OTEL_METRICS_EXPORTER ??= 'none';
   // Spans are always made (trace ids in logs and gRPC metadata); they leave the process only
@@ -46,6 +59,7 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
       'deployment.environment.name': env.CORRIDOR_ENVIRONMENT ?? 'sandbox',
     }),
     spanProcessors: [spanProcessor],
+    ...(options.metricsPort ? { metricReaders: [new PrometheusExporter({ port: options.metricsPort })] } : {}),
     instrumentations: [
       new HttpInstrumentation(),
       new ExpressInstrumentation(),

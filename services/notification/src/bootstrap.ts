@@ -1,13 +1,25 @@
+import { createKafka, EventConsumer, topicName } from '@corridor/bus';
 import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { openDatabase } from '@corridor/db';
 import { createHealthService, startGrpcServer } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
 import type { Telemetry } from '@corridor/telemetry';
+import { readFileSync } from 'node:fs';
 import { loadNotificationConfig } from './config.js';
 import type { NotificationContext } from './context.js';
 import { notificationDatabase } from './database.js';
+import type { DeliveryRuntime } from './deliveries/attempt-delivery.js';
+import { query } from './deliveries/delivery-store.js';
+import { DeliveryWorker } from './deliveries/delivery-worker.js';
+import { WebhookSender } from './deliveries/send-webhook.js';
+import { consumerLag } from './events/consumer-lag.js';
+import { deliveriesFromEvents } from './events/deliveries-from-events.js';
+import { observeGauges } from './metrics.js';
 import { notificationServiceRegistration } from './notification.grpc.js';
 import { WebhookSecrets } from './secrets/webhook-secrets.js';
+
+/** A claim outlives the longest attempt by this much before another worker may take it over. */
+const LEASE_MARGIN_MS = 30_000;
 
 export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
   const config = loadNotificationConfig();
@@ -20,28 +32,90 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     throw new Error(`notification database has pending migrations: ${pending.map((m) => m.name).join(', ')}`);
   }
 
-  if (config.WEBHOOK_ALLOW_CIDRS.length > 0) {
-    logger.warn({ cidrs: config.WEBHOOK_ALLOW_CIDRS }, 'test-only webhook allow list in effect');
+  if (config.WEBHOOK_ALLOW_CIDRS.length > 0 || config.WEBHOOK_EXTRA_CA_FILE) {
+    logger.warn(
+      { cidrs: config.WEBHOOK_ALLOW_CIDRS, extraCaFile: config.WEBHOOK_EXTRA_CA_FILE },
+      'test-only webhook allow list or extra CA in effect',
+    );
   }
+  const now = () => new Date();
+  const secrets = new WebhookSecrets(config.NOTIFICATION_SECRET_KEY);
+  const sender = new WebhookSender({
+    allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
+    ...(config.WEBHOOK_EXTRA_CA_FILE ? { extraCa: readFileSync(config.WEBHOOK_EXTRA_CA_FILE, 'utf8') } : {}),
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS,
+    now,
+  });
+  const runtime: DeliveryRuntime = { sender, secrets, scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS, now, logger };
+  const worker = new DeliveryWorker({
+    orm,
+    runtime,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    leaseMs: config.WEBHOOK_CONNECT_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    retentionDays: config.WEBHOOK_RETENTION_DAYS,
+    logger,
+  });
+
   const context: NotificationContext = {
-    now: () => new Date(),
-    secrets: new WebhookSecrets(config.NOTIFICATION_SECRET_KEY),
+    now,
+    environment: config.CORRIDOR_ENVIRONMENT,
+    secrets,
     webhookUrls: { allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
+    deliveries: runtime,
+    wakeWorker: () => worker.wake(),
   };
+
+  // Every producing service's topic that carries a webhook event (payments will join it).
+  const topics = [topicName(config.KAFKA_TOPIC_PREFIX, 'customer')];
+  const kafka = createKafka('notification', config.KAFKA_BROKERS, logger);
+  const consumer = new EventConsumer({
+    kafka,
+    groupId: config.KAFKA_GROUP_ID,
+    topics,
+    em: orm.em,
+    handler: deliveriesFromEvents({
+      environment: config.CORRIDOR_ENVIRONMENT,
+      scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+      now,
+      logger,
+    }),
+    onApplied: () => worker.wake(),
+    logger,
+  });
+  observeGauges({
+    pendingDeliveries: async () => {
+      const [row] = await query(
+        orm.em.fork(),
+        `select count(*)::int as pending from webhook_delivery where status = 'pending'`,
+      );
+      return Number(row?.pending ?? 0);
+    },
+    consumerLag: consumerLag(kafka, config.KAFKA_GROUP_ID, topics),
+  });
+
   const health = createHealthService([NotificationService.typeName]);
   const grpc = await startGrpcServer({
     address: config.NOTIFICATION_GRPC_ADDRESS,
     logger,
     services: [health.registration, notificationServiceRegistration({ orm, context })],
   });
-  logger.info({ port: grpc.port }, 'notification listening');
+  worker.start();
+  await consumer.start();
+  logger.info({ port: grpc.port, topics }, 'notification listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'notification stopping');
+    // No new deliveries, then let the attempts under way finish; whatever is due stays in PostgreSQL.
+    await consumer.stop();
+    await worker.stop();
     await grpc.shutdown();
+    await sender.close();
     await orm.close();
     await telemetry.shutdown();
     process.exit(0);

@@ -30,6 +30,43 @@ export const notificationConfigShape = {
     )
     // Checked here, so a typo stops the start rather than failing every registration later.
     .pipe(z.array(z.string().refine(isAddressOrCidr, 'each entry must be an IP address or CIDR (127.0.0.0/8, ::1)'))),
+  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
+  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
+    .default(''),
+  /** The consumer group reading the event topics (and the deduplication namespace of processed_event). */
+  KAFKA_GROUP_ID: z.string().min(1).default('notification'),
+  /**
+   * Delay before each attempt, counted from the previous one (seed 6.4 rule 4): attempt 1 immediate,
+   * then 1 min, 5 min, 15 min, 1 h. As many entries as attempts; tests scale them down to seconds.
+   */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .default('0,60000,300000,900000,3600000')
+    .transform((value) => value.split(',').map((entry) => (entry.trim() === '' ? Number.NaN : Number(entry))))
+    .pipe(
+      z
+        .array(z.number('each delay must be a number of milliseconds').int().min(0, 'each delay must be 0 or more'))
+        .min(1),
+    ),
+  /** Whole-attempt limit: receivers are to reply within 30 seconds (seed 6.4 rule 6). */
+  WEBHOOK_TIMEOUT_MS: env.positiveInt(30_000),
+  /** TCP and TLS connect limit, well under the whole-attempt one: a dead host fails fast. */
+  WEBHOOK_CONNECT_TIMEOUT_MS: env.positiveInt(5_000),
+  /** Attempts one process makes at once, across every business. */
+  WEBHOOK_CONCURRENCY: env.positiveInt(32),
+  /** Attempts in flight to one registration at once: a hanging receiver holds at most this many slots. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: env.positiveInt(4),
+  /** How often the worker looks for due deliveries when nothing woke it. */
+  WEBHOOK_POLL_INTERVAL_MS: env.positiveInt(1_000),
+  /** Deliveries (and their attempts) that are no longer pending are deleted after this many days. */
+  WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
+  /** Test-only: a PEM file of CAs trusted besides the system's (the tests' receivers). Refused in production. */
+  WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
+  /** Port of the Prometheus /metrics listener; 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: env.logLevel(),
 };
 
@@ -37,12 +74,23 @@ export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;
 
 export function loadNotificationConfig(source: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig('notification', notificationConfigShape, source);
-  if (config.CORRIDOR_ENVIRONMENT === 'production' && config.WEBHOOK_ALLOW_CIDRS.length > 0) {
-    // Letting webhooks reach internal addresses in production is the SSRF the guard exists to stop.
-    process.stderr.write(
-      `notification: refusing to start, invalid configuration:\n  - WEBHOOK_ALLOW_CIDRS: is for tests only and must be empty when CORRIDOR_ENVIRONMENT=production (got ${JSON.stringify(source.WEBHOOK_ALLOW_CIDRS)})\n`,
-    );
-    process.exit(78);
+  if (config.CORRIDOR_ENVIRONMENT === 'production') {
+    // Letting webhooks reach internal addresses, or trusting a CA of our own, in production is the
+    // SSRF and interception the guard exists to stop.
+    const testOnly = [
+      config.WEBHOOK_ALLOW_CIDRS.length > 0
+        ? `WEBHOOK_ALLOW_CIDRS (got ${JSON.stringify(source.WEBHOOK_ALLOW_CIDRS)})`
+        : '',
+      config.WEBHOOK_EXTRA_CA_FILE ? `WEBHOOK_EXTRA_CA_FILE (got ${JSON.stringify(config.WEBHOOK_EXTRA_CA_FILE)})` : '',
+    ].filter(Boolean);
+    if (testOnly.length > 0) {
+      process.stderr.write(
+        `notification: refusing to start, invalid configuration:\n${testOnly
+          .map((name) => `  - ${name}: is for tests only and must be unset when CORRIDOR_ENVIRONMENT=production\n`)
+          .join('')}`,
+      );
+      process.exit(78);
+    }
   }
   return config;
 }

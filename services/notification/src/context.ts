@@ -1,9 +1,11 @@
 import type { WebhookUrlOptions } from '@corridor/ssrf-guard';
+import type { DeliveryRuntime } from './deliveries/attempt-delivery.js';
 import type { WebhookSecrets } from './secrets/webhook-secrets.js';
 
 /** What every notification use case knows about where it runs. */
 export interface NotificationContext {
   now: () => Date;
+  environment: 'sandbox' | 'production';
   secrets: WebhookSecrets;
   /** How webhook URLs are checked at registration (decision 0009). */
   webhookUrls: {
@@ -12,4 +14,8 @@ export interface NotificationContext {
     /** The resolver; the system's when absent. Tests inject one, so no test depends on DNS. */
     resolve?: WebhookUrlOptions['resolve'];
   };
+  /** Makes attempts (replays and mocks answer with one); absent where no call sends webhooks. */
+  deliveries?: DeliveryRuntime;
+  /** Tells the delivery worker that something is due now (a queued replay). */
+  wakeWorker?: () => void;
 }

@@ -2,6 +2,13 @@ import { NotificationService } from '@corridor/contracts/corridor/notification/v
 import type { MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import type { NotificationContext } from './context.js';
+import {
+  getDelivery,
+  listDeliveries,
+  replayDelivery,
+  replayFailedDeliveries,
+  triggerMockWebhook,
+} from './deliveries/delivery-api.js';
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
 import { updateWebhook } from './webhooks/update-webhook.js';
@@ -25,6 +32,21 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     },
     async getWebhook(_request, call) {
       return { webhook: await getWebhook(em(), businessOf(call)) };
+    },
+    async listDeliveries(request, call) {
+      return listDeliveries(em(), businessOf(call), request);
+    },
+    async getDelivery(request, call) {
+      return { delivery: await getDelivery(em(), businessOf(call), request.deliveryId) };
+    },
+    async replayDelivery(request, call) {
+      return replayDelivery(em(), context, businessOf(call), request.deliveryId);
+    },
+    async replayFailedDeliveries(request, call) {
+      return { queued: await replayFailedDeliveries(em(), context, businessOf(call), request.body ?? {}) };
+    },
+    async triggerMockWebhook(request, call) {
+      return triggerMockWebhook(em(), context, businessOf(call), request.body ?? {});
     },
   });
 }

@@ -93,8 +93,10 @@ describe('EventConsumer against real PostgreSQL and Kafka', () => {
         );
         expect(rows.map((r) => r.business_id)).toEqual(['first', 'flaky']);
       }, 30_000);
-      // The flaky handler ran twice (its first attempt rolled back), the duplicate never reached it.
-      expect(handled.filter((b) => b === 'first')).toHaveLength(1);
+      // The flaky handler ran twice (its first attempt rolled back). 'first' ran again only if it shared
+      // flaky's chunk, whose transaction rolled back with it; its duplicate never ran: the projection
+      // above has it once either way.
+      expect(handled.filter((b) => b === 'first').length).toBeLessThanOrEqual(2);
       expect(handled.filter((b) => b === 'flaky')).toHaveLength(2);
       const processed = await query(db.url, 'select event_id from processed_event where consumer = $1', [groupId]);
       expect(processed).toHaveLength(2);

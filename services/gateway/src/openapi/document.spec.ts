@@ -310,10 +310,17 @@ describe('the OpenAPI document', () => {
       },
     );
 
-    it('has no other webhook route', () => {
+    it('has no other webhook route than these and the deliveries and mock routes of decision 0010', () => {
+      const DELIVERY_ROUTES = [
+        ['get', '/api/external/webhook/deliveries', 'webhook:read'],
+        ['get', '/api/external/webhook/deliveries/{id}', 'webhook:read'],
+        ['post', '/api/external/webhook/deliveries/{id}/replay', 'webhook:replay'],
+        ['post', '/api/external/webhook/deliveries/replay', 'webhook:replay'],
+        ['post', '/api/external/webhook/mock', 'mock:webhook:trigger'],
+      ] as const;
       const documented = PUBLIC_ROUTES.filter((route) => /^\/api\/external\/webhook\b/.test(route.path));
-      expect(documented.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
-        WEBHOOK_ROUTES.map(([method, path]) => `${method} ${path}`).sort(),
+      expect(documented.map((route) => `${route.method} ${route.path} ${route.scope}`).sort()).toEqual(
+        [...WEBHOOK_ROUTES, ...DELIVERY_ROUTES].map(([method, path, scope]) => `${method} ${path} ${scope}`).sort(),
       );
     });
 

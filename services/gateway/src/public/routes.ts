@@ -5,7 +5,7 @@ import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { CUSTOMER_API_ROUTES } from './customers/index.js';
-import { WEBHOOK_ROUTES } from './webhooks/index.js';
+import { WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
 import { whoami, whoamiResponse } from './whoami.js';
 
 export interface RouteContext {
@@ -58,6 +58,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   },
   ...CUSTOMER_API_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...WEBHOOK_DELIVERY_ROUTES,
 ];
 
 /** /api/external/customer/{id} → /api/external/customer/:id */

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@corridor/db';
 import { Migration20261121300000WebhookEndpoints } from './Migration20261121300000WebhookEndpoints.js';
+import { Migration20261121400000WebhookDeliveries } from './Migration20261121400000WebhookDeliveries.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121300000WebhookEndpoints', class: Migration20261121300000WebhookEndpoints },
+  { name: 'Migration20261121400000WebhookDeliveries', class: Migration20261121400000WebhookDeliveries },
 ];

@@ -4,6 +4,7 @@ import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { validateRegistration, validateUpdate } from './webhook-body.js';
 
 const context: NotificationContext = {
+  environment: 'sandbox',
   now: () => new Date('2026-11-21T10:00:00.000Z'),
   secrets: new WebhookSecrets('n'.repeat(64)),
   webhookUrls: { allowCidrs: [], resolve: async () => [{ address: '93.184.215.14', family: 4 }] },

@@ -29,6 +29,7 @@ const now = new Date('2026-11-21T10:00:00.000Z');
 const later = new Date('2026-11-21T11:00:00.000Z');
 let clock = now;
 const context: NotificationContext = {
+  environment: 'sandbox',
   now: () => clock,
   secrets: new WebhookSecrets('n'.repeat(64)),
   webhookUrls: { allowCidrs: [], resolve },

@@ -2,10 +2,14 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   NotificationService,
+  WebhookAttemptSchema,
   WebhookConfigSchema,
+  WebhookDeliverySchema,
+  type WebhookAttempt,
   type WebhookConfig,
+  type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { startFakeGrpcService } from '../fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
 
 export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
 
@@ -17,7 +21,17 @@ export const SIGNING_SECRET = 'whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAkYz1
 export const CREATED = new Date('2026-11-21T09:00:00.000Z');
 export const UPDATED = new Date('2026-11-21T10:30:00.000Z');
 
+export const DELIVERY_ID = '7a2c9e41-0000-4000-8000-00000000d001';
+export const EVENT_ID = '8b3d0f52-0000-4000-8000-00000000a001';
+export const NEXT_ATTEMPT = new Date('2026-11-21T10:35:00.000Z');
+export const ATTEMPT_STARTED = new Date('2026-11-21T10:30:00.000Z');
+/** The body notification stored and every attempt sends, byte for byte. */
+export const DELIVERY_BODY =
+  '{"event":"customer.status_changed","data":{"customer_id":"c1","business_id":"4b8f3c2e-0000-4000-8000-00000000b001","customer_type":"individual","kyb_scope":null,"old_status":"PROCESSING","new_status":"VERIFIED","changed_at":"2026-11-21T09:00:00.000Z"}}';
+
 type WebhookOverrides = Partial<Omit<WebhookConfig, '$typeName' | '$unknown'>>;
+type DeliveryOverrides = Partial<Omit<WebhookDelivery, '$typeName' | '$unknown'>>;
+type AttemptOverrides = Partial<Omit<WebhookAttempt, '$typeName' | '$unknown'>>;
 
 export function webhookConfig(overrides: WebhookOverrides = {}): WebhookConfig {
   return create(WebhookConfigSchema, {
@@ -34,10 +48,83 @@ export function webhookConfig(overrides: WebhookOverrides = {}): WebhookConfig {
   });
 }
 
+/** A failed first attempt: the receiver answered 503. */
+export function webhookAttempt(overrides: AttemptOverrides = {}): WebhookAttempt {
+  return create(WebhookAttemptSchema, {
+    number: 1,
+    trigger: 'scheduled',
+    startedAt: timestampFromDate(ATTEMPT_STARTED),
+    durationMs: 412,
+    outcome: 'failed',
+    statusCode: 503,
+    errorClass: 'http_status',
+    errorMessage: 'the receiver answered 503',
+    responseBody: 'try later',
+    ...overrides,
+  });
+}
+
+/** A replay the receiver answered 200 with an empty body: nothing to report but the status. */
+export const SUCCEEDED_REPLAY: AttemptOverrides = {
+  number: 2,
+  trigger: 'replay',
+  durationMs: 96,
+  outcome: 'succeeded',
+  statusCode: 200,
+  errorClass: '',
+  errorMessage: '',
+  responseBody: '',
+};
+
+/** A pending delivery after one failed attempt; `attempts` empty unless given, as in lists. */
+export function webhookDelivery(overrides: DeliveryOverrides = {}): WebhookDelivery {
+  return create(WebhookDeliverySchema, {
+    id: DELIVERY_ID,
+    eventId: EVENT_ID,
+    eventType: 'customer.status_changed',
+    destination: 'collection_url',
+    url: 'https://platform.example/hooks/collections',
+    status: 'pending',
+    attemptCount: 1,
+    nextAttemptAt: timestampFromDate(NEXT_ATTEMPT),
+    mock: false,
+    body: DELIVERY_BODY,
+    createdAt: timestampFromDate(CREATED),
+    updatedAt: timestampFromDate(UPDATED),
+    ...overrides,
+  });
+}
+
 /**
- * notification answering canned messages. By default every method answers the registration with
- * its secret, as a careless service might: GET must still leave it out.
+ * notification answering canned messages. By default every configuration method answers the
+ * registration with its secret, as a careless service might: GET must still leave it out. The
+ * delivery methods answer the delivery above (with its attempt where the method fills attempts).
  */
 export function startFakeNotificationService() {
-  return startFakeGrpcService(NotificationService, () => () => ({ webhook: webhookConfig() }));
+  const attempted = () => {
+    const attempt = webhookAttempt(SUCCEEDED_REPLAY);
+    return {
+      delivery: webhookDelivery({
+        status: 'succeeded',
+        attemptCount: 2,
+        nextAttemptAt: undefined,
+        attempts: [webhookAttempt(), attempt],
+      }),
+      attempt,
+    };
+  };
+  const defaults: Record<string, Answer> = {
+    listDeliveries: () => ({
+      deliveries: [webhookDelivery()],
+      page: { currentPage: 1, perPage: 15, lastPage: 1, total: 1n },
+    }),
+    getDelivery: () => ({ delivery: webhookDelivery({ attempts: [webhookAttempt()] }) }),
+    replayDelivery: attempted,
+    replayFailedDeliveries: () => ({ queued: 3 }),
+    triggerMockWebhook: attempted,
+  };
+  return startFakeGrpcService(
+    NotificationService,
+    (method) => defaults[method] ?? (() => ({ webhook: webhookConfig() })),
+  );
 }

@@ -1,2 +1,8 @@
+import { deliverySchemaComponents } from './delivery-schemas.js';
+import { webhookSchemaComponents as configurationSchemaComponents } from './schemas.js';
+
 export { WEBHOOK_ROUTES } from './webhook-routes.js';
-export { webhookSchemaComponents } from './schemas.js';
+export { WEBHOOK_DELIVERY_ROUTES } from './delivery-routes.js';
+
+/** The named schemas the webhook routes refer to, for the document's components. */
+export const webhookSchemaComponents = { ...configurationSchemaComponents, ...deliverySchemaComponents };

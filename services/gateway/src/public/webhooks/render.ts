@@ -1,15 +1,16 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 
-/** The JSON answers of the webhook routes (decision 0009), from notification's messages. */
+/** The JSON answers of the webhook configuration routes (decision 0009), from notification's messages. */
 
 /** A field notification must always fill; its absence is a defect (500), not the caller's. */
-function present<T>(value: T | undefined, what: string): T {
+export function present<T>(value: T | undefined, what: string): T {
   if (value === undefined || value === '') throw new Error(`notification returned no ${what}`);
   return value;
 }
 
-const iso = (timestamp: Timestamp | undefined, what: string) => timestampDate(present(timestamp, what)).toISOString();
+export const iso = (timestamp: Timestamp | undefined, what: string) =>
+  timestampDate(present(timestamp, what)).toISOString();
 
 function render(webhook: WebhookConfig, secret: { signing_secret: string } | Record<string, never>) {
   return {

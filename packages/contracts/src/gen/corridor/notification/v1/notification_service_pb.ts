@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/notification/v1/notification_service.proto.
  */
 export const file_corridor_notification_v1_notification_service: GenFile = /*@__PURE__*/
-  fileDesc("CjNjb3JyaWRvci9ub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SGGNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MSKDAgoNV2ViaG9va0NvbmZpZxIKCgJpZBgBIAEoCRITCgtidXNpbmVzc19pZBgCIAEoCRIWCg5jb2xsZWN0aW9uX3VybBgDIAEoCRISCgpwYXlvdXRfdXJsGAQgASgJEg8KB2t5Y191cmwYBSABKAkSFgoOc2lnbmluZ19zZWNyZXQYBiABKAkSHAoUc2lnbmluZ19zZWNyZXRfbGFzdDQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoWUmVnaXN0ZXJXZWJob29rUmVxdWVzdBIlCgRib2R5GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJTChdSZWdpc3RlcldlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciUQoUVXBkYXRlV2ViaG9va1JlcXVlc3QSEgoKd2ViaG9va19pZBgBIAEoCRIlCgRib2R5GAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRChVVcGRhdGVXZWJob29rUmVzcG9uc2USOAoHd2ViaG9vaxgBIAEoCzInLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQ29uZmlnIhMKEUdldFdlYmhvb2tSZXF1ZXN0Ik4KEkdldFdlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWcy6AIKE05vdGlmaWNhdGlvblNlcnZpY2USdgoPUmVnaXN0ZXJXZWJob29rEjAuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlZ2lzdGVyV2ViaG9va1JlcXVlc3QaMS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVnaXN0ZXJXZWJob29rUmVzcG9uc2UScAoNVXBkYXRlV2ViaG9vaxIuLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVXZWJob29rUmVxdWVzdBovLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVXZWJob29rUmVzcG9uc2USZwoKR2V0V2ViaG9vaxIrLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXRXZWJob29rUmVxdWVzdBosLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXRXZWJob29rUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CjNjb3JyaWRvci9ub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SGGNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MSKDAgoNV2ViaG9va0NvbmZpZxIKCgJpZBgBIAEoCRITCgtidXNpbmVzc19pZBgCIAEoCRIWCg5jb2xsZWN0aW9uX3VybBgDIAEoCRISCgpwYXlvdXRfdXJsGAQgASgJEg8KB2t5Y191cmwYBSABKAkSFgoOc2lnbmluZ19zZWNyZXQYBiABKAkSHAoUc2lnbmluZ19zZWNyZXRfbGFzdDQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoWUmVnaXN0ZXJXZWJob29rUmVxdWVzdBIlCgRib2R5GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJTChdSZWdpc3RlcldlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciUQoUVXBkYXRlV2ViaG9va1JlcXVlc3QSEgoKd2ViaG9va19pZBgBIAEoCRIlCgRib2R5GAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRChVVcGRhdGVXZWJob29rUmVzcG9uc2USOAoHd2ViaG9vaxgBIAEoCzInLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQ29uZmlnIhMKEUdldFdlYmhvb2tSZXF1ZXN0Ik4KEkdldFdlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWci+QIKD1dlYmhvb2tEZWxpdmVyeRIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRISCgpldmVudF90eXBlGAMgASgJEhMKC2Rlc3RpbmF0aW9uGAQgASgJEgsKA3VybBgFIAEoCRIOCgZzdGF0dXMYBiABKAkSFQoNYXR0ZW1wdF9jb3VudBgHIAEoDRIzCg9uZXh0X2F0dGVtcHRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG1vY2sYCSABKAgSDAoEYm9keRgKIAEoCRIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI6CghhdHRlbXB0cxgNIAMoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdCLfAQoOV2ViaG9va0F0dGVtcHQSDgoGbnVtYmVyGAEgASgNEg8KB3RyaWdnZXIYAiABKAkSLgoKc3RhcnRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZHVyYXRpb25fbXMYBCABKA0SDwoHb3V0Y29tZRgFIAEoCRITCgtzdGF0dXNfY29kZRgGIAEoDRITCgtlcnJvcl9jbGFzcxgHIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAggASgJEhUKDXJlc3BvbnNlX2JvZHkYCSABKAkiVAoIUGFnZUluZm8SFAoMY3VycmVudF9wYWdlGAEgASgNEhAKCHBlcl9wYWdlGAIgASgNEhEKCWxhc3RfcGFnZRgDIAEoDRINCgV0b3RhbBgEIAEoBCLPAQoVTGlzdERlbGl2ZXJpZXNSZXF1ZXN0EhMKBnN0YXR1cxgBIAEoCUgAiAEBEhcKCmV2ZW50X3R5cGUYAiABKAlIAYgBARIwCgxjcmVhdGVkX2Zyb20YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHBhZ2UYBSABKA1CCQoHX3N0YXR1c0INCgtfZXZlbnRfdHlwZSKJAQoWTGlzdERlbGl2ZXJpZXNSZXNwb25zZRI9CgpkZWxpdmVyaWVzGAEgAygLMikuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZWxpdmVyeRIwCgRwYWdlGAIgASgLMiIuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlBhZ2VJbmZvIikKEkdldERlbGl2ZXJ5UmVxdWVzdBITCgtkZWxpdmVyeV9pZBgBIAEoCSJSChNHZXREZWxpdmVyeVJlc3BvbnNlEjsKCGRlbGl2ZXJ5GAEgASgLMikuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZWxpdmVyeSIsChVSZXBsYXlEZWxpdmVyeVJlcXVlc3QSEwoLZGVsaXZlcnlfaWQYASABKAkikAEKFlJlcGxheURlbGl2ZXJ5UmVzcG9uc2USOwoIZGVsaXZlcnkYASABKAsyKS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0RlbGl2ZXJ5EjkKB2F0dGVtcHQYAiABKAsyKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0F0dGVtcHQiRgodUmVwbGF5RmFpbGVkRGVsaXZlcmllc1JlcXVlc3QSJQoEYm9keRgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiMAoeUmVwbGF5RmFpbGVkRGVsaXZlcmllc1Jlc3BvbnNlEg4KBnF1ZXVlZBgBIAEoDSJCChlUcmlnZ2VyTW9ja1dlYmhvb2tSZXF1ZXN0EiUKBGJvZHkYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IpQBChpUcmlnZ2VyTW9ja1dlYmhvb2tSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSOQoHYXR0ZW1wdBgCIAEoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdDLNBwoTTm90aWZpY2F0aW9uU2VydmljZRJ2Cg9SZWdpc3RlcldlYmhvb2sSMC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVnaXN0ZXJXZWJob29rUmVxdWVzdBoxLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZWdpc3RlcldlYmhvb2tSZXNwb25zZRJwCg1VcGRhdGVXZWJob29rEi4uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlVwZGF0ZVdlYmhvb2tSZXF1ZXN0Gi8uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlVwZGF0ZVdlYmhvb2tSZXNwb25zZRJnCgpHZXRXZWJob29rEisuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkdldFdlYmhvb2tSZXF1ZXN0GiwuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkdldFdlYmhvb2tSZXNwb25zZRJzCg5MaXN0RGVsaXZlcmllcxIvLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0RGVsaXZlcmllc1JlcXVlc3QaMC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJqCgtHZXREZWxpdmVyeRIsLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXREZWxpdmVyeVJlcXVlc3QaLS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0RGVsaXZlcnlSZXNwb25zZRJzCg5SZXBsYXlEZWxpdmVyeRIvLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlEZWxpdmVyeVJlcXVlc3QaMC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVwbGF5RGVsaXZlcnlSZXNwb25zZRKLAQoWUmVwbGF5RmFpbGVkRGVsaXZlcmllcxI3LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVxdWVzdBo4LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVzcG9uc2USfwoSVHJpZ2dlck1vY2tXZWJob29rEjMuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlRyaWdnZXJNb2NrV2ViaG9va1JlcXVlc3QaNC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVHJpZ2dlck1vY2tXZWJob29rUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's webhook registration (seed 2.4).
@@ -187,8 +187,428 @@ export const GetWebhookResponseSchema: GenMessage<GetWebhookResponse> = /*@__PUR
   messageDesc(file_corridor_notification_v1_notification_service, 6);
 
 /**
- * NotificationService owns a platform's webhook configuration (seed 2.4, 4.3) and, with issue 5,
- * the deliveries and attempts. Every method acts for the business named by the caller metadata
+ * One event's webhook to one of the business's URLs (unique per event and registration).
+ *
+ * @generated from message corridor.notification.v1.WebhookDelivery
+ */
+export type WebhookDelivery = Message<"corridor.notification.v1.WebhookDelivery"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The event delivered; for a mock, an id made for it.
+   *
+   * @generated from field: string event_id = 2;
+   */
+  eventId: string;
+
+  /**
+   * The public event name, e.g. "customer.status_changed".
+   *
+   * @generated from field: string event_type = 3;
+   */
+  eventType: string;
+
+  /**
+   * Which registered URL receives it: "kyc_url", "collection_url" or "payout_url".
+   *
+   * @generated from field: string destination = 4;
+   */
+  destination: string;
+
+  /**
+   * That URL as registered now (a changed registration takes effect at the next attempt).
+   *
+   * @generated from field: string url = 5;
+   */
+  url: string;
+
+  /**
+   * "pending", "succeeded" or "failed".
+   *
+   * @generated from field: string status = 6;
+   */
+  status: string;
+
+  /**
+   * Attempts made so far, replays and the mock's one included.
+   *
+   * @generated from field: uint32 attempt_count = 7;
+   */
+  attemptCount: number;
+
+  /**
+   * When the next scheduled attempt is due; unset once the delivery is no longer pending.
+   *
+   * @generated from field: google.protobuf.Timestamp next_attempt_at = 8;
+   */
+  nextAttemptAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool mock = 9;
+   */
+  mock: boolean;
+
+  /**
+   * The exact body every attempt sends (seed 6.4 rule 1 signs these bytes).
+   *
+   * @generated from field: string body = 10;
+   */
+  body: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 12;
+   */
+  updatedAt?: Timestamp | undefined;
+
+  /**
+   * Filled by GetDelivery, ReplayDelivery and TriggerMockWebhook; empty in lists.
+   *
+   * @generated from field: repeated corridor.notification.v1.WebhookAttempt attempts = 13;
+   */
+  attempts: WebhookAttempt[];
+};
+
+/**
+ * Describes the message corridor.notification.v1.WebhookDelivery.
+ * Use `create(WebhookDeliverySchema)` to create a new message.
+ */
+export const WebhookDeliverySchema: GenMessage<WebhookDelivery> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 7);
+
+/**
+ * One HTTP request of a delivery. Never holds a secret or a request header.
+ *
+ * @generated from message corridor.notification.v1.WebhookAttempt
+ */
+export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> & {
+  /**
+   * 1-based, in the order made.
+   *
+   * @generated from field: uint32 number = 1;
+   */
+  number: number;
+
+  /**
+   * "scheduled", "replay" or "mock".
+   *
+   * @generated from field: string trigger = 2;
+   */
+  trigger: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp started_at = 3;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: uint32 duration_ms = 4;
+   */
+  durationMs: number;
+
+  /**
+   * "succeeded" (a 2xx) or "failed".
+   *
+   * @generated from field: string outcome = 5;
+   */
+  outcome: string;
+
+  /**
+   * The receiver's HTTP status; 0 when none came back.
+   *
+   * @generated from field: uint32 status_code = 6;
+   */
+  statusCode: number;
+
+  /**
+   * Why it failed: "http_status", "timeout", "connect", "tls", "redirect", "address_refused",
+   * "dns"; empty on success.
+   *
+   * @generated from field: string error_class = 7;
+   */
+  errorClass: string;
+
+  /**
+   * @generated from field: string error_message = 8;
+   */
+  errorMessage: string;
+
+  /**
+   * The first 4 KiB of the receiver's reply.
+   *
+   * @generated from field: string response_body = 9;
+   */
+  responseBody: string;
+};
+
+/**
+ * Describes the message corridor.notification.v1.WebhookAttempt.
+ * Use `create(WebhookAttemptSchema)` to create a new message.
+ */
+export const WebhookAttemptSchema: GenMessage<WebhookAttempt> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 8);
+
+/**
+ * @generated from message corridor.notification.v1.PageInfo
+ */
+export type PageInfo = Message<"corridor.notification.v1.PageInfo"> & {
+  /**
+   * @generated from field: uint32 current_page = 1;
+   */
+  currentPage: number;
+
+  /**
+   * @generated from field: uint32 per_page = 2;
+   */
+  perPage: number;
+
+  /**
+   * @generated from field: uint32 last_page = 3;
+   */
+  lastPage: number;
+
+  /**
+   * @generated from field: uint64 total = 4;
+   */
+  total: bigint;
+};
+
+/**
+ * Describes the message corridor.notification.v1.PageInfo.
+ * Use `create(PageInfoSchema)` to create a new message.
+ */
+export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 9);
+
+/**
+ * @generated from message corridor.notification.v1.ListDeliveriesRequest
+ */
+export type ListDeliveriesRequest = Message<"corridor.notification.v1.ListDeliveriesRequest"> & {
+  /**
+   * Filters; absent means any. Values are checked by notification.
+   *
+   * @generated from field: optional string status = 1;
+   */
+  status?: string | undefined;
+
+  /**
+   * @generated from field: optional string event_type = 2;
+   */
+  eventType?: string | undefined;
+
+  /**
+   * created_at in [created_from, created_to).
+   *
+   * @generated from field: google.protobuf.Timestamp created_from = 3;
+   */
+  createdFrom?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_to = 4;
+   */
+  createdTo?: Timestamp | undefined;
+
+  /**
+   * 1-based page of 15.
+   *
+   * @generated from field: uint32 page = 5;
+   */
+  page: number;
+};
+
+/**
+ * Describes the message corridor.notification.v1.ListDeliveriesRequest.
+ * Use `create(ListDeliveriesRequestSchema)` to create a new message.
+ */
+export const ListDeliveriesRequestSchema: GenMessage<ListDeliveriesRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 10);
+
+/**
+ * @generated from message corridor.notification.v1.ListDeliveriesResponse
+ */
+export type ListDeliveriesResponse = Message<"corridor.notification.v1.ListDeliveriesResponse"> & {
+  /**
+   * @generated from field: repeated corridor.notification.v1.WebhookDelivery deliveries = 1;
+   */
+  deliveries: WebhookDelivery[];
+
+  /**
+   * @generated from field: corridor.notification.v1.PageInfo page = 2;
+   */
+  page?: PageInfo | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.ListDeliveriesResponse.
+ * Use `create(ListDeliveriesResponseSchema)` to create a new message.
+ */
+export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 11);
+
+/**
+ * @generated from message corridor.notification.v1.GetDeliveryRequest
+ */
+export type GetDeliveryRequest = Message<"corridor.notification.v1.GetDeliveryRequest"> & {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+};
+
+/**
+ * Describes the message corridor.notification.v1.GetDeliveryRequest.
+ * Use `create(GetDeliveryRequestSchema)` to create a new message.
+ */
+export const GetDeliveryRequestSchema: GenMessage<GetDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 12);
+
+/**
+ * @generated from message corridor.notification.v1.GetDeliveryResponse
+ */
+export type GetDeliveryResponse = Message<"corridor.notification.v1.GetDeliveryResponse"> & {
+  /**
+   * @generated from field: corridor.notification.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.GetDeliveryResponse.
+ * Use `create(GetDeliveryResponseSchema)` to create a new message.
+ */
+export const GetDeliveryResponseSchema: GenMessage<GetDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 13);
+
+/**
+ * @generated from message corridor.notification.v1.ReplayDeliveryRequest
+ */
+export type ReplayDeliveryRequest = Message<"corridor.notification.v1.ReplayDeliveryRequest"> & {
+  /**
+   * @generated from field: string delivery_id = 1;
+   */
+  deliveryId: string;
+};
+
+/**
+ * Describes the message corridor.notification.v1.ReplayDeliveryRequest.
+ * Use `create(ReplayDeliveryRequestSchema)` to create a new message.
+ */
+export const ReplayDeliveryRequestSchema: GenMessage<ReplayDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 14);
+
+/**
+ * @generated from message corridor.notification.v1.ReplayDeliveryResponse
+ */
+export type ReplayDeliveryResponse = Message<"corridor.notification.v1.ReplayDeliveryResponse"> & {
+  /**
+   * @generated from field: corridor.notification.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+
+  /**
+   * The attempt this replay made (also the last of delivery.attempts).
+   *
+   * @generated from field: corridor.notification.v1.WebhookAttempt attempt = 2;
+   */
+  attempt?: WebhookAttempt | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.ReplayDeliveryResponse.
+ * Use `create(ReplayDeliveryResponseSchema)` to create a new message.
+ */
+export const ReplayDeliveryResponseSchema: GenMessage<ReplayDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 15);
+
+/**
+ * @generated from message corridor.notification.v1.ReplayFailedDeliveriesRequest
+ */
+export type ReplayFailedDeliveriesRequest = Message<"corridor.notification.v1.ReplayFailedDeliveriesRequest"> & {
+  /**
+   * {since, until?}: ISO 8601 times, checked by notification.
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.ReplayFailedDeliveriesRequest.
+ * Use `create(ReplayFailedDeliveriesRequestSchema)` to create a new message.
+ */
+export const ReplayFailedDeliveriesRequestSchema: GenMessage<ReplayFailedDeliveriesRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 16);
+
+/**
+ * @generated from message corridor.notification.v1.ReplayFailedDeliveriesResponse
+ */
+export type ReplayFailedDeliveriesResponse = Message<"corridor.notification.v1.ReplayFailedDeliveriesResponse"> & {
+  /**
+   * How many failed deliveries were queued for one more attempt.
+   *
+   * @generated from field: uint32 queued = 1;
+   */
+  queued: number;
+};
+
+/**
+ * Describes the message corridor.notification.v1.ReplayFailedDeliveriesResponse.
+ * Use `create(ReplayFailedDeliveriesResponseSchema)` to create a new message.
+ */
+export const ReplayFailedDeliveriesResponseSchema: GenMessage<ReplayFailedDeliveriesResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 17);
+
+/**
+ * @generated from message corridor.notification.v1.TriggerMockWebhookRequest
+ */
+export type TriggerMockWebhookRequest = Message<"corridor.notification.v1.TriggerMockWebhookRequest"> & {
+  /**
+   * {event, data?}: the event name and optional fields that replace the example's.
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.TriggerMockWebhookRequest.
+ * Use `create(TriggerMockWebhookRequestSchema)` to create a new message.
+ */
+export const TriggerMockWebhookRequestSchema: GenMessage<TriggerMockWebhookRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 18);
+
+/**
+ * @generated from message corridor.notification.v1.TriggerMockWebhookResponse
+ */
+export type TriggerMockWebhookResponse = Message<"corridor.notification.v1.TriggerMockWebhookResponse"> & {
+  /**
+   * @generated from field: corridor.notification.v1.WebhookDelivery delivery = 1;
+   */
+  delivery?: WebhookDelivery | undefined;
+
+  /**
+   * @generated from field: corridor.notification.v1.WebhookAttempt attempt = 2;
+   */
+  attempt?: WebhookAttempt | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.TriggerMockWebhookResponse.
+ * Use `create(TriggerMockWebhookResponseSchema)` to create a new message.
+ */
+export const TriggerMockWebhookResponseSchema: GenMessage<TriggerMockWebhookResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 19);
+
+/**
+ * NotificationService owns a platform's webhook configuration (seed 2.4, 4.3), the deliveries it
+ * makes from events (seed 6) and every attempt of each (decision 0010). Every method acts for the business named by the caller metadata
  * (`business-id`); another business's configuration is NOT_FOUND.
  *
  * A request `body` is the JSON object the platform sent, unchanged, as for customer-kyb
@@ -226,6 +646,59 @@ export const NotificationService: GenService<{
     methodKind: "unary";
     input: typeof GetWebhookRequestSchema;
     output: typeof GetWebhookResponseSchema;
+  },
+  /**
+   * GET /webhook/deliveries: the business's deliveries, newest first, 15 a page, with filters.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.ListDeliveries
+   */
+  listDeliveries: {
+    methodKind: "unary";
+    input: typeof ListDeliveriesRequestSchema;
+    output: typeof ListDeliveriesResponseSchema;
+  },
+  /**
+   * GET /webhook/deliveries/{id}: one delivery with every attempt, oldest first.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.GetDelivery
+   */
+  getDelivery: {
+    methodKind: "unary";
+    input: typeof GetDeliveryRequestSchema;
+    output: typeof GetDeliveryResponseSchema;
+  },
+  /**
+   * POST /webhook/deliveries/{id}/replay: sends the same body now, freshly signed, as one more
+   * attempt, and answers with its outcome. A success ends a failed or pending delivery `succeeded`.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.ReplayDelivery
+   */
+  replayDelivery: {
+    methodKind: "unary";
+    input: typeof ReplayDeliveryRequestSchema;
+    output: typeof ReplayDeliveryResponseSchema;
+  },
+  /**
+   * POST /webhook/deliveries/replay: queues one more attempt of every failed delivery created in
+   * [since, until); the worker sends them in the background.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.ReplayFailedDeliveries
+   */
+  replayFailedDeliveries: {
+    methodKind: "unary";
+    input: typeof ReplayFailedDeliveriesRequestSchema;
+    output: typeof ReplayFailedDeliveriesResponseSchema;
+  },
+  /**
+   * POST /webhook/mock: sends a signed example of the named event to the business's URL for it, once,
+   * and answers with the attempt. Sandbox only: PERMISSION_DENIED in production.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.TriggerMockWebhook
+   */
+  triggerMockWebhook: {
+    methodKind: "unary";
+    input: typeof TriggerMockWebhookRequestSchema;
+    output: typeof TriggerMockWebhookResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_corridor_notification_v1_notification_service, 0);

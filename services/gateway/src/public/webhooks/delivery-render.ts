@@ -1,0 +1,64 @@
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type {
+  WebhookAttempt,
+  WebhookDelivery,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { iso, present } from './render.js';
+
+/** The JSON answers of the delivery routes (decision 0010), from notification's messages. */
+
+/** The body every attempt sends, as JSON: notification stores it rendered, so it must parse. */
+function payloadOf(delivery: WebhookDelivery): unknown {
+  try {
+    return JSON.parse(present(delivery.body, 'delivery body')) as unknown;
+  } catch (error) {
+    throw new Error(`notification returned delivery ${delivery.id} with a body that is not JSON`, { cause: error });
+  }
+}
+
+/** A delivery as lists show it: without its attempts. */
+export function deliveryJson(delivery: WebhookDelivery) {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event: delivery.eventType,
+    destination: delivery.destination,
+    url: delivery.url,
+    status: delivery.status,
+    attempt_count: delivery.attemptCount,
+    // Unset once the delivery is no longer pending.
+    next_attempt_at: delivery.nextAttemptAt ? timestampDate(delivery.nextAttemptAt).toISOString() : null,
+    mock: delivery.mock,
+    payload: payloadOf(delivery),
+    created_at: iso(delivery.createdAt, 'delivery created_at'),
+    updated_at: iso(delivery.updatedAt, 'delivery updated_at'),
+  };
+}
+
+/** proto3 has no null: notification sends 0 and '' for "none", the API answers null. */
+const orNull = <T>(value: T, none: T): T | null => (value === none ? null : value);
+
+export function attemptJson(attempt: WebhookAttempt) {
+  return {
+    number: attempt.number,
+    trigger: attempt.trigger,
+    started_at: iso(attempt.startedAt, 'attempt started_at'),
+    duration_ms: attempt.durationMs,
+    outcome: attempt.outcome,
+    status_code: orNull(attempt.statusCode, 0),
+    error_class: orNull(attempt.errorClass, ''),
+    error_message: orNull(attempt.errorMessage, ''),
+    response_body: orNull(attempt.responseBody, ''),
+  };
+}
+
+/** One delivery with every attempt, oldest first (GET /webhook/deliveries/{id}). */
+export function deliveryWithAttemptsJson(response: { delivery?: WebhookDelivery }) {
+  const delivery = present(response.delivery, 'delivery');
+  return { ...deliveryJson(delivery), attempts: delivery.attempts.map(attemptJson) };
+}
+
+/** A delivery with its attempts and the attempt just made (replay, mock). */
+export function attemptMadeJson(response: { delivery?: WebhookDelivery; attempt?: WebhookAttempt }) {
+  return { ...deliveryWithAttemptsJson(response), attempt: attemptJson(present(response.attempt, 'attempt')) };
+}

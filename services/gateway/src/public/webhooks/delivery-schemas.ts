@@ -1,0 +1,334 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { ref } from '../../openapi/json-schema.js';
+import { DELIVERY_STATUSES } from './delivery-query.js';
+
+/**
+ * The bodies and answers of the delivery routes (decision 0010). Bodies are documentation:
+ * notification checks them and reports every problem at once, 422. Answers are closed, so a field
+ * added to delivery-render.ts without its schema fails the suites that validate real responses.
+ */
+
+/** The public event names of decision 0010's table: what the mock sends and deliveries carry. */
+export const WEBHOOK_EVENTS = [
+  'customer.status_changed',
+  'merchant.kyc.session.completed',
+  'merchant.kyc.session.expired',
+  'collection.expired',
+  'refund_initiated',
+  'refund',
+] as const;
+
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+const uuid = (description: string): JsonSchema => ({ type: 'string', format: 'uuid', description });
+
+const EXAMPLE_DELIVERY_ID = '0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10';
+
+const exampleDelivery = {
+  id: EXAMPLE_DELIVERY_ID,
+  event_id: '6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88',
+  event: 'customer.status_changed',
+  destination: 'kyc_url',
+  url: 'https://platform.example/hooks/kyc',
+  status: 'failed',
+  attempt_count: 5,
+  next_attempt_at: null,
+  mock: false,
+  payload: {
+    event: 'customer.status_changed',
+    data: {
+      customer_id: '9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45',
+      business_id: '4b8f3c2e-7a1d-4e5f-8c9b-0a1b2c3d4e5f',
+      customer_type: 'business',
+      kyb_scope: 'FULL',
+      old_status: 'PROCESSING',
+      new_status: 'VERIFIED',
+      changed_at: '2026-11-21T09:00:00.000Z',
+    },
+  },
+  created_at: '2026-11-21T09:00:00.120Z',
+  updated_at: '2026-11-21T10:21:03.480Z',
+};
+
+const exampleFailedAttempt = {
+  number: 5,
+  trigger: 'scheduled',
+  started_at: '2026-11-21T10:21:00.000Z',
+  duration_ms: 3480,
+  outcome: 'failed',
+  status_code: 503,
+  error_class: 'http_status',
+  error_message: 'the receiver answered 503',
+  response_body: 'upstream unavailable',
+};
+
+const exampleReplayAttempt = {
+  number: 6,
+  trigger: 'replay',
+  started_at: '2026-11-21T11:02:10.000Z',
+  duration_ms: 182,
+  outcome: 'succeeded',
+  status_code: 200,
+  error_class: null,
+  error_message: null,
+  response_body: null,
+};
+
+const attemptProperties = {
+  number: { type: 'integer', minimum: 1, description: '1-based, in the order made' },
+  trigger: {
+    enum: ['scheduled', 'replay', 'mock'],
+    description: 'scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock',
+  },
+  started_at: dateTime,
+  duration_ms: { type: 'integer', minimum: 0 },
+  outcome: { enum: ['succeeded', 'failed'], description: 'succeeded: your endpoint answered 2xx' },
+  status_code: {
+    type: ['integer', 'null'],
+    minimum: 100,
+    maximum: 599,
+    description: 'the HTTP status your endpoint answered; null when none came back (timeout, refused connection)',
+  },
+  error_class: {
+    type: ['string', 'null'],
+    description:
+      'why the attempt failed: http_status, timeout, connect, tls, redirect (never followed), address_refused (the URL resolved to an address that is not public), dns; null on success',
+  },
+  error_message: { type: ['string', 'null'], description: 'the failure in words; null on success' },
+  response_body: {
+    type: ['string', 'null'],
+    maxLength: 4096,
+    description: 'the first 4 KiB of your endpoint’s reply; null when it sent none',
+  },
+} satisfies Record<string, JsonSchema>;
+
+const attempt: JsonSchema = {
+  type: 'object',
+  description: 'One HTTP request of a delivery. No header, secret or signature is stored.',
+  required: Object.keys(attemptProperties),
+  additionalProperties: false,
+  properties: attemptProperties,
+  examples: [exampleFailedAttempt, exampleReplayAttempt],
+};
+
+const deliveryProperties = {
+  id: uuid('the delivery; also the x-corridor-webhook-id header of every attempt, retry and replay'),
+  event_id: uuid('the event delivered (for a mock, an id made for it)'),
+  event: { type: 'string', description: `the event name: ${WEBHOOK_EVENTS.join(', ')}` },
+  destination: {
+    enum: ['kyc_url', 'collection_url', 'payout_url'],
+    description: 'which registered URL receives this event (decision 0010)',
+  },
+  url: {
+    type: 'string',
+    format: 'uri',
+    description: 'that URL as registered now: a changed registration takes effect at the next attempt',
+  },
+  status: {
+    enum: [...DELIVERY_STATUSES],
+    description: 'pending: more attempts are scheduled; succeeded: an attempt got a 2xx; failed: five attempts failed',
+  },
+  attempt_count: { type: 'integer', minimum: 0, description: 'attempts so far, replays and mocks included' },
+  next_attempt_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'when the next scheduled attempt is due; null once the delivery is no longer pending',
+  },
+  mock: { type: 'boolean', description: 'made by POST /webhook/mock; never retried' },
+  payload: {
+    type: 'object',
+    description: 'the body every attempt sends, parsed (the signature covers its exact bytes)',
+    required: ['event', 'data'],
+    additionalProperties: false,
+    properties: { event: { type: 'string' }, data: { type: 'object' } },
+  },
+  created_at: dateTime,
+  updated_at: dateTime,
+} satisfies Record<string, JsonSchema>;
+
+const delivery: JsonSchema = {
+  type: 'object',
+  description: 'One event’s webhook to one of your URLs, as lists show it (without its attempts)',
+  required: Object.keys(deliveryProperties),
+  additionalProperties: false,
+  properties: deliveryProperties,
+  examples: [exampleDelivery],
+};
+
+const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
+
+const withAttemptsProperties = {
+  ...deliveryProperties,
+  attempts: { type: 'array', items: schema('WebhookAttempt'), description: 'every attempt, oldest first' },
+} satisfies Record<string, JsonSchema>;
+
+const deliveryWithAttempts: JsonSchema = {
+  type: 'object',
+  description: 'A delivery with every attempt made, oldest first',
+  required: Object.keys(withAttemptsProperties),
+  additionalProperties: false,
+  properties: withAttemptsProperties,
+  examples: [{ ...exampleDelivery, attempts: [exampleFailedAttempt] }],
+};
+
+const attemptedProperties = {
+  ...withAttemptsProperties,
+  attempt: { ...schema('WebhookAttempt'), description: 'the attempt this request made (also the last of attempts)' },
+} satisfies Record<string, JsonSchema>;
+
+const attemptedDelivery: JsonSchema = {
+  type: 'object',
+  description: 'A delivery with every attempt, and the one this request just made',
+  required: Object.keys(attemptedProperties),
+  additionalProperties: false,
+  properties: attemptedProperties,
+  examples: [
+    {
+      ...exampleDelivery,
+      status: 'succeeded',
+      attempt_count: 6,
+      updated_at: exampleReplayAttempt.started_at,
+      attempts: [exampleFailedAttempt, exampleReplayAttempt],
+      attempt: exampleReplayAttempt,
+    },
+  ],
+};
+
+/** components.schemas of the delivery routes. */
+export const deliverySchemaComponents: Record<string, JsonSchema> = {
+  WebhookDelivery: delivery,
+  WebhookDeliveryWithAttempts: deliveryWithAttempts,
+  WebhookDeliveryAttempted: attemptedDelivery,
+  WebhookAttempt: attempt,
+};
+
+export const replayFailedDeliveriesBody: JsonSchema = {
+  type: 'object',
+  description:
+    'Queues one more attempt of every failed delivery created in [since, until): at most 1,000 a call; call again for more',
+  required: ['since'],
+  additionalProperties: false,
+  properties: {
+    since: { ...dateTime, description: 'ISO 8601 date-time with a time zone; failed deliveries created then or later' },
+    until: { ...dateTime, description: 'optional; failed deliveries created before it (default: now)' },
+  },
+  examples: [{ since: '2026-11-21T00:00:00Z', until: '2026-11-22T00:00:00Z' }],
+};
+
+export const mockWebhookBody: JsonSchema = {
+  type: 'object',
+  description:
+    'Sends the example body of `event`, signed, once, to the URL that event goes to; `data`’s members replace the example’s (an unknown member is 422). Sandbox only.',
+  required: ['event'],
+  additionalProperties: false,
+  properties: {
+    event: { enum: [...WEBHOOK_EVENTS] },
+    data: { type: 'object', description: 'members of the example’s data to replace' },
+  },
+  examples: [{ event: 'merchant.kyc.session.completed', data: { customer_reference: 'user-42' } }],
+};
+
+/** `{message, data}`, as every success of the public API (decision 0008). */
+const successBody = (message: string, data: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['message', 'data'],
+  additionalProperties: false,
+  properties: { message: { type: 'string', const: message }, data },
+});
+
+export const deliveryBody = (message: string) => successBody(message, schema('WebhookDeliveryWithAttempts'));
+export const attemptedDeliveryBody = (message: string) => successBody(message, schema('WebhookDeliveryAttempted'));
+export const queuedBody = (message: string) =>
+  successBody(message, {
+    type: 'object',
+    required: ['queued'],
+    additionalProperties: false,
+    properties: {
+      queued: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 1000,
+        description: 'failed deliveries queued for one more attempt',
+      },
+    },
+  });
+
+const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
+
+/** Laravel's resource-collection envelope, as GET /customer?paginate=true answers it (decision 0008). */
+export const deliveryListBody: JsonSchema = {
+  type: 'object',
+  description: '15 a page, newest first; links keep your filters',
+  required: ['data', 'links', 'meta'],
+  additionalProperties: false,
+  properties: {
+    data: { type: 'array', items: schema('WebhookDelivery') },
+    links: {
+      type: 'object',
+      required: ['first', 'last', 'prev', 'next'],
+      additionalProperties: false,
+      properties: {
+        first: { type: 'string', format: 'uri' },
+        last: { type: 'string', format: 'uri' },
+        prev: { ...nullableUrl, description: 'null on the first page' },
+        next: { ...nullableUrl, description: 'null on the last page' },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
+      additionalProperties: false,
+      properties: {
+        current_page: { type: 'integer', minimum: 1 },
+        from: {
+          type: ['integer', 'null'],
+          minimum: 1,
+          description: 'position of the first item; null on an empty page',
+        },
+        last_page: { type: 'integer', minimum: 1 },
+        links: {
+          type: 'array',
+          description: 'Previous, the page numbers ("..." for a gap), Next, for rendering a pager',
+          items: {
+            type: 'object',
+            required: ['url', 'label', 'active'],
+            additionalProperties: false,
+            properties: { url: nullableUrl, label: { type: 'string' }, active: { type: 'boolean' } },
+          },
+        },
+        path: { type: 'string', format: 'uri' },
+        per_page: { type: 'integer', minimum: 1 },
+        to: { type: ['integer', 'null'], minimum: 1, description: 'position of the last item; null on an empty page' },
+        total: { type: 'integer', minimum: 0 },
+      },
+    },
+  },
+  examples: [
+    {
+      data: [exampleDelivery],
+      links: {
+        first: 'https://api.corridor.example/api/external/webhook/deliveries?status=failed&page=1',
+        last: 'https://api.corridor.example/api/external/webhook/deliveries?status=failed&page=1',
+        prev: null,
+        next: null,
+      },
+      meta: {
+        current_page: 1,
+        from: 1,
+        last_page: 1,
+        links: [
+          { url: null, label: '&laquo; Previous', active: false },
+          {
+            url: 'https://api.corridor.example/api/external/webhook/deliveries?status=failed&page=1',
+            label: '1',
+            active: true,
+          },
+          { url: null, label: 'Next &raquo;', active: false },
+        ],
+        path: 'https://api.corridor.example/api/external/webhook/deliveries',
+        per_page: 15,
+        to: 1,
+        total: 1,
+      },
+    },
+  ],
+};

@@ -1,0 +1,114 @@
+import { traceContextFromCarrier } from '@corridor/bus';
+import type { Logger } from '@corridor/logging';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { EntityManager } from '@mikro-orm/core';
+import { urlOf } from '../events/webhook-events.js';
+import { attemptsCounter, deliveryLatency } from '../metrics.js';
+import type { WebhookSecrets } from '../secrets/webhook-secrets.js';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { recordAttempt, type Attempt, type AttemptTrigger, type Delivery } from './delivery-store.js';
+import { nextAttemptAt } from './schedule.js';
+import type { AttemptResult, WebhookSender } from './send-webhook.js';
+
+/** What making an attempt needs, whoever asks for it (the worker, a replay, the mock trigger). */
+export interface DeliveryRuntime {
+  sender: WebhookSender;
+  secrets: WebhookSecrets;
+  /** Delay before each scheduled attempt (WEBHOOK_RETRY_SCHEDULE_MS). */
+  scheduleMs: readonly number[];
+  now: () => Date;
+  logger: Logger;
+}
+
+const tracer = trace.getTracer('@corridor/notification');
+
+export interface SignedRequest {
+  url: string;
+  secret: string;
+}
+
+/** The URL the delivery goes to now and the secret that signs it; undefined when the registration is gone. */
+export async function requestFor(
+  em: EntityManager,
+  secrets: WebhookSecrets,
+  delivery: Pick<Delivery, 'endpointId' | 'destination'>,
+): Promise<SignedRequest | undefined> {
+  const endpoint = await em.findOne(WebhookEndpoint, { id: delivery.endpointId });
+  if (!endpoint) return undefined;
+  return {
+    url: urlOf(delivery.destination, endpoint),
+    secret: secrets.unseal(endpoint.signingSecretSealed, endpoint.id),
+  };
+}
+
+/** Counts the attempt and, for a confirmed event delivery, its latency from the event's commit. */
+export function observeAttempt(delivery: Delivery, trigger: AttemptTrigger, result: AttemptResult): void {
+  attemptsCounter.add(1, {
+    outcome: result.outcome,
+    trigger,
+    error_class: result.errorClass ?? 'none',
+    event: delivery.eventType,
+  });
+  if (result.outcome === 'succeeded' && !delivery.mock && delivery.status !== 'succeeded') {
+    const seconds = (result.startedAt.getTime() + result.durationMs - delivery.eventOccurredAt.getTime()) / 1000;
+    deliveryLatency.record(Math.max(0, seconds), { event: delivery.eventType });
+  }
+}
+
+/**
+ * One attempt of a stored delivery, recorded with its consequence (decision 0010), in the trace of
+ * the request that caused the event: the span's parent is the context stored with the delivery.
+ */
+export async function attemptDelivery(
+  em: EntityManager,
+  runtime: DeliveryRuntime,
+  delivery: Delivery,
+  trigger: Exclude<AttemptTrigger, 'mock'>,
+): Promise<{ delivery: Delivery; attempt: Attempt }> {
+  return tracer.startActiveSpan(
+    'webhook deliver',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'corridor.webhook.delivery_id': delivery.id,
+        'corridor.webhook.event': delivery.eventType,
+        'corridor.webhook.trigger': trigger,
+        'corridor.business_id': delivery.businessId,
+      },
+    },
+    traceContextFromCarrier(delivery.traceContext),
+    async (span) => {
+      try {
+        const request = await requestFor(em, runtime.secrets, delivery);
+        if (!request) throw new Error(`delivery ${delivery.id}: its webhook registration no longer exists`);
+        const result = await runtime.sender.send({ ...request, body: delivery.body, webhookId: delivery.id });
+        const now = runtime.now();
+        const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
+        const recorded = await recordAttempt(em, delivery.id, {
+          trigger,
+          result,
+          nextAttemptAt: scheduledFailure
+            ? nextAttemptAt(runtime.scheduleMs, delivery.scheduledAttempts + 1, now)
+            : null,
+          now,
+        });
+        observeAttempt(delivery, trigger, result);
+        span.setAttributes({
+          'corridor.webhook.attempt': recorded.attempt.number,
+          'corridor.webhook.outcome': result.outcome,
+          ...(result.statusCode === null ? {} : { 'http.response.status_code': result.statusCode }),
+          ...(result.errorClass === null ? {} : { 'error.type': result.errorClass }),
+        });
+        if (result.outcome === 'failed')
+          span.setStatus({ code: SpanStatusCode.ERROR, message: result.errorMessage ?? '' });
+        return recorded;
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}

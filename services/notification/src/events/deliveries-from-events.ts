@@ -1,0 +1,60 @@
+import { captureTraceContext, Environment, type Event, type EventHandler } from '@corridor/bus';
+import type { Logger } from '@corridor/logging';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { randomUUID } from 'node:crypto';
+import { insertDelivery } from '../deliveries/delivery-store.js';
+import { nextAttemptAt } from '../deliveries/schedule.js';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { renderEvent } from './render-event.js';
+import { destinationOf, webhookBody } from './webhook-events.js';
+
+export interface DeliveriesFromEventsOptions {
+  environment: 'sandbox' | 'production';
+  scheduleMs: readonly number[];
+  now: () => Date;
+  logger: Logger;
+}
+
+const ENVIRONMENTS: Record<DeliveriesFromEventsOptions['environment'], Environment> = {
+  sandbox: Environment.SANDBOX,
+  production: Environment.PRODUCTION,
+};
+
+/**
+ * The consumer's handler (issue 5 item 2): an event becomes one delivery to the business's URL for
+ * it, rendered now, due now, in the transaction that marks the event processed. The unique
+ * (event, registration) constraint makes a second copy of the event a no-op as well.
+ */
+export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): EventHandler {
+  return async (event: Event, em) => {
+    if (event.environment !== ENVIRONMENTS[options.environment]) {
+      // Topics are per environment; an event of the other one here is a misconfiguration, not a webhook.
+      options.logger.warn(
+        { eventId: event.id, environment: event.environment },
+        'event of another environment ignored',
+      );
+      return;
+    }
+    const rendered = renderEvent(event);
+    if (!rendered) return;
+    const endpoint = await em.findOne(WebhookEndpoint, { businessId: event.businessId });
+    if (!endpoint) return; // a registration receives the events after it (decision 0010)
+    const destination = destinationOf(rendered.eventType, endpoint);
+    if (!destination) return; // seed 6.2: without kyc_url, recorded and not delivered
+    const now = options.now();
+    await insertDelivery(em, {
+      id: randomUUID(),
+      businessId: event.businessId,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: rendered.eventType,
+      destination,
+      body: webhookBody(rendered.eventType, rendered.data),
+      nextAttemptAt: nextAttemptAt(options.scheduleMs, 0, now) ?? now,
+      // The consumer span's context, itself a child of the request's: every attempt continues it.
+      traceContext: captureTraceContext(),
+      eventOccurredAt: event.occurredAt ? timestampDate(event.occurredAt) : now,
+      now,
+    });
+  };
+}

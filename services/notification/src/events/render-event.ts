@@ -1,0 +1,35 @@
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { Event } from '@corridor/bus';
+import type { WebhookData, WebhookEventType } from './webhook-events.js';
+
+export interface RenderedEvent {
+  eventType: WebhookEventType;
+  data: WebhookData;
+}
+
+/**
+ * The public webhook of a bus event (seed 6, decision 0010), or undefined for the events platforms
+ * are not told about (identity's business and credential events).
+ */
+export function renderEvent(event: Event): RenderedEvent | undefined {
+  const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : new Date(0);
+  switch (event.payload.case) {
+    case 'customerStatusChanged': {
+      const change = event.payload.value;
+      return {
+        eventType: 'customer.status_changed',
+        data: {
+          customer_id: change.customerId,
+          business_id: event.businessId,
+          customer_type: change.customerType,
+          kyb_scope: change.kybScope === '' ? null : change.kybScope,
+          old_status: change.oldStatus,
+          new_status: change.newStatus,
+          changed_at: occurredAt.toISOString(),
+        },
+      };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The public webhook events (decision 0010): where each goes and an example body for the mock
+ * trigger. A body is always `{event, data}` (seed 6.2), rendered once and sent byte for byte.
+ */
+
+export type Destination = 'kyc_url' | 'collection_url' | 'payout_url';
+
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type WebhookData = Record<string, JsonValue>;
+
+interface WebhookEventKind {
+  /** kyc_url only (seed 6.2), or kyc_url falling back to collection_url (decision 0009), or one URL. */
+  route: 'kyc_only' | 'kyc_else_collection' | 'collection';
+  /** What the mock trigger sends; its members are also the only ones a mock may replace. */
+  example: WebhookData;
+}
+
+const EXAMPLE_BUSINESS = '00000000-0000-4000-8000-000000000000';
+
+export const WEBHOOK_EVENTS = {
+  'customer.status_changed': {
+    route: 'kyc_else_collection',
+    example: {
+      customer_id: '5f0c2a7e-2d7b-4f3e-9a61-0c5d1b9b6a11',
+      business_id: EXAMPLE_BUSINESS,
+      customer_type: 'business',
+      kyb_scope: 'FULL',
+      old_status: 'PENDING',
+      new_status: 'PROCESSING',
+      changed_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+  'merchant.kyc.session.completed': {
+    route: 'kyc_only',
+    example: {
+      session_id: 'kyc_sess_8d2f0e6b',
+      business_id: EXAMPLE_BUSINESS,
+      customer_reference: 'merchant-1042',
+      requirements: ['DOCUMENTS', 'SELFIE', 'FACE_MATCH'],
+      result: 'APPROVED',
+      rejection_reason: null,
+      rejection_type: null,
+      completed_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+  'merchant.kyc.session.expired': {
+    route: 'kyc_only',
+    example: {
+      session_id: 'kyc_sess_8d2f0e6b',
+      business_id: EXAMPLE_BUSINESS,
+      customer_reference: 'merchant-1042',
+      expired_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+  'collection.expired': {
+    route: 'collection',
+    example: {
+      transaction_id: '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33',
+      business_id: EXAMPLE_BUSINESS,
+      transaction_status: 'EXPIRED',
+      message: 'Transaction Expired',
+      expired_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+  refund_initiated: {
+    route: 'collection',
+    example: {
+      refund_id: 'c3a9d1f4-6b2e-4d7a-8f15-9e0b2c4d6a77',
+      transaction_id: '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33',
+      business_id: EXAMPLE_BUSINESS,
+      reference: 'refund-2026-0042',
+      reason: 'customer request',
+      type: 'refund_initiated',
+      status: 'processing',
+    },
+  },
+  refund: {
+    route: 'collection',
+    example: {
+      refund_id: 'c3a9d1f4-6b2e-4d7a-8f15-9e0b2c4d6a77',
+      transaction_id: '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33',
+      business_id: EXAMPLE_BUSINESS,
+      reference: 'refund-2026-0042',
+      reason: 'customer request',
+      type: 'refund',
+      status: 'successful',
+    },
+  },
+} as const satisfies Record<string, WebhookEventKind>;
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
+
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as WebhookEventType[];
+
+export const isWebhookEventType = (name: string): name is WebhookEventType => Object.hasOwn(WEBHOOK_EVENTS, name);
+
+/** The registered URLs an event can go to. */
+export interface RegisteredUrls {
+  collectionUrl: string;
+  payoutUrl: string;
+  kycUrl?: string | null;
+}
+
+/** Which of the registration's URLs receives the event; undefined: none (recorded, not delivered, seed 6.2). */
+export function destinationOf(eventType: WebhookEventType, urls: RegisteredUrls): Destination | undefined {
+  const { route } = WEBHOOK_EVENTS[eventType] as WebhookEventKind;
+  if (route === 'collection') return 'collection_url';
+  if (urls.kycUrl) return 'kyc_url';
+  return route === 'kyc_else_collection' ? 'collection_url' : undefined;
+}
+
+/**
+ * The URL an attempt calls, read from the registration at that moment: a fixed URL helps the retries
+ * still due. A kyc_url removed since falls back to collection_url as at creation (decision 0009).
+ */
+export function urlOf(destination: Destination, urls: RegisteredUrls): string {
+  if (destination === 'payout_url') return urls.payoutUrl;
+  if (destination === 'kyc_url' && urls.kycUrl) return urls.kycUrl;
+  return urls.collectionUrl;
+}
+
+/** The exact bytes every attempt of the delivery sends. */
+export const webhookBody = (event: WebhookEventType, data: WebhookData): string => JSON.stringify({ event, data });
