@@ -5,8 +5,8 @@ import { Kafka, logLevel, type Consumer, type IHeaders } from 'kafkajs';
 
 export const KAFKA_BROKERS = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
-export function testKafka(clientId = 'corridor-test'): Kafka {
-  return new Kafka({ clientId, brokers: KAFKA_BROKERS, logLevel: logLevel.NOTHING });
+export function testKafka(clientId = 'corridor-test', brokers: string[] = KAFKA_BROKERS): Kafka {
+  return new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING });
 }
 
 export const uniqueSuffix = () => randomBytes(4).toString('hex');
@@ -16,8 +16,12 @@ export const uniqueSuffix = () => randomBytes(4).toString('hex');
  * has a leader. kafkajs's own `waitForLeaders` gives up with UNKNOWN_TOPIC_OR_PARTITION when a busy
  * broker has not yet published the new topic's metadata (seen in CI), so this waits for it instead.
  */
-export async function createTopics(names: string[], partitions = 3, timeoutMs = 60_000): Promise<void> {
-  const admin = testKafka().admin();
+export async function createTopics(
+  names: string[],
+  partitions = 3,
+  { brokers = KAFKA_BROKERS, timeoutMs = 60_000 }: { brokers?: string[]; timeoutMs?: number } = {},
+): Promise<void> {
+  const admin = testKafka('corridor-test', brokers).admin();
   await admin.connect();
   try {
     await admin.createTopics({

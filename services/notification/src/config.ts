@@ -36,8 +36,11 @@ export const notificationConfigShape = {
     .string()
     .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
     .default(''),
-  /** The consumer group reading the event topics (and the deduplication namespace of processed_event). */
-  KAFKA_GROUP_ID: z.string().min(1).default('notification'),
+  /**
+   * The consumer group reading the event topics (and the deduplication namespace of processed_event);
+   * unset: `<KAFKA_TOPIC_PREFIX>notification`, so environments sharing a cluster never share a group.
+   */
+  KAFKA_GROUP_ID: z.string().min(1).optional(),
   /**
    * Delay before each attempt, counted from the previous one (seed 6.4 rule 4): attempt 1 immediate,
    * then 1 min, 5 min, 15 min, 1 h. As many entries as attempts; tests scale them down to seconds.
@@ -73,7 +76,8 @@ export const notificationConfigShape = {
 export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;
 
 export function loadNotificationConfig(source: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig('notification', notificationConfigShape, source);
+  const loaded = loadConfig('notification', notificationConfigShape, source);
+  const config = { ...loaded, KAFKA_GROUP_ID: loaded.KAFKA_GROUP_ID ?? `${loaded.KAFKA_TOPIC_PREFIX}notification` };
   if (config.CORRIDOR_ENVIRONMENT === 'production') {
     // Letting webhooks reach internal addresses, or trusting a CA of our own, in production is the
     // SSRF and interception the guard exists to stop.

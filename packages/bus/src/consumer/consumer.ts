@@ -42,7 +42,13 @@ export class EventConsumer {
   private readonly consumer: Consumer;
 
   constructor(private readonly options: EventConsumerOptions) {
-    this.consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
+    this.consumer = options.kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      // A member that died (SIGKILL) holds its partitions until its session lapses: 10 s rather than
+      // kafkajs's 30 s, so a restarted process resumes sooner. A chunk takes well under a second.
+      sessionTimeout: 10_000,
+    });
   }
 
   async start(): Promise<void> {

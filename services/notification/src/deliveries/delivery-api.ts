@@ -81,7 +81,7 @@ export async function listDeliveries(
     problems.add('status', `must be one of ${STATUSES.join(', ')}`);
   }
   if (request.eventType !== undefined && !isWebhookEventType(request.eventType)) {
-    problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+    problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(request.eventType)}`);
   }
   const from = request.createdFrom ? timestampDate(request.createdFrom) : undefined;
   const to = request.createdTo ? timestampDate(request.createdTo) : undefined;
@@ -188,12 +188,12 @@ export async function replayFailedDeliveries(
      where id in (
        select id from webhook_delivery
        where business_id = ? and status = 'failed' and replay_requested_at is null
-         and created_at >= ? and created_at < ?
+         and created_at >= ? ${until ? 'and created_at < ?' : ''}
        order by created_at
        limit ?
      )
      returning id`,
-    [now, now, businessId, since, until ?? new Date(8.64e15), BULK_REPLAY_LIMIT],
+    [now, now, businessId, since, ...(until ? [until] : []), BULK_REPLAY_LIMIT],
   );
   if (rows.length > 0) context.wakeWorker?.();
   return rows.length;
@@ -223,7 +223,9 @@ export async function triggerMockWebhook(
   const event = body.event;
   if (event === undefined || event === null) problems.add('event', 'is required');
   else if (typeof event !== 'string') problems.add('event', `must be a string, got ${describeJson(event)}`);
-  else if (!isWebhookEventType(event)) problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  else if (!isWebhookEventType(event)) {
+    problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(event)}`);
+  }
   const overrides = body.data;
   if (overrides !== undefined && overrides !== null && !isJsonObject(overrides)) {
     problems.add('data', `must be an object of fields replacing the example's, got ${describeJson(overrides)}`);
