@@ -194,7 +194,6 @@ export class KafkaBroker {
     return createTopics(names, partitions, { brokers: this.brokers, timeoutMs: 30_000 });
   }
 
-
   /** Kills the broker if it runs and deletes its data: call in afterAll. */
   async destroy(): Promise<void> {
     await this.stop('SIGKILL');

@@ -233,4 +233,47 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       expect(received[i]!.receivedAt.getTime() - received[i - 1]!.receivedAt.getTime()).toBeGreaterThanOrEqual(140);
     }
   });
+
+  it('decision 0010 retention: ended deliveries older than the retention are deleted with their attempts; pending ones never', async () => {
+    const endpoint = await registration();
+    const long = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    const [oldEnded, oldPending, recentEnded] = [
+      await delivery(endpoint, long),
+      await delivery(endpoint, long),
+      await delivery(endpoint),
+    ];
+    for (const id of [oldEnded, recentEnded]) {
+      await recordAttempt(em(), id, { trigger: 'scheduled', result: result('succeeded'), now: new Date() });
+    }
+    await query(em(), `update webhook_delivery set completed_at = ? where id = ?`, [long, oldEnded]);
+    const sender = new WebhookSender({ allowCidrs: [], timeoutMs: 1_000, connectTimeoutMs: 1_000 });
+    // The first loop sweeps; the pending one is due in the future so nothing is attempted meanwhile.
+    await query(em(), `update webhook_delivery set next_attempt_at = ? where id = ?`, [
+      new Date(Date.now() + 3_600_000),
+      oldPending,
+    ]);
+    const worker = new DeliveryWorker({
+      orm,
+      runtime: { sender, secrets, scheduleMs: [0], now: () => new Date(), logger },
+      concurrency: 1,
+      perEndpoint: 1,
+      pollIntervalMs: 50,
+      leaseMs: 10_000,
+      retentionDays: 30,
+      logger,
+    });
+    worker.start();
+    try {
+      await eventually(
+        async () => expect(await query(em(), `select id from webhook_delivery where id = ?`, [oldEnded])).toEqual([]),
+        5_000,
+      );
+    } finally {
+      await worker.stop();
+      await sender.close();
+    }
+    expect(await query(em(), `select id from webhook_attempt where delivery_id = ?`, [oldEnded])).toEqual([]);
+    expect((await row(oldPending)).status).toBe('pending');
+    expect((await row(recentEnded)).status).toBe('succeeded');
+  });
 });
