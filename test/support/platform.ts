@@ -238,10 +238,8 @@ export class Platform {
       NOTIFICATION_SECRET_KEY: this.notificationSecretKey,
       KAFKA_BROKERS: this.kafkaBrokers,
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
-      // A group of this platform's own, the same across restarts: one group shared by every suite's
-      // notification (the default `notification`) is rebalanced whenever any of them starts, and
-      // hands one platform's partitions to a member that does not read its topic.
-      KAFKA_GROUP_ID: `${this.topicPrefix}notification`,
+      // The consumer group is notification's default, <KAFKA_TOPIC_PREFIX>notification: this
+      // platform's own, the same across restarts.
       METRICS_PORT: String(this.notificationMetricsPort),
       WEBHOOK_POLL_INTERVAL_MS: '200',
       ...this.telemetryEnv(),

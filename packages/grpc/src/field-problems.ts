@@ -66,6 +66,14 @@ export function firstProblemMessage(errors: FieldErrors): string {
   return `${BODY_PATH} is invalid`;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An id as Corridor issues them (any case). Anything else names no record and must not reach a
+ * uuid column, where PostgreSQL would refuse it with an error rather than find nothing.
+ */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
 /** A JSON object (not an array, not null), as a platform's body or an entry of `owners`. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

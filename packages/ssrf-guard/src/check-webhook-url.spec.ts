@@ -178,6 +178,16 @@ describe('checkWebhookUrl', () => {
       );
     });
 
+    it('marks only a name without addresses as unresolved, so a sender can tell DNS from a refusal', async () => {
+      const { resolve } = resolverOf({ 'inside.example.com': ['10.0.0.1'] });
+      expect(await checkWebhookUrl('https://empty.example.com/', { resolve })).toMatchObject({ unresolved: true });
+      expect(
+        await checkWebhookUrl('https://nowhere.example/', { resolve: failingResolver(new Error('x')) }),
+      ).toMatchObject({ unresolved: true });
+      expect(await checkWebhookUrl('https://inside.example.com/', { resolve })).not.toHaveProperty('unresolved');
+      expect(await checkWebhookUrl('http://hooks.example.com/', { resolve })).not.toHaveProperty('unresolved');
+    });
+
     it('uses the system resolver by default (localhost, from the hosts file)', async () => {
       expect(await problemOf('https://localhost/')).toMatch(
         /^webhook URL must reach only public addresses: localhost resolves to (127\.0\.0\.1|::1), and .* loopback address/,

@@ -21,7 +21,10 @@ export interface WebhookUrlOptions {
   requireHttps?: boolean;
 }
 
-export type WebhookUrlCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; problem: string };
+export type WebhookUrlCheck =
+  | { ok: true; url: URL; addresses: string[] }
+  /** `unresolved`: the host name gave no address (DNS), rather than a refused one or a bad URL. */
+  | { ok: false; problem: string; unresolved?: true };
 
 const systemResolve = (hostname: string): Promise<readonly ResolvedAddress[]> =>
   dns.lookup(hostname, { all: true, order: 'verbatim' });
@@ -109,11 +112,15 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = 
   try {
     resolved = await resolve(host);
   } catch (error) {
-    return { ok: false, problem: `webhook URL host ${host} could not be resolved: ${errorCode(error)}` };
+    return {
+      ok: false,
+      problem: `webhook URL host ${host} could not be resolved: ${errorCode(error)}`,
+      unresolved: true,
+    };
   }
   const addresses = [...new Set(resolved.map(({ address }) => address))];
   if (addresses.length === 0) {
-    return { ok: false, problem: `webhook URL host ${host} does not resolve to any address` };
+    return { ok: false, problem: `webhook URL host ${host} does not resolve to any address`, unresolved: true };
   }
   // One non-public answer is enough: a connection may use any of them.
   for (const address of addresses) {

@@ -1,6 +1,6 @@
 import { type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { checkWebhookUrl, type WebhookUrlOptions } from './check-webhook-url.js';
+import { checkWebhookUrl, type WebhookUrlCheck, type WebhookUrlOptions } from './check-webhook-url.js';
 
 type LookupCallback = Parameters<LookupFunction>[2];
 
@@ -59,7 +59,7 @@ export function pinnedLookup(addresses: readonly string[]): LookupFunction {
 }
 
 export type PinnedWebhookUrl =
-  { ok: true; url: URL; addresses: string[]; lookup: LookupFunction } | { ok: false; problem: string };
+  { ok: true; url: URL; addresses: string[]; lookup: LookupFunction } | Extract<WebhookUrlCheck, { ok: false }>;
 
 /**
  * Delivery time: check the URL again (resolve, refuse non-public answers) and return a `lookup` pinned

@@ -1,11 +1,10 @@
 import type { Business as BusinessMessage } from '@corridor/contracts/corridor/identity/v1/business_pb';
-import { invalidArgument, notFound, type FieldErrors } from '@corridor/grpc';
+import { invalidArgument, isUuid, notFound, type FieldErrors } from '@corridor/grpc';
 import { allowlistEntryProblem } from '@corridor/ip-allowlist';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { recordIdentityEvent, type IdentityContext } from '../context.js';
 import { Business } from './business.entity.js';
 import { toBusinessMessage } from './create-business.js';
-import { isUuid } from './get-business.js';
 
 export interface UpdateBusinessInput {
   id: string;

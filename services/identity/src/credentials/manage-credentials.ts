@@ -5,11 +5,10 @@ import {
   CredentialSchema,
   type Credential as CredentialMessage,
 } from '@corridor/contracts/corridor/identity/v1/credential_pb';
-import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, isUuid, notFound } from '@corridor/grpc';
 import { expandGrant } from '@corridor/scopes';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { Business } from '../businesses/business.entity.js';
-import { isUuid } from '../businesses/get-business.js';
 import { recordIdentityEvent, type IdentityContext } from '../context.js';
 import type { IdentitySecrets } from '../secrets/identity-secrets.js';
 import { Credential } from './credential.entity.js';

@@ -10,6 +10,7 @@ import {
   firstProblemMessage,
   invalidArgument,
   isJsonObject,
+  isUuid,
   NOT_RECOGNISED,
   notFound,
   permissionDenied,
@@ -114,7 +115,7 @@ export async function listDeliveries(
 }
 
 async function findDelivery(em: EntityManager, businessId: string, deliveryId: string): Promise<Delivery> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(deliveryId)) throw noDelivery(deliveryId);
+  if (!isUuid(deliveryId)) throw noDelivery(deliveryId);
   const [row] = await query(em, `select * from webhook_delivery where id = ? and business_id = ?`, [
     deliveryId,
     businessId,
@@ -138,12 +139,12 @@ export async function replayDelivery(
   deliveryId: string,
 ): Promise<{ delivery: WebhookDelivery; attempt: WebhookAttempt }> {
   const delivery = await findDelivery(em, businessId, deliveryId);
-  const { attempt } = await attemptDelivery(em, runtimeOf(context), delivery, 'replay');
+  // The delivery as the attempt's record left it (recordAttempt returns the updated row).
+  const replayed = await attemptDelivery(em, runtimeOf(context), delivery, 'replay');
   const endpoint = await registrationOf(em, businessId);
-  const current = await findDelivery(em, businessId, delivery.id);
   return {
-    delivery: toDeliveryProto(current, endpoint, await attemptsOf(em, delivery.id)),
-    attempt: toAttemptProto(attempt),
+    delivery: toDeliveryProto(replayed.delivery, endpoint, await attemptsOf(em, delivery.id)),
+    attempt: toAttemptProto(replayed.attempt),
   };
 }
 

@@ -1,6 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { resolveAndPin, type WebhookUrlOptions } from '@corridor/ssrf-guard';
+import { resolveAndPin, type PinnedWebhookUrl, type WebhookUrlOptions } from '@corridor/ssrf-guard';
 import { signWebhook } from '@corridor/webhook-signature';
 import { Agent, type Dispatcher } from 'undici';
 
@@ -201,7 +201,10 @@ export class WebhookSender {
       const pinned = await Promise.race([
         resolveAndPin(request.url, { allowCidrs: this.options.allowCidrs, resolve: this.options.resolve }).catch(
           // It only throws for a malformed allow list: nothing may be sent then either.
-          (error: unknown) => ({ ok: false as const, problem: `webhook URL could not be checked: ${String(error)}` }),
+          (error: unknown): PinnedWebhookUrl => ({
+            ok: false,
+            problem: `webhook URL could not be checked: ${String(error)}`,
+          }),
         ),
         expired,
       ]);
@@ -214,9 +217,7 @@ export class WebhookSender {
         });
       }
       if (!pinned.ok) {
-        // The guard's sentences for a name without addresses (see checkWebhookUrl).
-        const unresolved = /could not be resolved|does not resolve/.test(pinned.problem);
-        return fail({ errorClass: unresolved ? 'dns' : 'address_refused', errorMessage: pinned.problem });
+        return fail({ errorClass: pinned.unresolved ? 'dns' : 'address_refused', errorMessage: pinned.problem });
       }
 
       const url = pinned.url;

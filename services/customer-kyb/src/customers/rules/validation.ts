@@ -5,6 +5,7 @@ export {
   FieldProblems,
   firstProblemMessage,
   isJsonObject,
+  isUuid,
   type FieldErrors,
   type ValidationResult,
 } from '@corridor/grpc';
@@ -20,7 +21,3 @@ export function fieldPath(...segments: (string | number)[]): string {
   return segments.filter((segment) => segment !== '').join('.');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** An id as Corridor issues them (any case): customers, owners, documents, files. */
-export const isUuid = (value: string): boolean => UUID.test(value);

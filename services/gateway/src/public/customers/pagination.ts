@@ -1,3 +1,5 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+
 /**
  * Laravel's paginated resource-collection envelope (`{data, links, meta}`), which seed 4.4's
  * `paginate=true` answers and platforms already parse (decision 0008). Built the way Laravel's
@@ -96,6 +98,64 @@ export function paginatedEnvelope<T>(data: readonly T[], position: PagePosition,
       per_page: perPage,
       to,
       total,
+    },
+  };
+}
+
+const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
+
+/** The closed schema of the envelope above, for a list of `items` (the customer and delivery lists). */
+export function paginatedListSchema(items: JsonSchema, description: string): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    required: ['data', 'links', 'meta'],
+    additionalProperties: false,
+    properties: {
+      data: { type: 'array', items },
+      links: {
+        type: 'object',
+        required: ['first', 'last', 'prev', 'next'],
+        additionalProperties: false,
+        properties: {
+          first: { type: 'string', format: 'uri' },
+          last: { type: 'string', format: 'uri' },
+          prev: { ...nullableUrl, description: 'null on the first page' },
+          next: { ...nullableUrl, description: 'null on the last page' },
+        },
+      },
+      meta: {
+        type: 'object',
+        required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
+        additionalProperties: false,
+        properties: {
+          current_page: { type: 'integer', minimum: 1 },
+          from: {
+            type: ['integer', 'null'],
+            minimum: 1,
+            description: 'position of the first item; null on an empty page',
+          },
+          last_page: { type: 'integer', minimum: 1 },
+          links: {
+            type: 'array',
+            description: 'Previous, the page numbers ("..." for a gap), Next, for rendering a pager',
+            items: {
+              type: 'object',
+              required: ['url', 'label', 'active'],
+              additionalProperties: false,
+              properties: { url: nullableUrl, label: { type: 'string' }, active: { type: 'boolean' } },
+            },
+          },
+          path: { type: 'string', format: 'uri' },
+          per_page: { type: 'integer', minimum: 1 },
+          to: {
+            type: ['integer', 'null'],
+            minimum: 1,
+            description: 'position of the last item; null on an empty page',
+          },
+          total: { type: 'integer', minimum: 0 },
+        },
+      },
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
+import { paginatedListSchema } from './pagination.js';
 import {
   CUSTOMER_FIELDS,
   FILE_CONTENT_TYPES,
@@ -167,58 +168,11 @@ export const successBody = (message: string, data: JsonSchema): JsonSchema => ({
   properties: { message: { type: 'string', const: message }, data },
 });
 
-const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
-const count: JsonSchema = { type: 'integer', minimum: 0 };
-
 /** GET /customer?paginate=true: Laravel's resource-collection envelope, 15 per page, newest first. */
-const paginatedCustomers: JsonSchema = {
-  type: 'object',
-  description: 'paginate=true: 15 per page, newest first; links keep your filters',
-  required: ['data', 'links', 'meta'],
-  additionalProperties: false,
-  properties: {
-    data: { type: 'array', items: schema('Customer') },
-    links: {
-      type: 'object',
-      required: ['first', 'last', 'prev', 'next'],
-      additionalProperties: false,
-      properties: {
-        first: { type: 'string', format: 'uri' },
-        last: { type: 'string', format: 'uri' },
-        prev: { ...nullableUrl, description: 'null on the first page' },
-        next: { ...nullableUrl, description: 'null on the last page' },
-      },
-    },
-    meta: {
-      type: 'object',
-      required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
-      additionalProperties: false,
-      properties: {
-        current_page: { type: 'integer', minimum: 1 },
-        from: {
-          type: ['integer', 'null'],
-          minimum: 1,
-          description: 'position of the first item; null on an empty page',
-        },
-        last_page: { type: 'integer', minimum: 1 },
-        links: {
-          type: 'array',
-          description: 'Previous, the page numbers ("..." for a gap), Next, for rendering a pager',
-          items: {
-            type: 'object',
-            required: ['url', 'label', 'active'],
-            additionalProperties: false,
-            properties: { url: nullableUrl, label: { type: 'string' }, active: { type: 'boolean' } },
-          },
-        },
-        path: { type: 'string', format: 'uri' },
-        per_page: { type: 'integer', minimum: 1 },
-        to: { type: ['integer', 'null'], minimum: 1, description: 'position of the last item; null on an empty page' },
-        total: count,
-      },
-    },
-  },
-};
+const paginatedCustomers = paginatedListSchema(
+  schema('Customer'),
+  'paginate=true: 15 per page, newest first; links keep your filters',
+);
 
 export const customerListBody: JsonSchema = {
   oneOf: [

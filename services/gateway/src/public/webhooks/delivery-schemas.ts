@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
+import { paginatedListSchema } from '../customers/pagination.js';
 import { DELIVERY_STATUSES } from './delivery-query.js';
 
 /**
@@ -252,56 +253,9 @@ export const queuedBody = (message: string) =>
     },
   });
 
-const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
-
 /** Laravel's resource-collection envelope, as GET /customer?paginate=true answers it (decision 0008). */
 export const deliveryListBody: JsonSchema = {
-  type: 'object',
-  description: '15 a page, newest first; links keep your filters',
-  required: ['data', 'links', 'meta'],
-  additionalProperties: false,
-  properties: {
-    data: { type: 'array', items: schema('WebhookDelivery') },
-    links: {
-      type: 'object',
-      required: ['first', 'last', 'prev', 'next'],
-      additionalProperties: false,
-      properties: {
-        first: { type: 'string', format: 'uri' },
-        last: { type: 'string', format: 'uri' },
-        prev: { ...nullableUrl, description: 'null on the first page' },
-        next: { ...nullableUrl, description: 'null on the last page' },
-      },
-    },
-    meta: {
-      type: 'object',
-      required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
-      additionalProperties: false,
-      properties: {
-        current_page: { type: 'integer', minimum: 1 },
-        from: {
-          type: ['integer', 'null'],
-          minimum: 1,
-          description: 'position of the first item; null on an empty page',
-        },
-        last_page: { type: 'integer', minimum: 1 },
-        links: {
-          type: 'array',
-          description: 'Previous, the page numbers ("..." for a gap), Next, for rendering a pager',
-          items: {
-            type: 'object',
-            required: ['url', 'label', 'active'],
-            additionalProperties: false,
-            properties: { url: nullableUrl, label: { type: 'string' }, active: { type: 'boolean' } },
-          },
-        },
-        path: { type: 'string', format: 'uri' },
-        per_page: { type: 'integer', minimum: 1 },
-        to: { type: ['integer', 'null'], minimum: 1, description: 'position of the last item; null on an empty page' },
-        total: { type: 'integer', minimum: 0 },
-      },
-    },
-  },
+  ...paginatedListSchema(schema('WebhookDelivery'), '15 a page, newest first; links keep your filters'),
   examples: [
     {
       data: [exampleDelivery],
