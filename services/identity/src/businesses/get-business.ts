@@ -4,7 +4,6 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Business } from './business.entity.js';
 import { toBusinessMessage } from './create-business.js';
 
-
 export async function getBusiness(em: EntityManager, id: string): Promise<BusinessMessage> {
   const business = isUuid(id) ? await em.findOne(Business, { id }) : null;
   if (!business) throw notFound('BUSINESS_NOT_FOUND', `business ${id} not found`);

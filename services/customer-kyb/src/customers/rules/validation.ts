@@ -20,4 +20,3 @@ export const problem = (text: string): { ok: false; problem: string } => ({ ok: 
 export function fieldPath(...segments: (string | number)[]): string {
   return segments.filter((segment) => segment !== '').join('.');
 }
-
