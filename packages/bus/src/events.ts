@@ -15,6 +15,8 @@ export const EVENT_TYPES: Record<EventCase, string> = {
   businessUpdated: 'business.updated',
   credentialChanged: 'credential.changed',
   customerStatusChanged: 'customer.status_changed',
+  transactionCreated: 'transaction.created',
+  transactionUpdated: 'transaction.updated',
 };
 
 export function environmentFromName(name: 'sandbox' | 'production'): Environment {

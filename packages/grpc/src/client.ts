@@ -7,6 +7,8 @@ export interface CallSettings {
   metadata?: Metadata;
   /** Overrides the client's default deadline for this call. */
   timeoutMs?: number;
+  /** Receives the response headers (initial metadata) the service sent, before the answer resolves. */
+  onResponseMetadata?: (metadata: Metadata) => void;
 }
 
 /** A promise-based client: one async function per unary method; failures reject with DomainError. */
@@ -25,7 +27,12 @@ export interface ClientOptions {
 }
 
 type Callback = (error: Error | null, response?: unknown) => void;
-type UnaryStub = (request: unknown, metadata: Metadata, options: CallOptions, callback: Callback) => void;
+type UnaryStub = (
+  request: unknown,
+  metadata: Metadata,
+  options: CallOptions,
+  callback: Callback,
+) => { on(event: 'metadata', listener: (metadata: Metadata) => void): unknown };
 
 export function createClient<S extends GenServiceMethods>(
   service: GenService<S>,
@@ -46,9 +53,11 @@ export function createClient<S extends GenServiceMethods>(
     client[method.localName] = (request: unknown, settings: CallSettings = {}) =>
       new Promise((resolve, reject) => {
         const deadline = new Date(Date.now() + (settings.timeoutMs ?? defaultTimeoutMs));
-        stub.call(raw, request, settings.metadata ?? new Metadata(), { deadline }, (error, response) =>
+        const call = stub.call(raw, request, settings.metadata ?? new Metadata(), { deadline }, (error, response) =>
           error ? reject(fromServiceError(error)) : resolve(response),
         );
+        const { onResponseMetadata } = settings;
+        if (onResponseMetadata) call.on('metadata', onResponseMetadata);
       });
   }
   return client as ServiceClient<S>;

@@ -1,9 +1,9 @@
 import {
+  Metadata,
   Server,
   ServerCredentials,
   status as Status,
   type handleUnaryCall,
-  type Metadata,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
@@ -17,6 +17,11 @@ export interface CallContext {
   metadata: Metadata;
   /** Aborted when the client cancels or its deadline passes. */
   signal: AbortSignal;
+  /**
+   * Response headers (initial metadata) sent with a successful answer, e.g. `idempotent-replayed`;
+   * the client reads them with `CallSettings.onResponseMetadata`.
+   */
+  responseMetadata: Metadata;
 }
 
 /** A service implementation: one async function per unary method of the generated service. */
@@ -52,9 +57,13 @@ function unaryHandler(
       caller: readCaller(call.metadata),
       metadata: call.metadata,
       signal: controller.signal,
+      responseMetadata: new Metadata(),
     };
     method(call.request as never, context).then(
-      (response) => callback(null, response),
+      (response) => {
+        if (Object.keys(context.responseMetadata.getMap()).length > 0) call.sendMetadata(context.responseMetadata);
+        callback(null, response);
+      },
       (error: unknown) => {
         if (error instanceof DomainError) {
           callback(toServiceError(error));

@@ -41,7 +41,7 @@ export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: st
         environment: caller.environment,
         requestId: res.locals.requestId as string,
       });
-      await route.handle({ req, res, auth, clients: deps.clients, metadata });
+      await route.handle({ req, res, auth, clients: deps.clients, metadata, call: { metadata } });
     });
   }
   return router;

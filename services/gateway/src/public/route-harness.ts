@@ -28,7 +28,7 @@ export async function serveRoutes(
         environment: 'sandbox',
         requestId: res.locals.requestId as string,
       });
-      await route.handle({ req, res, metadata, clients } as unknown as RouteContext);
+      await route.handle({ req, res, metadata, call: { metadata }, clients } as unknown as RouteContext);
     });
   }
   app.use(errorHandler(createLogger('test', { level: 'silent' })));

@@ -1,5 +1,6 @@
 import type { Scope } from '@corridor/scopes';
 import type { Request, Response } from 'express';
+import type { CallSettings } from '@corridor/grpc';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
@@ -15,6 +16,11 @@ export interface RouteContext {
   clients: Clients;
   /** Caller context for gRPC calls: business, credential, scopes, environment, request id. */
   metadata: Metadata;
+  /**
+   * What a route passes to its gRPC call: `metadata`, plus the Idempotency-Key on a POST and the
+   * hook that answers `Idempotent-Replayed` when the service replayed a stored response.
+   */
+  call: CallSettings;
 }
 
 /** One documented response; without a schema an error status answers the shared Error body, a 2xx none. */
