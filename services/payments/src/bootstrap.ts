@@ -1,0 +1,53 @@
+import { topicName } from '@corridor/bus';
+import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
+import { createClient } from '@corridor/grpc';
+import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';
+import { startService } from '@corridor/runtime';
+import type { Telemetry } from '@corridor/telemetry';
+import { loadPaymentsConfig } from './config.js';
+import type { PaymentsContext } from './context.js';
+import { paymentsDatabase } from './database.js';
+import { LedgerAccounts } from './ledger/index.js';
+import { paymentsServiceRegistration } from './payments.grpc.js';
+import { pruneQuotes } from './reference/rates.js';
+
+/** Retention sweeps run this often; each deletes a bounded batch. */
+const PRUNE_INTERVAL_MS = 60_000;
+
+export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
+  const config = loadPaymentsConfig();
+  const service = await startService({
+    name: 'payments',
+    log: { level: config.LOG_LEVEL },
+    database: paymentsDatabase(config.DATABASE_URL),
+    kafkaBrokers: config.KAFKA_BROKERS,
+    outbox: { enabled: config.OUTBOX_RELAY_ENABLED, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS },
+    telemetry,
+  });
+  const { orm, clock } = service;
+  const identity = createClient(IdentityService, {
+    address: config.IDENTITY_GRPC_ADDRESS,
+    defaultTimeoutMs: config.GRPC_TIMEOUT_MS,
+  });
+  service.onStop('identity client', () => identity.close(), 'after-server');
+
+  const context: PaymentsContext = {
+    environment: config.CORRIDOR_ENVIRONMENT,
+    topic: topicName(config.KAFKA_TOPIC_PREFIX, 'payments'),
+    now: clock,
+    accounts: new LedgerAccounts(() => orm.em.fork(), config.LEDGER_SYSTEM_SHARDS),
+    quoteTtlMs: config.QUOTE_TTL_SECONDS * 1000,
+    defaultSpreadBps: config.DEFAULT_SPREAD_BPS,
+    identity,
+  };
+  service.every('idempotency key retention', PRUNE_INTERVAL_MS, async () => {
+    await pruneIdempotencyKeys(orm.em.fork(), clock(), IDEMPOTENCY_KEY_RETENTION_MS);
+  });
+  service.every('rate quote retention', PRUNE_INTERVAL_MS, async () => {
+    await pruneQuotes(orm.em.fork(), clock());
+  });
+  await service.serve({
+    address: config.PAYMENTS_GRPC_ADDRESS,
+    services: [paymentsServiceRegistration({ orm, context })],
+  });
+}

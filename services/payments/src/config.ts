@@ -1,0 +1,34 @@
+import { env, loadConfig, z } from '@corridor/config';
+
+export const paymentsConfigShape = {
+  PAYMENTS_GRPC_ADDRESS: env.address('127.0.0.1:50054'),
+  DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_payments'),
+  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
+  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
+    .default(''),
+  CORRIDOR_ENVIRONMENT: env.environment(),
+  /** identity, to refuse a back-office adjustment of a business that does not exist. */
+  IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
+  GRPC_TIMEOUT_MS: env.positiveInt(5_000),
+  /** How long a rate quote can be named by a swap (decision 0011). */
+  QUOTE_TTL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /** FX spread of a business without one of its own, in basis points off the mid-rate. */
+  DEFAULT_SPREAD_BPS: z.coerce.number().int().min(0).max(5_000).default(50),
+  /**
+   * Sub-accounts per system account (fees, FX liquidity, rounding, funding): a business always
+   * posts to the same one, so unrelated businesses do not queue on one hot row (decision 0011).
+   */
+  LEDGER_SYSTEM_SHARDS: z.coerce.number().int().min(1).max(256).default(8),
+  OUTBOX_RELAY_ENABLED: env.boolean(true),
+  OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
+  LOG_LEVEL: env.logLevel(),
+};
+
+export type PaymentsConfig = ReturnType<typeof loadPaymentsConfig>;
+
+export function loadPaymentsConfig(source: NodeJS.ProcessEnv = process.env) {
+  return loadConfig('payments', paymentsConfigShape, source);
+}

@@ -1,0 +1,16 @@
+import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
+import type { ClientOf } from '@corridor/grpc';
+import type { LedgerAccounts } from './ledger/index.js';
+
+/** What every payments use case knows about where it runs. */
+export interface PaymentsContext {
+  environment: 'sandbox' | 'production';
+  /** Topic of payments' events (with the environment's prefix). */
+  topic: string;
+  now: () => Date;
+  accounts: LedgerAccounts;
+  quoteTtlMs: number;
+  defaultSpreadBps: number;
+  /** To refuse back-office operations on a business that does not exist; absent in some tests. */
+  identity?: Pick<ClientOf<typeof IdentityService>, 'getBusiness'>;
+}

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@corridor/db';
+import { Migration20261124000000Ledger } from './Migration20261124000000Ledger.js';
+
+/** Every migration of payments, oldest first. */
+export const migrations: MigrationObject[] = [
+  { name: 'Migration20261124000000Ledger', class: Migration20261124000000Ledger },
+];

@@ -1,0 +1,107 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  CreateSwapResponseSchema,
+  PaymentsService,
+} from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { AdminAdjustWalletResponseSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import type { MikroORM } from '@corridor/db';
+import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { runIdempotent } from '@corridor/idempotency';
+import type { PaymentsContext } from './context.js';
+import { checkLedger } from './ledger/index.js';
+import { allCurrencies, currencyMessage } from './reference/currencies.js';
+import { listFeeRules, quoteFees, setFeeRule } from './reference/fees.js';
+import { listMidRates, quoteRate, setMidRate, setSpread } from './reference/rates.js';
+import { createSwap } from './swaps/create-swap.js';
+import { getTransaction, listTransactions } from './transactions/read-transactions.js';
+import { adjustWallet } from './wallets/adjust-wallet.js';
+import { listWallets } from './wallets/wallets.js';
+
+/** The business every public method acts for: the gateway's `business-id` metadata. */
+function businessOf({ caller }: CallContext): string {
+  if (!caller.businessId) throw permissionDenied('NO_BUSINESS', 'the call names no business');
+  return caller.businessId;
+}
+
+/** The gRPC edge of payments: thin, one fork of the entity manager per call. */
+export function paymentsServiceRegistration({ orm, context }: { orm: MikroORM; context: PaymentsContext }) {
+  const em = () => orm.em.fork();
+  return registration(PaymentsService, {
+    async listCurrencies() {
+      return { currencies: [...(await allCurrencies(em())).values()].map(currencyMessage) };
+    },
+    async quoteRate(request, call) {
+      return {
+        quote: await quoteRate(em(), context, businessOf(call), { from: request.fromCurrency, to: request.toCurrency }),
+      };
+    },
+    async getFees(request, call) {
+      return { fees: await quoteFees(em(), businessOf(call), request) };
+    },
+    async listWallets(_request, call) {
+      return { wallets: await listWallets(em(), businessOf(call)) };
+    },
+    async createSwap(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreateSwap', CreateSwapResponseSchema, async (tx) => ({
+        $typeName: CreateSwapResponseSchema.typeName,
+        transaction: await createSwap(tx, context, businessId, request),
+      }));
+    },
+    async getTransaction(request, call) {
+      return { transaction: await getTransaction(em(), businessOf(call), request.transactionId) };
+    },
+    async listTransactions(request, call) {
+      const page = await listTransactions(em(), businessOf(call), request);
+      return {
+        transactions: page.transactions,
+        page: { nextCursor: page.nextCursor, previousCursor: page.previousCursor, limit: page.limit },
+      };
+    },
+
+    async adminSetRate(request) {
+      return {
+        rate: await setMidRate(em(), context, {
+          baseCurrency: request.baseCurrency,
+          quoteCurrency: request.quoteCurrency,
+          rate: request.rate,
+        }),
+      };
+    },
+    async adminListRates() {
+      return { rates: await listMidRates(em()), defaultSpreadBps: context.defaultSpreadBps };
+    },
+    async adminSetSpread(request) {
+      return {
+        businessId: request.businessId,
+        spreadBps: await setSpread(em(), context, request.businessId, request.spreadBps),
+      };
+    },
+    async adminSetFeeRule(request) {
+      if (!request.rule) throw permissionDenied('NO_RULE', 'the call carries no fee rule');
+      return { rule: await setFeeRule(em(), context, request.rule) };
+    },
+    async adminListFeeRules(request) {
+      return { rules: await listFeeRules(em(), request.businessId) };
+    },
+    async adminAdjustWallet(request, call) {
+      return runIdempotent(em(), call, 'AdminAdjustWallet', AdminAdjustWalletResponseSchema, async (tx) => ({
+        $typeName: AdminAdjustWalletResponseSchema.typeName,
+        transaction: await adjustWallet(tx, context, request, call.caller.requestId),
+      }));
+    },
+    async adminListWallets(request) {
+      return { wallets: await listWallets(em(), request.businessId) };
+    },
+    async adminCheckLedger() {
+      const check = await checkLedger(em());
+      return {
+        ok: check.ok,
+        violations: check.violations,
+        accountsChecked: check.accountsChecked,
+        transfersChecked: check.transfersChecked,
+        checkedAt: timestampFromDate(context.now()),
+      };
+    },
+  });
+}

@@ -1,0 +1,153 @@
+import type { CreateSwapRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { AmountSide, type Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { invalidArgument } from '@corridor/grpc';
+import type { EntityManager } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import type { PaymentsContext } from '../context.js';
+import { applyTransfers, LedgerError, walletAccount } from '../ledger/index.js';
+import { allCurrencies } from '../reference/currencies.js';
+import { feeFor } from '../reference/fee-rule.js';
+import { feeRuleFor } from '../reference/fees.js';
+import { formatRate as formatRateOf, parseRate } from '../reference/decimal-rate.js';
+import { businessRate, findQuote } from '../reference/rates.js';
+import { insertTransaction } from '../transactions/transaction-store.js';
+import { swapAmounts } from './swap-amounts.js';
+
+const amountProblem = (message: string) =>
+  invalidArgument(message, { amount: [message.replace(/^amount /, '')] }, 'INVALID_AMOUNT');
+
+/** The rate a swap gets: its live quote's, exactly, or the business's rate now. */
+async function swapRate(em: EntityManager, context: PaymentsContext, businessId: string, request: CreateSwapRequest) {
+  const priced = await businessRate(em, context, businessId, {
+    from: request.fromCurrency,
+    to: request.toCurrency,
+    fromField: 'from_currency',
+    toField: 'to_currency',
+  });
+  if (request.quoteId === undefined) return { rate: priced.rate, quoteId: undefined };
+  const quote = await findQuote(em, businessId, request.quoteId);
+  if (!quote) {
+    throw invalidArgument(
+      `quote_id ${request.quoteId} is not a quote of this business`,
+      { quote_id: ['is not a quote of this business'] },
+      'QUOTE_NOT_FOUND',
+    );
+  }
+  if (quote.fromCurrency !== request.fromCurrency || quote.toCurrency !== request.toCurrency) {
+    throw invalidArgument(
+      `quote ${quote.id} is for ${quote.fromCurrency} to ${quote.toCurrency}, not ${request.fromCurrency} to ${request.toCurrency}`,
+      { quote_id: [`is for ${quote.fromCurrency} to ${quote.toCurrency}`] },
+      'QUOTE_MISMATCH',
+    );
+  }
+  if (quote.expiresAt.getTime() <= context.now().getTime()) {
+    throw invalidArgument(
+      `quote ${quote.id} expired at ${quote.expiresAt.toISOString()}; get a new one with GET /api/external/rates`,
+      { quote_id: ['has expired'] },
+      'QUOTE_EXPIRED',
+    );
+  }
+  const rate = parseRate(quote.rate);
+  if (rate === undefined) throw new Error(`stored quote ${quote.id} has no rate`);
+  return { rate, quoteId: quote.id };
+}
+
+/**
+ * POST /swap (seed 4.4): between two of the business's own wallets, at its rate or a live quote's.
+ * Source, rounding and fee leave the from-wallet and the to-amount arrives from FX liquidity, as
+ * linked transfers in `tx` — the transaction of the Idempotency-Key — with the SWAP transaction and
+ * its event. The wallet's balance is checked by the statement that debits it.
+ */
+export async function createSwap(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  request: CreateSwapRequest,
+): Promise<Transaction> {
+  if (request.amount <= 0n) throw amountProblem('amount must be a positive whole number of minor units');
+  const { rate, quoteId } = await swapRate(tx, context, businessId, request);
+  const currencies = await allCurrencies(tx);
+  const from = currencies.get(request.fromCurrency);
+  const to = currencies.get(request.toCurrency);
+  if (!from || !to) throw new Error('swapRate accepted an unknown currency');
+  const side = request.amountSide === AmountSide.TO ? 'to' : 'from';
+  const amounts = swapAmounts({
+    side,
+    amount: request.amount,
+    rate,
+    fromExponent: from.exponent,
+    toExponent: to.exponent,
+  });
+  if (!amounts) {
+    throw amountProblem(
+      `amount ${request.amount} ${side === 'from' ? from.code : to.code} is too small to buy one minor unit of ${to.code}`,
+    );
+  }
+  const fee = feeFor(await feeRuleFor(tx, businessId, 'swap', from.code), amounts.fromAmount).total;
+
+  const accounts = context.accounts;
+  const specs = {
+    fromWallet: walletAccount(businessId, from.code),
+    toWallet: walletAccount(businessId, to.code),
+    fromLiquidity: accounts.system('fx_liquidity', from.code, businessId),
+    toLiquidity: accounts.system('fx_liquidity', to.code, businessId),
+    rounding: accounts.system('rounding', from.code, businessId),
+    fees: accounts.system('fees', from.code, businessId),
+  };
+  const ids = await accounts.resolve(Object.values(specs));
+  const id = (spec: { code: string }) => ids.get(spec.code) ?? '';
+  const transactionId = randomUUID();
+  const leg = (name: string, debit: { code: string }, credit: { code: string }, currency: string, amount: bigint) =>
+    amount > 0n
+      ? [
+          {
+            id: `swap:${transactionId}:${name}`,
+            phase: 'posted' as const,
+            debitAccountId: id(debit),
+            creditAccountId: id(credit),
+            currency,
+            amount,
+            transactionId,
+          },
+        ]
+      : [];
+  try {
+    await applyTransfers(tx, [
+      ...leg('source', specs.fromWallet, specs.fromLiquidity, from.code, amounts.exchanged),
+      ...leg('rounding', specs.fromWallet, specs.rounding, from.code, amounts.rounding),
+      ...leg('fee', specs.fromWallet, specs.fees, from.code, fee),
+      ...leg('destination', specs.toLiquidity, specs.toWallet, to.code, amounts.toAmount),
+    ]);
+  } catch (error) {
+    if (error instanceof LedgerError && error.kind === 'insufficient_funds') {
+      throw invalidArgument(
+        `the ${from.code} wallet's available balance is less than ${amounts.fromAmount + fee} (amount ${amounts.fromAmount} + fee ${fee}, in minor units)`,
+        { amount: ['exceeds the available balance with the fee'] },
+        'INSUFFICIENT_FUNDS',
+      );
+    }
+    throw error;
+  }
+  return insertTransaction(tx, context, {
+    id: transactionId,
+    businessId,
+    type: 'SWAP',
+    status: 'SUCCESSFUL',
+    currency: from.code,
+    amount: -amounts.fromAmount,
+    fee,
+    reference: request.reference,
+    description: `Swap ${from.code} to ${to.code}`,
+    swapDetails: {
+      from_currency: from.code,
+      from_amount: amounts.fromAmount.toString(),
+      to_currency: to.code,
+      to_amount: amounts.toAmount.toString(),
+      rate: formatRateOf(rate),
+      fee: fee.toString(),
+      quote_id: quoteId ?? null,
+      amount_side: side,
+    },
+    at: context.now(),
+  });
+}

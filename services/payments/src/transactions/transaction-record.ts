@@ -1,0 +1,92 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  AdjustmentDirection,
+  AmountSide,
+  RefundStatus,
+  TransactionSchema,
+  TransactionStatus,
+  TransactionType,
+  type Transaction,
+} from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { int8, type Row } from '../ledger/index.js';
+
+export type TransactionTypeName = 'SWAP' | 'COLLECTION' | 'PAYOUT' | 'REFUND' | 'ADJUSTMENT';
+export type TransactionStatusName = 'PENDING' | 'PROCESSING' | 'SUCCESSFUL' | 'FAILED' | 'EXPIRED' | 'REVERSED';
+
+/** As stored in payment_transaction.swap_details (amounts as strings: jsonb numbers are doubles in JS). */
+export interface StoredSwapDetails {
+  from_currency: string;
+  from_amount: string;
+  to_currency: string;
+  to_amount: string;
+  rate: string;
+  fee: string;
+  quote_id: string | null;
+  amount_side: 'from' | 'to';
+}
+
+export interface StoredAdjustmentDetails {
+  direction: 'credit' | 'debit';
+  reason: string;
+  actor: string;
+}
+
+/** The proto enum of a stored name: the names are the enum's own, without its prefix. */
+const enumValue = <E extends Record<string, string | number>>(values: E, name: string): E[keyof E] => {
+  const value = values[name as keyof E];
+  if (typeof value !== 'number') throw new Error(`unknown enum value ${name}`);
+  return value;
+};
+
+export const transactionTypeOf = (name: string) => enumValue(TransactionType, name);
+export const transactionStatusOf = (name: string) => enumValue(TransactionStatus, name);
+export const transactionTypeName = (type: TransactionType) => TransactionType[type] as TransactionTypeName;
+export const transactionStatusName = (status: TransactionStatus) => TransactionStatus[status] as TransactionStatusName;
+
+const dateOf = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+const jsonOf = <T>(value: unknown): T | null =>
+  value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
+
+/** A payment_transaction row as the contract's Transaction. */
+export function transactionOf(row: Row): Transaction {
+  const swap = jsonOf<StoredSwapDetails>(row.swap_details);
+  const adjustment = jsonOf<StoredAdjustmentDetails>(row.adjustment_details);
+  return create(TransactionSchema, {
+    id: String(row.id),
+    businessId: String(row.business_id),
+    type: transactionTypeOf(String(row.type)),
+    status: transactionStatusOf(String(row.status)),
+    currency: String(row.currency),
+    amount: int8(row.amount),
+    fee: int8(row.fee),
+    net: int8(row.net),
+    reference: row.reference === null ? undefined : String(row.reference),
+    refundStatus:
+      row.refund_status === null || row.refund_status === undefined
+        ? undefined
+        : enumValue(RefundStatus, String(row.refund_status).toUpperCase()),
+    swapDetails: swap
+      ? {
+          fromCurrency: swap.from_currency,
+          fromAmount: BigInt(swap.from_amount),
+          toCurrency: swap.to_currency,
+          toAmount: BigInt(swap.to_amount),
+          rate: swap.rate,
+          fee: BigInt(swap.fee),
+          quoteId: swap.quote_id ?? undefined,
+          amountSide: swap.amount_side === 'to' ? AmountSide.TO : AmountSide.FROM,
+        }
+      : undefined,
+    adjustmentDetails: adjustment
+      ? {
+          direction: adjustment.direction === 'debit' ? AdjustmentDirection.DEBIT : AdjustmentDirection.CREDIT,
+          reason: adjustment.reason,
+          actor: adjustment.actor,
+        }
+      : undefined,
+    description: String(row.description),
+    createdAt: timestampFromDate(dateOf(row.created_at)),
+    updatedAt: timestampFromDate(dateOf(row.updated_at)),
+  });
+}
