@@ -48,14 +48,17 @@ export class LedgerAccounts {
   }
 
   /**
-   * The ids of these accounts, made when missing. Accounts are made in a statement of their own,
-   * committed at once: an account is harmless, and an id remembered here must never be rolled back
-   * with a failed operation.
+   * The ids of these accounts, made when missing, in the transaction of `em` (so an operation never
+   * needs a second pooled connection while it holds one). Only ids of accounts committed before this
+   * statement's transaction began are remembered: one made here could still roll back with it.
    */
-  async resolve(specs: readonly AccountSpec[]): Promise<Map<string, string>> {
+  async resolve(
+    specs: readonly AccountSpec[],
+    em: EntityManager = this.newEntityManager(),
+  ): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
     const missing = specs.filter((spec) => !this.ids.has(spec.code));
     if (missing.length > 0) {
-      const em = this.newEntityManager();
       await sql(
         em,
         `insert into ledger_account (code, kind, business_id, currency, no_overdraft)
@@ -76,16 +79,20 @@ export class LedgerAccounts {
       );
       const rows = await sql(
         em,
-        `select id, code from ledger_account where code in (select jsonb_array_elements_text(?::jsonb))`,
+        `select id, code, created_at < now() as settled from ledger_account
+         where code in (select jsonb_array_elements_text(?::jsonb))`,
         [JSON.stringify(missing.map((spec) => spec.code))],
       );
-      for (const row of rows) this.ids.set(String(row.code), String(row.id));
+      for (const row of rows) {
+        found.set(String(row.code), String(row.id));
+        if (row.settled === true) this.ids.set(String(row.code), String(row.id));
+      }
     }
-    return new Map(specs.map((spec) => [spec.code, this.idOf(spec)]));
+    return new Map(specs.map((spec) => [spec.code, this.ids.get(spec.code) ?? this.idOf(spec, found)]));
   }
 
-  private idOf(spec: AccountSpec): string {
-    const id = this.ids.get(spec.code);
+  private idOf(spec: AccountSpec, found: ReadonlyMap<string, string>): string {
+    const id = found.get(spec.code);
     if (id === undefined) throw new Error(`ledger account ${spec.code} was not made`);
     return id;
   }

@@ -94,7 +94,7 @@ export async function createSwap(
     rounding: accounts.system('rounding', from.code, businessId),
     fees: accounts.system('fees', from.code, businessId),
   };
-  const ids = await accounts.resolve(Object.values(specs));
+  const ids = await accounts.resolve(Object.values(specs), tx);
   const id = (spec: { code: string }) => ids.get(spec.code) ?? '';
   const transactionId = randomUUID();
   const leg = (name: string, debit: { code: string }, credit: { code: string }, currency: string, amount: bigint) =>

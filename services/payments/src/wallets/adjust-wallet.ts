@@ -60,7 +60,7 @@ export async function adjustWallet(
     currency.code,
     request.businessId,
   );
-  const ids = await context.accounts.resolve([wallet, counterpart]);
+  const ids = await context.accounts.resolve([wallet, counterpart], tx);
   const transactionId = randomUUID();
   const [debitAccount, creditAccount] = credit ? [counterpart, wallet] : [wallet, counterpart];
   try {
