@@ -43,26 +43,28 @@ export async function checkLedger(em: EntityManager): Promise<LedgerCheck> {
           detail: `posted debits ${row.pd} vs credits ${row.pc}; pending debits ${row.qd} vs credits ${row.qc}`,
         });
       }
-      // Each account's totals recomputed from the immutable transfers alone.
+      // Each account's totals recomputed from the immutable transfers alone, in one pass (hash aggregate).
       const mismatched = await sql(
         tx,
         `with open_pending as (
-           select p.* from ledger_transfer p
+           select p.debit_account_id, p.credit_account_id, p.amount from ledger_transfer p
            where p.phase = 'pending' and not exists (select 1 from ledger_transfer r where r.pending_id = p.id)
+         ), moves (account_id, pd, pc, qd, qc) as (
+           select debit_account_id, amount, 0, 0, 0 from ledger_transfer where phase in ('posted', 'post_pending')
+           union all
+           select credit_account_id, 0, amount, 0, 0 from ledger_transfer where phase in ('posted', 'post_pending')
+           union all
+           select debit_account_id, 0, 0, amount, 0 from open_pending
+           union all
+           select credit_account_id, 0, 0, 0, amount from open_pending
          ), sums as (
-           select a.id,
-             coalesce((select sum(amount) from ledger_transfer t where t.debit_account_id = a.id
-                       and t.phase in ('posted', 'post_pending')), 0) as pd,
-             coalesce((select sum(amount) from ledger_transfer t where t.credit_account_id = a.id
-                       and t.phase in ('posted', 'post_pending')), 0) as pc,
-             coalesce((select sum(amount) from open_pending t where t.debit_account_id = a.id), 0) as qd,
-             coalesce((select sum(amount) from open_pending t where t.credit_account_id = a.id), 0) as qc
-           from ledger_account a
+           select account_id, sum(pd) as pd, sum(pc) as pc, sum(qd) as qd, sum(qc) as qc from moves group by account_id
          )
          select a.code, a.currency, a.posted_debits, a.posted_credits, a.pending_debits, a.pending_credits,
-                s.pd, s.pc, s.qd, s.qc
-         from ledger_account a join sums s on s.id = a.id
-         where (a.posted_debits, a.posted_credits, a.pending_debits, a.pending_credits) <> (s.pd, s.pc, s.qd, s.qc)`,
+                coalesce(s.pd, 0) as pd, coalesce(s.pc, 0) as pc, coalesce(s.qd, 0) as qd, coalesce(s.qc, 0) as qc
+         from ledger_account a left join sums s on s.account_id = a.id
+         where (a.posted_debits, a.posted_credits, a.pending_debits, a.pending_credits)
+               <> (coalesce(s.pd, 0), coalesce(s.pc, 0), coalesce(s.qd, 0), coalesce(s.qc, 0))`,
       );
       for (const row of mismatched) {
         violations.push({
@@ -74,13 +76,17 @@ export async function checkLedger(em: EntityManager): Promise<LedgerCheck> {
       }
       const brokenChains = await sql(
         tx,
-        `select a.code, a.currency, a.version, count(e.id) as entries, max(e.account_version) as last_version
-         from ledger_account a left join ledger_entry e on e.account_id = a.id
-         group by a.id
-         having count(e.id) <> a.version or coalesce(max(e.account_version), 0) <> a.version
-             or exists (select 1 from ledger_entry l where l.account_id = a.id and l.account_version = a.version
-                        and (l.posted_debits_after, l.posted_credits_after, l.pending_debits_after, l.pending_credits_after)
-                            <> (a.posted_debits, a.posted_credits, a.pending_debits, a.pending_credits))`,
+        `with chains as (
+           select account_id, count(*) as entries, max(account_version) as last_version from ledger_entry group by account_id
+         )
+         select a.code, a.currency, a.version, coalesce(c.entries, 0) as entries, c.last_version
+         from ledger_account a
+         left join chains c on c.account_id = a.id
+         left join ledger_entry l on l.account_id = a.id and l.account_version = a.version
+         where coalesce(c.entries, 0) <> a.version or coalesce(c.last_version, 0) <> a.version
+            or (a.version > 0 and (l.id is null
+                or (l.posted_debits_after, l.posted_credits_after, l.pending_debits_after, l.pending_credits_after)
+                   <> (a.posted_debits, a.posted_credits, a.pending_debits, a.pending_credits)))`,
       );
       for (const row of brokenChains) {
         violations.push({
