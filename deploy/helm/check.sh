@@ -29,7 +29,7 @@ KUBECONFORM_VERSION=v0.8.0
 # charts promise to run on. Raise it deliberately (the schemas are made again for a new version).
 KUBERNETES_VERSION=v1.34.4
 ENVIRONMENTS=(sandbox production)
-SERVICES=(gateway identity customer-kyb notification)
+SERVICES=(gateway identity customer-kyb payments notification)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 go_dir="$root/.local/go"
@@ -268,6 +268,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
     scraped_port_served "$service × $environment" "$manifest"
   done
   same_topic_prefix "$environment" customer-kyb notification
+  same_topic_prefix "$environment" customer-kyb payments
   manifest="$work/rendered/corridor-$environment.yaml"
   capture "$manifest" "helm template corridor with helm/environments/$environment/*.yaml" \
     "$helm" template "corridor-$environment" "$charts/corridor" --kube-version "$kube_version" "${files[@]}"
@@ -275,11 +276,12 @@ for environment in "${ENVIRONMENTS[@]}"; do
   validate "corridor × $environment" "$manifest"
 done
 
-# The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable;
-# and, with the production files (the last environment above), notification's test-only allow-list
-# and extra CA file.
+# The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable
+# (the gateway's admin token, payments' database URL), a spread above payments' 50 % limit; and, with the
+# production files (the last environment above), notification's test-only allow-list and extra CA file.
 for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret notification.env.WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 \
-  notification.env.WEBHOOK_EXTRA_CA_FILE=/etc/corridor/test-ca.pem; do
+  notification.env.WEBHOOK_EXTRA_CA_FILE=/etc/corridor/test-ca.pem payments.env.DATABASE_URL=postgres://not-a-secret \
+  payments.env.DEFAULT_SPREAD_BPS=5001; do
   if "$helm" template x "$charts/corridor" "${files[@]}" --set "$bad" >"$out" 2>&1; then
     fail "helm template accepted --set $bad: values.schema.json should refuse it"
   fi

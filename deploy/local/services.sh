@@ -16,9 +16,9 @@ COMPONENT=services
 . "$CORRIDOR_DEPLOY/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
 
 # Start order: a service comes after everything it calls.
-SERVICES=(identity customer-kyb notification gateway)
+SERVICES=(identity customer-kyb notification payments gateway)
 # Services with a database and migrations.
-MIGRATED=(identity customer-kyb notification)
+MIGRATED=(identity customer-kyb notification payments)
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
@@ -64,8 +64,8 @@ cmd_up() {
   # S3Proxy's credentials (deploy/local/s3proxy.sh), for customer-kyb's file uploads.
   S3_ACCESS_KEY_ID=corridor-local
   S3_SECRET_ACCESS_KEY=corridor-local-secret
-  # Kafka of deploy/local/kafka.sh, whose topics (deploy/local/topics.txt) carry no prefix: identity
-  # and customer-kyb publish to, and notification consumes, the same names.
+  # Kafka of deploy/local/kafka.sh, whose topics (deploy/local/topics.txt) carry no prefix: identity,
+  # customer-kyb and payments publish to, and notification and payments consume, the same names.
   export KAFKA_BROKERS=127.0.0.1:9092 KAFKA_TOPIC_PREFIX=''
   for name in "${MIGRATED[@]}"; do
     CURRENT_LOG="$LOG_DIR/$name.log"

@@ -21,7 +21,7 @@ log="$LOG_DIR/sandbox.log"
 printf '\n===== %s: corridor admin sandbox seed\n' "$(date '+%F %T')" >>"$log"
 # stdout (JSON without secrets) goes to the log; the one-line verdict (stderr) to the terminal.
 if ! node "$CORRIDOR_ROOT/packages/admin-cli/dist/main.js" admin sandbox seed 2>&1 >>"$log" | sed "s/^/[$COMPONENT] /"; then
-  die "could not seed the sandbox business (the gateway's log may say why)" "$LOG_DIR/gateway.log"
+  die "could not seed the sandbox business, its rates or its wallets (the gateway's log, or .local/log/payments.log, may say why)" "$LOG_DIR/gateway.log"
 fi
 
 sandbox_field() {
@@ -31,7 +31,7 @@ sandbox_field() {
 client_id=$(sandbox_field client_id)
 client_secret=$(sandbox_field client_secret)
 business_id=$(sandbox_field business_id)
-token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read'"
+token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read wallet:read rates:read swap:create transaction:read fees:read currency:read'"
 
 cat <<MSG
 
@@ -57,10 +57,22 @@ Create a business customer, then read the list (docs/decisions/0008-customer-api
 List the webhooks sent to your URLs, newest first (register the URLs first: README.md, "Webhooks"):
   curl -s '127.0.0.1:8080/api/external/webhook/deliveries?page=1' -H "Authorization: Bearer \$TOKEN"
 
+Read the wallets, quote USD→NGN, swap 100.00 USD at that quote, list the swaps (README.md, "Money";
+amounts are integers of minor units). The seed sets rates among NGN, USD, GBP, EUR and CAD and
+funds an empty NGN, USD, GBP or EUR wallet (10,000,000.00 NGN; 10,000.00 USD, GBP, EUR):
+  curl -s 127.0.0.1:8080/api/external/wallet -H "Authorization: Bearer \$TOKEN"
+  QUOTE=\$(curl -s '127.0.0.1:8080/api/external/rates?from=USD&to=NGN' -H "Authorization: Bearer \$TOKEN" | sed -E 's/.*"quote_id":"([^"]+)".*/\\1/')
+  curl -s 127.0.0.1:8080/api/external/swap -H "Authorization: Bearer \$TOKEN" -H 'content-type: application/json' \\
+    -H "Idempotency-Key: \$(cat /proc/sys/kernel/random/uuid)" \\
+    -d "{\\"from_currency\\":\\"USD\\",\\"to_currency\\":\\"NGN\\",\\"amount\\":10000,\\"quote_id\\":\\"\$QUOTE\\"}"
+  curl -s '127.0.0.1:8080/api/external/transaction?type=SWAP' -H "Authorization: Bearer \$TOKEN"
+
 Operate it (pnpm corridor admin --help):
   pnpm --silent corridor admin businesses create --name Acme
   pnpm --silent corridor admin credentials create <business_id>
   pnpm --silent corridor admin customers queue
+  pnpm --silent corridor admin wallets list $business_id
+  pnpm --silent corridor admin ledger check
 
 Stop everything with: npm stop
 MSG

@@ -3,7 +3,10 @@ import { AdminApi } from './admin-api.js';
 import { registerBusinessCommands } from './commands/businesses.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerCustomerCommands } from './commands/customers.js';
+import { registerLedgerCommands } from './commands/ledger.js';
+import { registerRateCommands } from './commands/rates.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
+import { registerWalletCommands } from './commands/wallets.js';
 import { localDirectory, resolveConnection, type Connection, type ConnectionFlags } from './connection.js';
 import { AdminApiError } from './errors.js';
 import type { Fetch } from './http.js';
@@ -54,6 +57,9 @@ export function buildProgram(io: CliEnvironment): Command {
   registerBusinessCommands(admin, context);
   registerCredentialCommands(admin, context);
   registerCustomerCommands(admin, context);
+  registerRateCommands(admin, context);
+  registerWalletCommands(admin, context);
+  registerLedgerCommands(admin, context);
   registerSandboxCommands(admin, context);
   return program;
 }

@@ -75,3 +75,28 @@ export function collectRejection(value: string, previous: Rejection[] = []): Rej
   }
   return [...previous, { id, comment }];
 }
+
+/** `--amount 1000000`: minor units, a positive safe integer (the public API's own limit). */
+export function parseMinorAmount(value: string): number {
+  const amount = Number(value);
+  if (!WHOLE_NUMBER.test(value) || !Number.isSafeInteger(amount))
+    throw new InvalidArgumentError('expected a whole number of minor units ≥ 1 (1000000 is 10,000.00 USD).');
+  return amount;
+}
+
+/** A mid-rate as payments stores it: a positive decimal string, at most 12 fraction digits. */
+export function parseRate(value: string): string {
+  if (!/^\d+(\.\d{1,12})?$/.test(value) || !/[1-9]/.test(value))
+    throw new InvalidArgumentError('expected a positive decimal such as 1550.25 (at most 12 fraction digits).');
+  return value;
+}
+
+export const DIRECTIONS = ['credit', 'debit'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/** `--direction credit|debit`, exactly: an adjustment moves real balances. */
+export function parseDirection(value: string): Direction {
+  const direction = DIRECTIONS.find((candidate) => candidate === value);
+  if (!direction) throw new InvalidArgumentError('expected credit or debit.');
+  return direction;
+}

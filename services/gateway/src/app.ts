@@ -5,6 +5,7 @@ import { requireAdminToken } from './admin/admin-auth.js';
 import { businessesRouter } from './admin/businesses.js';
 import { credentialsRouter } from './admin/credentials.js';
 import { customersRouter } from './admin/customers.js';
+import { paymentsAdminRouter } from './admin/payments.js';
 import type { AccessGuard } from './auth/access-guard.js';
 import type { TokenKeys } from './auth/token-keys.js';
 import type { Clients } from './clients.js';
@@ -70,6 +71,7 @@ export function adminApp(options: AppOptions): Express {
   app.use(businessesRouter(options.clients.identity, options.guard, options.logger));
   app.use(credentialsRouter(options.clients.identity, options.guard, options.logger));
   app.use(customersRouter(options.clients.customer));
+  app.use(paymentsAdminRouter(options.clients.payments));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;

@@ -50,6 +50,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
       grpcHealthCheck('identity', clients.identityHealth),
       grpcHealthCheck('customer-kyb', clients.customerHealth),
       grpcHealthCheck('notification', clients.notificationHealth),
+      grpcHealthCheck('payments', clients.paymentsHealth),
       {
         name: 'signing_keys',
         async check() {

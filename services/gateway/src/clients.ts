@@ -2,6 +2,7 @@ import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { createClient, type ClientOf } from '@corridor/grpc';
 
 /** One long-lived gRPC client per service the gateway calls. */
@@ -12,6 +13,8 @@ export interface Clients {
   customerHealth: ClientOf<typeof Health>;
   notification: ClientOf<typeof NotificationService>;
   notificationHealth: ClientOf<typeof Health>;
+  payments: ClientOf<typeof PaymentsService>;
+  paymentsHealth: ClientOf<typeof Health>;
   close(): void;
 }
 
@@ -19,12 +22,14 @@ export function createClients(config: {
   IDENTITY_GRPC_ADDRESS: string;
   CUSTOMER_GRPC_ADDRESS: string;
   NOTIFICATION_GRPC_ADDRESS: string;
+  PAYMENTS_GRPC_ADDRESS: string;
   GRPC_TIMEOUT_MS: number;
 }): Clients {
   const target = (address: string) => ({ address, defaultTimeoutMs: config.GRPC_TIMEOUT_MS });
   const identityTarget = target(config.IDENTITY_GRPC_ADDRESS);
   const customerTarget = target(config.CUSTOMER_GRPC_ADDRESS);
   const notificationTarget = target(config.NOTIFICATION_GRPC_ADDRESS);
+  const paymentsTarget = target(config.PAYMENTS_GRPC_ADDRESS);
   const clients = {
     identity: createClient(IdentityService, identityTarget),
     identityHealth: createClient(Health, identityTarget),
@@ -32,6 +37,8 @@ export function createClients(config: {
     customerHealth: createClient(Health, customerTarget),
     notification: createClient(NotificationService, notificationTarget),
     notificationHealth: createClient(Health, notificationTarget),
+    payments: createClient(PaymentsService, paymentsTarget),
+    paymentsHealth: createClient(Health, paymentsTarget),
   };
   return {
     ...clients,

@@ -10,6 +10,7 @@ export const gatewayConfigShape = {
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
   CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
   NOTIFICATION_GRPC_ADDRESS: env.address('127.0.0.1:50053'),
+  PAYMENTS_GRPC_ADDRESS: env.address('127.0.0.1:50054'),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Deadline of every gRPC call the gateway makes. */
   GRPC_TIMEOUT_MS: env.positiveInt(5_000),

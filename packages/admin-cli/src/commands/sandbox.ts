@@ -1,10 +1,21 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import { sandboxFilePath } from '../sandbox/sandbox-file.js';
+import type { MoneySeedOutcome } from '../sandbox/money.js';
 import { DEFAULT_BASE_URL, SANDBOX_BUSINESS_NAME, seedSandbox } from '../sandbox/seed.js';
 
 interface SeedCommandOptions {
   baseUrl?: string;
+}
+
+/** 1000000 → "10000.00": the sandbox currencies all have exponent 2. */
+const major = (minor: number) => `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+
+/** One line for the terminal of `npm start`: what the seed changed in payments. */
+export function describeMoney(money: MoneySeedOutcome): string {
+  const rates = money.rates_set.length > 0 ? `set rates ${money.rates_set.join(', ')}` : 'rates already set';
+  const funded = money.wallets_funded.map((funding) => `${major(funding.amount)} ${funding.currency}`);
+  return `${rates}; ${funded.length > 0 ? `funded ${funded.join(', ')}` : 'no wallet empty, none funded'}`;
 }
 
 /** `corridor admin sandbox seed`, run by `npm start`. */
@@ -31,6 +42,7 @@ export function registerSandboxCommands(admin: Command, context: CommandContext)
           ? `kept ${file}: ${outcome.reason}\n`
           : `created business "${SANDBOX_BUSINESS_NAME}" (${seeded.business_id}) and credentials ${seeded.client_id} (${outcome.reason}); wrote ${file}\n`,
       );
+      context.io.stderr(`${describeMoney(outcome.money)}\n`);
       // The secrets stay in the 0600 file: this output ends up in logs.
       context.print({
         reused: outcome.reused,
@@ -39,6 +51,7 @@ export function registerSandboxCommands(admin: Command, context: CommandContext)
         admin_url: seeded.admin_url,
         business_id: seeded.business_id,
         client_id: seeded.client_id,
+        ...outcome.money,
       });
     });
 }

@@ -1,6 +1,7 @@
 import { segment, type AdminApi } from '../admin-api.js';
 import { AdminApiError, CliError } from '../errors.js';
 import { isRecord, jsonOrError, send, type Fetch } from '../http.js';
+import { seedSandboxMoney, type MoneySeedOutcome } from './money.js';
 import { readSandboxFile, writeSandboxFile, type SandboxFile } from './sandbox-file.js';
 
 export const SANDBOX_BUSINESS_NAME = 'Sandbox Platform';
@@ -20,6 +21,7 @@ export interface SeedOutcome {
   /** Why a new business was made, or why the file was kept. */
   reason: string;
   sandbox: SandboxFile;
+  money: MoneySeedOutcome;
 }
 
 function stringField(body: unknown, field: string, what: string): string {
@@ -88,8 +90,16 @@ async function createSandbox(options: SeedOptions): Promise<SandboxFile> {
 /**
  * `npm start`'s sandbox, made idempotent: keeps `.local/sandbox.json` while its credentials
  * still get a token, and otherwise makes a new business and credentials and rewrites the file.
+ * Then the business's money (rates and funded wallets), set only where missing.
  */
 export async function seedSandbox(options: SeedOptions): Promise<SeedOutcome> {
+  const { reused, reason, sandbox } = await seedBusiness(options);
+  // After the file is written: if payments fails here, the next run keeps these credentials.
+  const money = await seedSandboxMoney(options.api, sandbox.business_id);
+  return { reused, reason, sandbox, money };
+}
+
+async function seedBusiness(options: SeedOptions): Promise<Omit<SeedOutcome, 'money'>> {
   let existing: SandboxFile | undefined;
   let reason = `${options.file} does not exist yet`;
   try {

@@ -7,6 +7,7 @@ import type {
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
 import { customerSchemaComponents } from '../public/customers/index.js';
+import { paymentSchemaComponents } from '../public/payments/index.js';
 import { webhookSchemaComponents } from '../public/webhooks/index.js';
 import { errorResponses } from './error-responses.js';
 
@@ -112,7 +113,13 @@ const securitySchemes: Record<string, SecuritySchemeObject> = {
 
 /** The shared parts every operation refers to with ref(section, name). */
 export const components: ComponentsObject = {
-  schemas: { Error: error, OAuthError: oauthError, ...customerSchemaComponents, ...webhookSchemaComponents },
+  schemas: {
+    Error: error,
+    OAuthError: oauthError,
+    ...customerSchemaComponents,
+    ...webhookSchemaComponents,
+    ...paymentSchemaComponents,
+  },
   headers,
   parameters,
   responses: errorResponses,

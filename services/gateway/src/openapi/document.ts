@@ -40,6 +40,15 @@ const pathParameters = (path: string): ParameterObject[] =>
     schema: { type: 'string' },
   }));
 
+/** A route's query schema (one closed object) as one parameter per property. */
+const queryParameters = ({ query }: PublicRoute): ParameterObject[] =>
+  Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: query?.required?.includes(name) ?? false,
+    schema,
+  }));
+
 /** Groups operations by resource: the first path segment after /api/external. */
 const tagOf = (path: string) => path.replace(/^\/api\/external\//, '').split('/')[0] ?? path;
 
@@ -72,7 +81,12 @@ function routeOperation(route: PublicRoute): OperationObject {
       : 'Any valid access token, whatever its scopes.',
     tags: [tagOf(route.path)],
     security: [{ oauth2: route.scope ? [route.scope] : [] }],
-    parameters: [...inPath, ref('parameters', 'RequestId'), ref('parameters', 'LegacyApiKey')],
+    parameters: [
+      ...inPath,
+      ...queryParameters(route),
+      ref('parameters', 'RequestId'),
+      ref('parameters', 'LegacyApiKey'),
+    ],
     ...(route.requestBody
       ? { requestBody: { required: true, content: { 'application/json': { schema: route.requestBody } } } }
       : {}),

@@ -6,6 +6,7 @@ import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { CUSTOMER_API_ROUTES } from './customers/index.js';
+import { PAYMENT_ROUTES } from './payments/index.js';
 import { WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
 import { whoami, whoamiResponse } from './whoami.js';
 
@@ -45,6 +46,8 @@ export interface PublicRoute {
   responses: Readonly<Record<number, RouteResponse>>;
   /** The JSON body the route reads, if any (the document then adds 400, 413, 415 and 422). */
   requestBody?: JsonSchema;
+  /** The query parameters the route reads, as one closed object schema: each property is a parameter. */
+  query?: JsonSchema;
   handle(context: RouteContext): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   ...CUSTOMER_API_ROUTES,
   ...WEBHOOK_ROUTES,
   ...WEBHOOK_DELIVERY_ROUTES,
+  ...PAYMENT_ROUTES,
 ];
 
 /** /api/external/customer/{id} → /api/external/customer/:id */

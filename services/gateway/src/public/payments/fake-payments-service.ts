@@ -1,0 +1,88 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  FeeRuleSchema,
+  PaymentsService,
+  type FeeRule,
+} from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { Metadata } from '@grpc/grpc-js';
+import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
+import { serveRoutes } from '../route-harness.js';
+import type { PublicRoute } from '../routes.js';
+import {
+  adjustmentTransaction,
+  BUSINESS_ID,
+  CREATED,
+  feeBreakdown,
+  ngn,
+  rateQuote,
+  swapTransaction,
+  UPDATED,
+  usd,
+  wallet,
+} from './payments.fixtures.js';
+
+export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
+
+/** payments answering canned messages: the fixtures unless a spec sets an answer. */
+export function startFakePaymentsService() {
+  const at = timestampFromDate;
+  const defaults: Record<string, Answer> = {
+    listCurrencies: () => ({ currencies: [ngn(), usd()] }),
+    quoteRate: () => ({ quote: rateQuote() }),
+    getFees: () => ({ fees: feeBreakdown() }),
+    listWallets: () => ({ wallets: [wallet(), wallet({ currency: 'USD', updatedAt: undefined })] }),
+    createSwap: () => ({ transaction: swapTransaction() }),
+    getTransaction: () => ({ transaction: swapTransaction() }),
+    listTransactions: () => ({ transactions: [swapTransaction()], page: { limit: 15 } }),
+    adminSetRate: (request) => ({
+      rate: { ...request, derived: false, updatedAt: at(UPDATED) },
+    }),
+    adminListRates: () => ({
+      rates: [
+        { baseCurrency: 'USD', quoteCurrency: 'NGN', rate: '1533.74', derived: false, updatedAt: at(CREATED) },
+        { baseCurrency: 'NGN', quoteCurrency: 'USD', rate: '0.000652', derived: true, updatedAt: at(CREATED) },
+      ],
+      defaultSpreadBps: 50,
+    }),
+    adminSetSpread: (request) => ({ businessId: request.businessId, spreadBps: request.spreadBps }),
+    adminSetFeeRule: (request) => ({
+      rule: create(FeeRuleSchema, { ...(request.rule as FeeRule), updatedAt: at(UPDATED) }),
+    }),
+    adminListFeeRules: () => ({
+      rules: [{ businessId: '', operation: 1, currency: 'NGN', flat: 0n, percentageBps: 150, updatedAt: at(CREATED) }],
+    }),
+    adminAdjustWallet: () => ({ transaction: adjustmentTransaction() }),
+    adminListWallets: () => ({ wallets: [wallet()] }),
+    adminCheckLedger: () => ({
+      ok: true,
+      violations: [],
+      accountsChecked: 12n,
+      transfersChecked: 40n,
+      checkedAt: at(UPDATED),
+    }),
+  };
+  return startFakeGrpcService(PaymentsService, (method) => {
+    const answer = defaults[method];
+    if (!answer) throw new Error(`the fake payments service has no answer for ${method}`);
+    return answer;
+  });
+}
+
+/**
+ * The routes on loopback against the fake, as a caller of BUSINESS_ID holding `scopes`. The caller
+ * reaches payments only through `call` (RouteContext.metadata is emptied), so a handler that passed
+ * `{ metadata }` instead would call payments as nobody, and the specs would see it.
+ */
+export function servePaymentRoutes(
+  routes: readonly PublicRoute[],
+  payments: Awaited<ReturnType<typeof startFakePaymentsService>>,
+  scopes: string[],
+) {
+  const throughCallOnly = routes.map((route) => ({
+    ...route,
+    handle: (context: Parameters<PublicRoute['handle']>[0]) =>
+      route.handle({ ...context, metadata: new Metadata(), call: { ...context.call } }),
+  }));
+  return serveRoutes(throughCallOnly, { businessId: BUSINESS_ID, scopes }, { payments: payments.client });
+}

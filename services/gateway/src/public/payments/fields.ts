@@ -1,0 +1,136 @@
+import { z } from '@corridor/config';
+import { describeJson } from '@corridor/grpc';
+import { parseDateTime } from '../webhooks/delivery-query.js';
+import type { ProtoVocabulary } from './vocabulary.js';
+
+/**
+ * The typed fields of the payments routes' bodies and queries, each with the problem it names
+ * (422 VALIDATION_FAILED, `errors` by field). Only types and shapes: whether a currency exists,
+ * a pair is supported or a balance suffices is payments' to say.
+ */
+
+/** What was sent, for a message: short, and never the whole of a long value. */
+export function shown(input: unknown): string {
+  if (typeof input === 'number') return Number.isFinite(input) ? String(input) : 'a number too large for JSON';
+  if (typeof input === 'string')
+    return input.length > 40 ? `${JSON.stringify(input.slice(0, 40))}…` : JSON.stringify(input);
+  return describeJson(input);
+}
+
+/** The message of a missing field or one of the wrong JSON type. */
+const typeProblem =
+  (expected: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined
+      ? 'is required'
+      : `must be ${expected}, got ${typeof issue.input === 'number' ? shown(issue.input) : describeJson(issue.input)}`;
+
+/**
+ * An amount in minor units: a JSON integer from `least` to 2^53 - 1, the largest a double holds
+ * exactly (a larger one has already been rounded by JSON.parse, so it cannot be taken as sent).
+ */
+function minorUnits(least: 0 | 1) {
+  const below = (issue: { input?: unknown }) =>
+    `must be ${least === 1 ? 'greater than 0' : 'at least 0'}, got ${shown(issue.input)}`;
+  const type = typeProblem('a whole number of minor units (a JSON integer)');
+  return z
+    .int({
+      error: (issue) =>
+        issue.code === 'too_big'
+          ? `must be at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1), got ${shown(issue.input)}`
+          : issue.code === 'too_small'
+            ? below(issue)
+            : type(issue),
+    })
+    .min(least, { error: below });
+}
+
+/** A payment amount: 1 minor unit or more. */
+export const positiveMinorUnits = () => minorUnits(1);
+
+/** A fee part or cap: 0 minor units or more. */
+export const nonNegativeMinorUnits = () => minorUnits(0);
+
+/** Basis points of a whole (10000 = 100 %). */
+export const basisPoints = () => {
+  const range = (issue: { input?: unknown }) => `must be from 0 to 10000 basis points, got ${shown(issue.input)}`;
+  const type = typeProblem('a whole number of basis points (a JSON integer)');
+  return z
+    .int({ error: (issue) => (issue.code === 'invalid_type' ? type(issue) : range(issue)) })
+    .min(0, { error: range })
+    .max(10_000, { error: range });
+};
+
+/** An ISO 4217 code (or a crypto asset's ticker); payments says whether it is one it holds. */
+export const currencyCode = () =>
+  z
+    .string({ error: typeProblem('a currency code such as NGN') })
+    .regex(/^[A-Z0-9]{2,12}$/, { error: (issue) => `must be a currency code such as NGN, got ${shown(issue.input)}` })
+    .meta({ description: 'ISO 4217 code in capitals, e.g. NGN (crypto assets: their ticker)', examples: ['NGN'] });
+
+/** An id Corridor issued: 8-4-4-4-12 hexadecimal digits. */
+export const uuidField = (description: string) =>
+  z.guid({ error: (issue) => `must be a uuid, got ${shown(issue.input)}` }).meta({ description });
+
+/** One of a proto enum's public words. */
+export const wordOf = (vocabulary: ProtoVocabulary<number>, description: string) =>
+  z
+    .enum(vocabulary.words, {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : `must be one of ${vocabulary.words.join(', ')}, got ${shown(issue.input)}`,
+    })
+    .meta({ description });
+
+/** Free text the platform chooses (a reference, a reason): printable, at most `max` characters. */
+export const text = (max: number, description: string) =>
+  z
+    .string({ error: typeProblem('a string') })
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    // NUL and other control characters are refused at the edge (DESIGN.md "Errors tell the truth").
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .meta({ description });
+
+/** A decimal rate as a string (never a float): units of the quote currency per unit of the base. */
+export const decimalRate = () =>
+  z
+    .string({ error: typeProblem('a decimal string such as "1500.25"') })
+    .regex(/^(0|[1-9]\d{0,17})(\.\d{1,12})?$/, {
+      error: (issue) =>
+        `must be a decimal string with at most 12 fraction digits, such as "1500.25", got ${shown(issue.input)}`,
+    })
+    .refine((rate) => /[1-9]/.test(rate), 'must be greater than 0')
+    .meta({ description: 'decimal string, at most 12 fraction digits', examples: ['1500.25'] });
+
+/* Query parameters arrive as text: each is read from its string, and documented as what it means. */
+
+/** A query integer from `min` to `max`, written in decimal digits only (no sign, exponent or point). */
+export const queryInteger = (min: number, max: number, unit: string) => {
+  const range = `must be a whole number of ${unit} from ${min} to ${max}`;
+  return z
+    .string({ error: typeProblem('text') })
+    .regex(/^\d{1,16}$/, { error: (issue) => `${range}, got ${shown(issue.input)}` })
+    .transform(Number)
+    .pipe(
+      z
+        .int({ error: (issue) => `${range}, got ${shown(issue.input)}` })
+        .min(min, { error: (issue) => `${range}, got ${shown(issue.input)}` })
+        .max(max, { error: (issue) => `${range}, got ${shown(issue.input)}` }),
+    );
+};
+
+/** An RFC 3339 date-time with a time zone, as the instant it names. */
+export const queryDateTime = (description: string) =>
+  z
+    .string({ error: typeProblem('text') })
+    .refine((value) => parseDateTime(value) !== undefined, {
+      error: (issue) =>
+        `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T09:00:00Z, got ${shown(issue.input)}` +
+        // URLSearchParams reads an unencoded "+" as a space.
+        (typeof issue.input === 'string' && /\s\d{2}:?\d{2}$/.test(issue.input)
+          ? ' (send the + of a time zone offset as %2B)'
+          : ''),
+    })
+    .meta({ format: 'date-time', description });

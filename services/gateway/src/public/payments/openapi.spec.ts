@@ -1,0 +1,128 @@
+import type { OperationObject, ParameterObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import { openApiDocument } from '../../openapi/document.js';
+import { PAYMENT_ROUTES } from './index.js';
+
+/** The payments part of the public OpenAPI document (the routes' table is its only source). */
+describe('the OpenAPI document of the payments routes', () => {
+  const document = openApiDocument({ tokenRequestsPerMinute: 30 });
+  const operation = (path: string, method: string) =>
+    (document.paths?.[path] as Record<string, OperationObject> | undefined)?.[method];
+
+  /** method, path, scope, success status, [query parameter, required][] */
+  const ROUTES = [
+    ['get', '/api/external/currency', 'currency:read', '200', []],
+    [
+      'get',
+      '/api/external/rates',
+      'rates:read',
+      '200',
+      [
+        ['from', true],
+        ['to', true],
+      ],
+    ],
+    [
+      'get',
+      '/api/external/fees',
+      'fees:read',
+      '200',
+      [
+        ['type', true],
+        ['currency', true],
+        ['amount', true],
+      ],
+    ],
+    ['get', '/api/external/wallet', 'wallet:read', '200', []],
+    ['post', '/api/external/swap', 'swap:create', '201', []],
+    ['get', '/api/external/transaction/{id}', 'transaction:read', '200', []],
+    [
+      'get',
+      '/api/external/transaction',
+      'transaction:read',
+      '200',
+      [
+        ...[
+          ['status', false],
+          ['type', false],
+          ['currency', false],
+          ['reference', false],
+        ],
+        ...[
+          ['from', false],
+          ['to', false],
+          ['cursor', false],
+          ['per_page', false],
+        ],
+      ],
+    ],
+  ] as const;
+
+  it('has exactly these payments routes', () => {
+    expect(PAYMENT_ROUTES.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
+      ROUTES.map(([method, path]) => `${method} ${path}`).sort(),
+    );
+  });
+
+  it.each(ROUTES)('%s %s requires %s, answers %s with a closed JSON body, documents its query', (...row) => {
+    const [method, path, scope, status, query] = row;
+    const op = operation(path, method);
+    expect(op?.security).toEqual([{ oauth2: [scope] }]);
+    expect(Object.keys(op?.responses ?? {}).filter((code) => code.startsWith('2'))).toEqual([status]);
+    const success = op?.responses?.[status] as ResponseObject;
+    expect(success.content?.['application/json']?.schema).toMatchObject({ additionalProperties: false });
+    const inQuery = (op?.parameters as ParameterObject[]).filter((parameter) => parameter.in === 'query');
+    expect(inQuery.map(({ name, required }) => [name, required])).toEqual(query);
+    if (path !== '/api/external/transaction/{id}') expect(op?.responses?.['422']).toBeDefined();
+  });
+
+  it('documents per_page as an integer from 1 to 100 that defaults to 15', () => {
+    const perPage = (operation('/api/external/transaction', 'get')?.parameters as ParameterObject[]).find(
+      ({ name }) => name === 'per_page',
+    );
+    expect(perPage?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 15 });
+  });
+
+  it('documents the swap body as closed, amount a positive safe integer, amount_side defaulting to from', () => {
+    const body = operation('/api/external/swap', 'post')?.requestBody as {
+      content: Record<string, { schema: SchemaObject }>;
+    };
+    const schema = body.content['application/json']?.schema;
+    expect(schema).toMatchObject({
+      additionalProperties: false,
+      required: ['from_currency', 'to_currency', 'amount'],
+      properties: {
+        amount: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        amount_side: { enum: ['from', 'to'], default: 'from' },
+        quote_id: { type: 'string', format: 'uuid' },
+      },
+    });
+    expect(Object.keys(schema?.properties ?? {})).toEqual([
+      'from_currency',
+      'to_currency',
+      'amount',
+      'amount_side',
+      'quote_id',
+      'reference',
+    ]);
+  });
+
+  it('names the Transaction fields of the contract, every one required and nothing else', () => {
+    const transaction = document.components?.schemas?.Transaction as SchemaObject;
+    const fields = ['id', 'type', 'status', 'currency', 'amount', 'fee', 'net', 'reference', 'description'];
+    const all = [...fields, 'refund_status', 'swap_details', 'created_at', 'updated_at'];
+    expect(Object.keys(transaction.properties ?? {})).toEqual(all);
+    expect(transaction.required).toEqual(all);
+    expect(transaction.additionalProperties).toBe(false);
+  });
+
+  it('keeps every payments component closed, every property required (nullable where it may be absent)', () => {
+    for (const name of ['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction']) {
+      const schema = document.components?.schemas?.[name] as SchemaObject;
+      expect(schema.additionalProperties).toBe(false);
+      expect([...(schema.required ?? [])].sort()).toEqual(Object.keys(schema.properties ?? {}).sort());
+      // Inside the document: no dialect or id of their own, which validators would trip on.
+      expect(schema).not.toHaveProperty('$schema');
+      expect(schema).not.toHaveProperty('$id');
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { z } from '@corridor/config';
+import { parseDateTime } from '../webhooks/delivery-query.js';
+import { currencyCode, positiveMinorUnits, queryDateTime, queryInteger, text, uuidField, wordOf } from './fields.js';
+import { AMOUNT_SIDES, FEE_OPERATIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './vocabulary.js';
+
+/** What the payments routes read: the swap body and each route's query (every parameter typed). */
+
+export const REFERENCE_MAX = 100;
+
+export const SwapBody = z
+  .strictObject({
+    from_currency: currencyCode().meta({ description: 'the wallet money leaves' }),
+    to_currency: currencyCode().meta({ description: 'the wallet money arrives in' }),
+    amount: positiveMinorUnits().meta({
+      description:
+        'minor units of the side amount_side names: what leaves from_currency, or what arrives in to_currency',
+    }),
+    amount_side: wordOf(AMOUNT_SIDES, 'which side amount names; the fee is charged in from_currency on top').default(
+      'from',
+    ),
+    quote_id: uuidField('a quote from GET /api/external/rates to swap at its rate before it expires').optional(),
+    reference: text(REFERENCE_MAX, 'your own reference, unique among your transactions').optional(),
+  })
+  .meta({ description: 'A swap between two of your business’s own wallets (seed 4.4)' });
+
+export type SwapRequest = z.output<typeof SwapBody>;
+
+/** GET /currency and GET /wallet take no parameters; any given is named as unknown. */
+export const NoQuery = z.strictObject({});
+
+export const RatesQuery = z.strictObject({
+  from: currencyCode().meta({ description: 'the currency to sell, e.g. NGN' }),
+  to: currencyCode().meta({ description: 'the currency to buy, e.g. USD' }),
+});
+
+export const FeesQuery = z.strictObject({
+  type: wordOf(FEE_OPERATIONS, 'the operation to price'),
+  currency: currencyCode().meta({ description: 'the currency of amount' }),
+  amount: queryInteger(1, Number.MAX_SAFE_INTEGER, 'minor units').meta({
+    description: 'the amount to price, in minor units',
+  }),
+});
+
+export const PER_PAGE_DEFAULT = 15;
+
+export const TransactionListQuery = z
+  .strictObject({
+    status: wordOf(TRANSACTION_STATUSES, 'only transactions in this status').optional(),
+    type: wordOf(TRANSACTION_TYPES, 'only transactions of this type').optional(),
+    currency: currencyCode().meta({ description: 'only transactions in this currency' }).optional(),
+    reference: text(REFERENCE_MAX, 'only the transaction with this reference').optional(),
+    from: queryDateTime('only transactions created at or after this instant').optional(),
+    to: queryDateTime('only transactions created before this instant').optional(),
+    cursor: z
+      .string({ error: 'must be text' })
+      .min(1, 'must not be empty')
+      .max(1024, 'must be at most 1024 characters')
+      .meta({ description: 'opaque: meta.next_cursor or meta.prev_cursor of a previous page' })
+      .optional(),
+    per_page: queryInteger(1, 100, 'transactions')
+      .default(PER_PAGE_DEFAULT)
+      .meta({ description: 'transactions per page' }),
+  })
+  .superRefine(({ from, to }, context) => {
+    const [start, end] = [from && parseDateTime(from), to && parseDateTime(to)];
+    if (start && end && start.getTime() >= end.getTime()) {
+      context.addIssue({ code: 'custom', path: ['from'], message: `must be before to (${end.toISOString()})` });
+    }
+  });
+
+export type TransactionListFilters = z.output<typeof TransactionListQuery>;

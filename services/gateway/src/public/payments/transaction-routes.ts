@@ -1,0 +1,92 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { isUuid } from '@corridor/grpc';
+import { HttpError } from '../../http/errors.js';
+import { queryOf } from '../customers/list-query.js';
+import { pathParam } from '../path-params.js';
+import type { PublicRoute, RouteContext } from '../routes.js';
+import { parseDateTime } from '../webhooks/delivery-query.js';
+import { cursorEnvelope } from './cursor-page.js';
+import { readQuery } from './input.js';
+import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
+import { present, transactionJson, transactionOf } from './render.js';
+import { TransactionListQuery } from './request-schemas.js';
+import { successBody, Transaction, TransactionList } from './response-schemas.js';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './vocabulary.js';
+
+/** The business's transactions: one, and the list with exact combinable filters (seed part 1). */
+
+export const transactionBody = successBody('transaction retrieved', Transaction);
+
+async function getTransaction({ req, res, clients, call }: RouteContext): Promise<void> {
+  const id = pathParam(req, 'id');
+  // Not a uuid names no transaction: the same answer as one of another business.
+  if (!isUuid(id)) throw new HttpError(404, 'TRANSACTION_NOT_FOUND', `no transaction ${id} in this business`);
+  const response = await clients.payments.getTransaction({ transactionId: id }, call);
+  res.json({ message: 'transaction retrieved', data: transactionOf(response) });
+}
+
+/** A query date-time already checked by the schema, as a Timestamp. */
+function timestampOf(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const date = parseDateTime(value);
+  if (!date) throw new Error(`${value} passed the query schema but is not a date-time`);
+  return timestampFromDate(date);
+}
+
+async function listTransactions({ req, res, clients, call }: RouteContext): Promise<void> {
+  const params = queryOf(req.originalUrl);
+  const query = readQuery(TransactionListQuery, params);
+  const { transactions, page } = await clients.payments.listTransactions(
+    {
+      status: query.status === undefined ? undefined : TRANSACTION_STATUSES.toProto(query.status),
+      type: query.type === undefined ? undefined : TRANSACTION_TYPES.toProto(query.type),
+      currency: query.currency,
+      reference: query.reference,
+      from: timestampOf(query.from),
+      to: timestampOf(query.to),
+      page: { cursor: query.cursor ?? '', limit: query.per_page },
+    },
+    call,
+  );
+  res.json(
+    cursorEnvelope(transactions.map(transactionJson), present(page, 'page'), query.per_page, {
+      path: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
+      query: [...params].filter(([name]) => name !== 'cursor'),
+    }),
+  );
+}
+
+export const TRANSACTION_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'get',
+    path: '/api/external/transaction/{id}',
+    scope: 'transaction:read',
+    operationId: 'getTransaction',
+    summary: 'Read one of your business’s transactions',
+    responses: {
+      200: { description: 'The transaction', schema: jsonSchemaOf(transactionBody) },
+      404: { description: 'Your business has no transaction with this id (TRANSACTION_NOT_FOUND)' },
+    },
+    handle: getTransaction,
+  },
+  {
+    method: 'get',
+    path: '/api/external/transaction',
+    scope: 'transaction:read',
+    operationId: 'listTransactions',
+    summary:
+      'List your business’s transactions, newest first, in cursor pages: exact filters status, type, currency, reference and a created_at window [from, to)',
+    query: querySchemaOf(TransactionListQuery),
+    responses: {
+      200: {
+        description: 'A page of matching transactions in Laravel’s cursor-paginator envelope',
+        schema: jsonSchemaOf(TransactionList),
+      },
+      422: {
+        description:
+          'An unknown or repeated parameter, a status or type outside its values, a from or to that is not an ISO 8601 date-time with a time zone, from not before to, or per_page outside 1..100 (VALIDATION_FAILED, `errors` names each parameter); a cursor that is not one of this list’s pages (payments refuses it, naming cursor)',
+      },
+    },
+    handle: listTransactions,
+  },
+];
