@@ -36,7 +36,8 @@ export function jsonBody(limit: string): RequestHandler[] {
 
 /** zod issues as the public `errors` map: field path → problems. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
+  // No prototype: a platform's key "__proto__" is a field like any other, not Object.prototype.
+  const errors: FieldErrors = Object.create(null) as FieldErrors;
   for (const issue of error.issues) {
     const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : undefined;
     if (unknownKeys) {
