@@ -1,9 +1,7 @@
-import { createIdempotentProducer, createKafka, OutboxRelay, topicName } from '@corridor/bus';
-import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
+import { topicName } from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
-import { openDatabase } from '@corridor/db';
-import { createClient, createHealthService, startGrpcServer } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
+import { createClient } from '@corridor/grpc';
+import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { loadCustomerKybConfig } from './config.js';
 import type { CustomerContext } from './context.js';
@@ -13,28 +11,14 @@ import { ObjectStorage } from './files/object-storage.js';
 
 export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
   const config = loadCustomerKybConfig();
-  const logger = createLogger('customer-kyb', { level: config.LOG_LEVEL });
-
-  const orm = await openDatabase(customerKybDatabase(config.DATABASE_URL));
-  const pending = await orm.migrator.getPending();
-  if (pending.length > 0) {
-    // Migrations are a deploy step (Helm hook, `migration:up`), never a side effect of start.
-    throw new Error(`customer-kyb database has pending migrations: ${pending.map((m) => m.name).join(', ')}`);
-  }
-
-  const kafka = createKafka('customer-kyb', config.KAFKA_BROKERS, logger);
-  const producer = createIdempotentProducer(kafka);
-  let relay: OutboxRelay | undefined;
-  if (config.OUTBOX_RELAY_ENABLED) {
-    await producer.connect();
-    relay = new OutboxRelay({
-      databaseUrl: config.DATABASE_URL,
-      producer,
-      logger,
-      pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
-    });
-    await relay.start();
-  }
+  const service = await startService({
+    name: 'customer-kyb',
+    log: { level: config.LOG_LEVEL },
+    database: customerKybDatabase(config.DATABASE_URL),
+    kafkaBrokers: config.KAFKA_BROKERS,
+    outbox: { enabled: config.OUTBOX_RELAY_ENABLED, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS },
+    telemetry,
+  });
 
   const storage = new ObjectStorage({
     endpoint: config.S3_ENDPOINT,
@@ -49,36 +33,20 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     address: config.IDENTITY_GRPC_ADDRESS,
     defaultTimeoutMs: config.GRPC_TIMEOUT_MS,
   });
+  // Closed once the gRPC calls that use them have finished.
+  service.onStop('identity client', () => identity.close());
+  service.onStop('object storage', () => storage.close());
+
   const context: CustomerContext = {
     environment: config.CORRIDOR_ENVIRONMENT,
     topic: topicName(config.KAFKA_TOPIC_PREFIX, 'customer'),
-    now: () => new Date(),
+    now: service.clock,
     identity,
     storage,
     files: { maxBytes: config.FILE_MAX_BYTES, uploadUrlTtlSeconds: config.FILE_UPLOAD_URL_TTL_SECONDS },
   };
-  const health = createHealthService([CustomerService.typeName]);
-  const grpc = await startGrpcServer({
+  await service.serve({
     address: config.CUSTOMER_GRPC_ADDRESS,
-    logger,
-    services: [health.registration, customerServiceRegistration({ orm, context })],
+    services: [customerServiceRegistration({ orm: service.orm, context })],
   });
-  logger.info({ port: grpc.port, relay: Boolean(relay) }, 'customer-kyb listening');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'customer-kyb stopping');
-    await grpc.shutdown();
-    await relay?.stop();
-    await producer.disconnect();
-    identity.close();
-    storage.close();
-    await orm.close();
-    await telemetry.shutdown();
-    process.exit(0);
-  };
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
 }

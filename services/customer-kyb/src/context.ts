@@ -1,6 +1,7 @@
 import { environmentFromName, newEvent, recordEvent } from '@corridor/bus';
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
+import type { Clock } from '@corridor/runtime';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Customer, VerificationStatus } from './customers/customer.entity.js';
 import type { ObjectStorage } from './files/object-storage.js';
@@ -10,7 +11,7 @@ export interface CustomerContext {
   environment: 'sandbox' | 'production';
   /** Topic of customer-kyb's events (with the environment's prefix). */
   topic: string;
-  now: () => Date;
+  now: Clock;
   identity: ClientOf<typeof IdentityService>;
   storage: Pick<ObjectStorage, 'presignUpload' | 'head'>;
   files: { maxBytes: number; uploadUrlTtlSeconds: number };

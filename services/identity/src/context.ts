@@ -1,4 +1,5 @@
 import { environmentFromName, newEvent, recordEvent, type NewEvent } from '@corridor/bus';
+import type { Clock } from '@corridor/runtime';
 import type { EntityManager } from '@mikro-orm/core';
 
 /** What every identity use case knows about where it runs. */
@@ -6,7 +7,7 @@ export interface IdentityContext {
   environment: 'sandbox' | 'production';
   /** Topic of identity's events (with the environment's prefix). */
   topic: string;
-  now: () => Date;
+  now: Clock;
 }
 
 /**

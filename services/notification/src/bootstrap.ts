@@ -1,8 +1,5 @@
-import { createKafka, EventConsumer, topicName } from '@corridor/bus';
-import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { openDatabase } from '@corridor/db';
-import { createHealthService, startGrpcServer } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
+import { EventConsumer, topicName } from '@corridor/bus';
+import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { readFileSync } from 'node:fs';
 import { loadNotificationConfig } from './config.js';
@@ -23,14 +20,14 @@ const LEASE_MARGIN_MS = 30_000;
 
 export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
   const config = loadNotificationConfig();
-  const logger = createLogger('notification', { level: config.LOG_LEVEL });
-
-  const orm = await openDatabase(notificationDatabase(config.DATABASE_URL));
-  const pending = await orm.migrator.getPending();
-  if (pending.length > 0) {
-    // Migrations are a deploy step (Helm hook, `migration:up`), never a side effect of start.
-    throw new Error(`notification database has pending migrations: ${pending.map((m) => m.name).join(', ')}`);
-  }
+  const service = await startService({
+    name: 'notification',
+    log: { level: config.LOG_LEVEL },
+    database: notificationDatabase(config.DATABASE_URL),
+    kafkaBrokers: config.KAFKA_BROKERS,
+    telemetry,
+  });
+  const { logger, orm, kafka, clock: now } = service;
 
   if (config.WEBHOOK_ALLOW_CIDRS.length > 0 || config.WEBHOOK_EXTRA_CA_FILE) {
     logger.warn(
@@ -38,7 +35,6 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
       'test-only webhook allow list or extra CA in effect',
     );
   }
-  const now = () => new Date();
   const secrets = new WebhookSecrets(config.NOTIFICATION_SECRET_KEY);
   const sender = new WebhookSender({
     allowCidrs: config.WEBHOOK_ALLOW_CIDRS,
@@ -70,7 +66,6 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
 
   // Every producing service's topic that carries a webhook event (payments will join it).
   const topics = [topicName(config.KAFKA_TOPIC_PREFIX, 'customer')];
-  const kafka = createKafka('notification', config.KAFKA_BROKERS, logger);
   const consumer = new EventConsumer({
     kafka,
     groupId: config.KAFKA_GROUP_ID,
@@ -96,30 +91,17 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     consumerLag: consumerLag(kafka, config.KAFKA_GROUP_ID, topics),
   });
 
-  const health = createHealthService([NotificationService.typeName]);
-  const grpc = await startGrpcServer({
+  // No new deliveries, then let the attempts under way finish; whatever is due stays in PostgreSQL.
+  service.onStop('event consumer', () => consumer.stop(), 'before-server');
+  service.onStop('delivery worker', () => worker.stop(), 'before-server');
+  service.onStop('webhook sender', () => sender.close());
+  await service.serve({
     address: config.NOTIFICATION_GRPC_ADDRESS,
-    logger,
-    services: [health.registration, notificationServiceRegistration({ orm, context })],
+    services: [notificationServiceRegistration({ orm, context })],
+    startWork: async () => {
+      worker.start();
+      await consumer.start();
+    },
+    logFields: { topics },
   });
-  worker.start();
-  await consumer.start();
-  logger.info({ port: grpc.port, topics }, 'notification listening');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'notification stopping');
-    // No new deliveries, then let the attempts under way finish; whatever is due stays in PostgreSQL.
-    await consumer.stop();
-    await worker.stop();
-    await grpc.shutdown();
-    await sender.close();
-    await orm.close();
-    await telemetry.shutdown();
-    process.exit(0);
-  };
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
 }

@@ -1,10 +1,11 @@
+import type { Clock } from '@corridor/runtime';
 import type { WebhookUrlOptions } from '@corridor/ssrf-guard';
 import type { DeliveryRuntime } from './deliveries/attempt-delivery.js';
 import type { WebhookSecrets } from './secrets/webhook-secrets.js';
 
 /** What every notification use case knows about where it runs. */
 export interface NotificationContext {
-  now: () => Date;
+  now: Clock;
   environment: 'sandbox' | 'production';
   secrets: WebhookSecrets;
   /** How webhook URLs are checked at registration (decision 0009). */

@@ -31,7 +31,7 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase('identity_credentials');
     orm = await openMigratedDatabase(identityDatabase(db.url));
-    key = await loadSigningKey(orm, secrets);
+    key = await loadSigningKey(orm, secrets, context.now);
     businessId = (await createBusiness(orm.em.fork(), context, { name: 'Acme' })).id;
   });
 
@@ -160,10 +160,10 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   });
 
   it('the signing key survives a restart: the same key id is loaded, not a new one made', async () => {
-    const second = await loadSigningKey(orm, secrets);
+    const second = await loadSigningKey(orm, secrets, () => new Date('2027-01-01T00:00:00.000Z'));
     expect(second.keyId).toBe(key.keyId);
-    const [count] = await query<{ n: string }>(db.url, 'select count(*) as n from signing_key');
-    expect(count?.n).toBe('1');
+    const keys = await query<{ created_at: Date }>(db.url, 'select created_at from signing_key');
+    expect(keys).toEqual([{ created_at: now }]);
     const [stored] = await query<{ private_key_sealed: Buffer }>(db.url, 'select private_key_sealed from signing_key');
     expect(stored?.private_key_sealed.toString('utf8')).not.toContain('PRIVATE KEY');
   });

@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import { invalidArgument, permissionDenied, unauthenticated } from '@corridor/grpc';
 import { ipAllowed } from '@corridor/ip-allowlist';
 import { requestedTokenScopes } from '@corridor/scopes';
+import type { Clock } from '@corridor/runtime';
 import type { EntityManager } from '@mikro-orm/core';
 import { Business } from '../businesses/business.entity.js';
 import { Credential } from '../credentials/credential.entity.js';
@@ -14,7 +15,7 @@ export interface TokenSettings {
   issuer: string;
   audience: string;
   lifetimeSeconds: number;
-  now: () => Date;
+  now: Clock;
 }
 
 export interface TokenRequest {

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import type { MikroORM } from '@corridor/db';
+import type { Clock } from '@corridor/runtime';
 import type { IdentitySecrets } from '../secrets/identity-secrets.js';
 import { SigningKeyRecord } from './signing-key.entity.js';
 
@@ -14,7 +15,7 @@ export interface ActiveSigningKey {
  * The Ed25519 key tokens are signed with. Made once, on the first start against an empty database
  * (serialized across replicas by an advisory lock), and read by every start after that.
  */
-export async function loadSigningKey(orm: MikroORM, secrets: IdentitySecrets): Promise<ActiveSigningKey> {
+export async function loadSigningKey(orm: MikroORM, secrets: IdentitySecrets, now: Clock): Promise<ActiveSigningKey> {
   return orm.em.fork().transactional(async (em) => {
     await em
       .getConnection()
@@ -36,7 +37,7 @@ export async function loadSigningKey(orm: MikroORM, secrets: IdentitySecrets): P
       keyId,
       publicJwk,
       privateKeySealed: secrets.encrypt(privateKey.export({ format: 'der', type: 'pkcs8' })),
-      createdAt: new Date(),
+      createdAt: now(),
     });
     return { keyId, privateKey, publicJwk };
   });

@@ -1,5 +1,6 @@
 import { traceContextFromCarrier } from '@corridor/bus';
 import type { Logger } from '@corridor/logging';
+import type { Clock } from '@corridor/runtime';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { EntityManager } from '@mikro-orm/core';
 import { urlOf } from '../events/webhook-events.js';
@@ -16,7 +17,7 @@ export interface DeliveryRuntime {
   secrets: WebhookSecrets;
   /** Delay before each scheduled attempt (WEBHOOK_RETRY_SCHEDULE_MS). */
   scheduleMs: readonly number[];
-  now: () => Date;
+  now: Clock;
   logger: Logger;
 }
 

@@ -1,5 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { systemClock, type Clock } from '@corridor/runtime';
 import { resolveAndPin, type PinnedWebhookUrl, type WebhookUrlOptions } from '@corridor/ssrf-guard';
 import { signWebhook } from '@corridor/webhook-signature';
 import { Agent, type Dispatcher } from 'undici';
@@ -33,7 +34,7 @@ export interface WebhookSenderOptions {
   /** An injected resolver for tests; the system resolver otherwise. */
   resolve?: WebhookUrlOptions['resolve'];
   /** For the timestamp header and startedAt. */
-  now?: () => Date;
+  now?: Clock;
 }
 
 export interface WebhookRequest {
@@ -164,13 +165,13 @@ export class WebhookSender {
   /** One pool per origin and pinned address set, in least recently used order. */
   private readonly agents = new Map<string, Agent>();
   private readonly ca: string[] | undefined;
-  private readonly now: () => Date;
+  private readonly now: Clock;
   private closed = false;
 
   constructor(private readonly options: WebhookSenderOptions) {
     // `ca` replaces Node's roots rather than adding to them, so public receivers need the roots listed too.
     this.ca = options.extraCa === undefined ? undefined : [...rootCertificates, options.extraCa];
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? systemClock;
   }
 
   async send(request: WebhookRequest): Promise<AttemptResult> {

@@ -1,5 +1,6 @@
 import { captureTraceContext, Environment, type Event, type EventHandler } from '@corridor/bus';
 import type { Logger } from '@corridor/logging';
+import type { Clock } from '@corridor/runtime';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { randomUUID } from 'node:crypto';
 import { insertDelivery } from '../deliveries/delivery-store.js';
@@ -11,7 +12,7 @@ import { destinationOf, webhookBody } from './webhook-events.js';
 export interface DeliveriesFromEventsOptions {
   environment: 'sandbox' | 'production';
   scheduleMs: readonly number[];
-  now: () => Date;
+  now: Clock;
   logger: Logger;
 }
 

@@ -1,0 +1,191 @@
+import { OutboxMessage, outboxSchemaSql } from '@corridor/bus';
+import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
+import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
+import { Migration, openMigratedDatabase, type ServiceDatabaseOptions } from '@corridor/db';
+import { createClient, ServingStatus, type ServiceRegistration } from '@corridor/grpc';
+import { createTestDatabase, KAFKA_BROKERS, query, type TestDatabase } from '@corridor/testing';
+import { Writable } from 'node:stream';
+import { fixedClock } from './clock.js';
+import { startService, type RunningService } from './start-service.js';
+
+class Migration20260101000000Outbox extends Migration {
+  override up(): void {
+    for (const sql of outboxSchemaSql) this.addSql(sql);
+  }
+}
+
+/** A tiny producing service: the outbox table, and one method of identity's contract that needs nothing. */
+const tinyDatabase = (databaseUrl: string): ServiceDatabaseOptions => ({
+  databaseUrl,
+  entities: [OutboxMessage],
+  migrations: [{ name: 'Migration20260101000000Outbox', class: Migration20260101000000Outbox }],
+  logger: () => undefined,
+});
+const signingKeys: ServiceRegistration = {
+  service: IdentityService,
+  implementation: { getSigningKeys: async () => ({ keys: [], issuer: 'tiny', audience: 'tiny-api' }) },
+};
+
+function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, destination };
+}
+
+describe('startService (real PostgreSQL and Kafka)', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('runtime');
+  });
+
+  afterAll(() => db.drop());
+
+  const start = (log = capturedLog(), telemetry = { shutdown: async () => undefined }) =>
+    startService({
+      name: 'tiny',
+      log: { level: 'info', destination: log.destination },
+      database: tinyDatabase(db.url),
+      kafkaBrokers: KAFKA_BROKERS,
+      outbox: { enabled: true, pollIntervalMs: 200 },
+      clock: fixedClock('2026-11-21T10:00:00.000Z'),
+      telemetry,
+      signals: [],
+    });
+
+  it('refuses to start while the database has pending migrations, naming them, and leaves no connection open', async () => {
+    await expect(start()).rejects.toThrow('tiny database has pending migrations: Migration20260101000000Outbox');
+    const connections = await query<{ n: number }>(
+      db.url,
+      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    expect(connections).toEqual([{ n: 0 }]);
+  });
+
+  describe('once migrated', () => {
+    let service: RunningService | undefined;
+
+    beforeAll(async () => {
+      const orm = await openMigratedDatabase(tinyDatabase(db.url));
+      await orm.close();
+    });
+
+    afterEach(async () => {
+      await service?.stop('test over').catch(() => undefined);
+      service = undefined;
+    });
+
+    it('serves its gRPC services with health SERVING, starts its work, then logs "<name> listening"', async () => {
+      const log = capturedLog();
+      service = await start(log);
+      expect(service.clock().toISOString()).toBe('2026-11-21T10:00:00.000Z');
+      let listeningWhenWorkStarted: boolean | undefined;
+      const { port } = await service.serve({
+        address: '127.0.0.1:0',
+        services: [signingKeys],
+        startWork: async () => {
+          listeningWhenWorkStarted = log.lines.some((line) => line.msg === 'tiny listening');
+        },
+        logFields: { topics: ['tiny.events'] },
+      });
+
+      expect(listeningWhenWorkStarted).toBe(false);
+      expect(log.lines.filter((line) => line.msg === 'tiny listening')).toEqual([
+        expect.objectContaining({ service: 'tiny', level: 'info', port, relay: true, topics: ['tiny.events'] }),
+      ]);
+      const health = createClient(Health, { address: `127.0.0.1:${port}` });
+      const identity = createClient(IdentityService, { address: `127.0.0.1:${port}` });
+      try {
+        expect((await health.check({ service: '' })).status).toBe(ServingStatus.SERVING);
+        expect((await health.check({ service: IdentityService.typeName })).status).toBe(ServingStatus.SERVING);
+        await expect(health.check({ service: 'corridor.other.v1.OtherService' })).rejects.toMatchObject({
+          reason: 'SERVICE_UNKNOWN',
+        });
+        expect(await identity.getSigningKeys({})).toMatchObject({ issuer: 'tiny', audience: 'tiny-api' });
+      } finally {
+        health.close();
+        identity.close();
+      }
+    });
+
+    it('stops in the given order: periodic tasks, work while gRPC still answers, gRPC, clients, database, telemetry', async () => {
+      const log = capturedLog();
+      const order: string[] = [];
+      service = await start(log, {
+        shutdown: async () => {
+          order.push(`telemetry (database open: ${String(await service?.orm.isConnected())})`);
+        },
+      });
+      const { port } = await service.serve({ address: '127.0.0.1:0', services: [signingKeys] });
+      const health = createClient(Health, { address: `127.0.0.1:${port}`, defaultTimeoutMs: 1_000 });
+      const grpcAnswers = () =>
+        health.check({ service: '' }).then(
+          () => 'gRPC up',
+          () => 'gRPC down',
+        );
+      let ticks = 0;
+      service.every('tick', 5, () => {
+        ticks += 1;
+      });
+      const step = (name: string) => async () => void order.push(`${name} (${await grpcAnswers()})`);
+      service.onStop('event consumer', step('event consumer'), 'before-server');
+      service.onStop('identity client', step('identity client'));
+      service.onStop('delivery worker', step('delivery worker'), 'before-server');
+      service.onStop('object storage', step('object storage'), 'after-server');
+
+      await until(() => ticks > 0);
+      await service.stop('SIGTERM');
+      health.close();
+
+      expect(order).toEqual([
+        'event consumer (gRPC up)',
+        'delivery worker (gRPC up)',
+        'identity client (gRPC down)',
+        'object storage (gRPC down)',
+        'telemetry (database open: false)',
+      ]);
+      const ticksAtStop = ticks;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ticks).toBe(ticksAtStop);
+      expect(log.lines).toContainEqual(expect.objectContaining({ msg: 'tiny stopping', signal: 'SIGTERM' }));
+      expect(() => service?.onStop('late', () => undefined)).toThrow('already stopping');
+    });
+
+    it('a step that fails is logged, every later step still runs, and stop rejects naming it', async () => {
+      const log = capturedLog();
+      service = await start(log);
+      await service.serve({ address: '127.0.0.1:0', services: [] });
+      const closed: string[] = [];
+      service.onStop('flaky client', () => {
+        throw new Error('socket already gone');
+      });
+      service.onStop('storage', () => void closed.push('storage'));
+
+      const stopped = service.stop('SIGINT');
+      expect(service.stop('SIGTERM')).toBe(stopped);
+      await expect(stopped).rejects.toThrow('tiny stopped with failures: flaky client');
+      expect(closed).toEqual(['storage']);
+      expect(await service.orm.isConnected()).toBe(false);
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          step: 'flaky client',
+          err: expect.objectContaining({ message: 'socket already gone' }),
+        }),
+      );
+    });
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
