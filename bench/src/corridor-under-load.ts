@@ -1,12 +1,15 @@
 import { Platform } from '../../test/dist/support/platform.js';
 import type { Target } from './load.js';
+import { preparePayments, type PaymentsUnderLoad } from './payments-under-load.js';
 
-/** The gateway and identity, started for the bench, with one business ready to be called. */
+/** The gateway, identity and payments, started for the bench, with businesses ready to be called. */
 export interface CorridorUnderLoad {
   /** POST /oauth/token with the business's client credentials. */
   tokenRequest: Target;
   /** GET /api/external/whoami with a token of that business. */
   whoamiRequest: Target;
+  /** A second business, funded, for the swap and wallet phases. */
+  payments: PaymentsUnderLoad;
   stop(): Promise<void>;
 }
 
@@ -52,6 +55,7 @@ export async function startCorridor(): Promise<CorridorUnderLoad> {
     const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
     const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
     await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
+    const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
 
     return {
       tokenRequest: {
@@ -69,6 +73,7 @@ export async function startCorridor(): Promise<CorridorUnderLoad> {
         url: `${platform.publicUrl}/api/external/whoami`,
         headers: { authorization: `Bearer ${token}` },
       },
+      payments,
       stop: () => platform.stop(),
     };
   } catch (error) {

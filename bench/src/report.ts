@@ -1,17 +1,21 @@
 import { cpus, loadavg } from 'node:os';
 import type { LoadSettings, Measurement } from './load.js';
+import type { PaymentsOutcome } from './payments-phases.js';
+import { SWAP_AMOUNT } from './payments-under-load.js';
 
 export interface PhaseResult {
   /** Stable key in latest.json. */
   key: string;
   title: string;
   measurement: Measurement;
+  /** How long a phase of a fixed number of requests took (the swaps); timed phases last `settings.seconds`. */
+  seconds?: number;
 }
 
-/** Share of the baseline's requests per second: how much the work behind the request costs. */
-const ratio = (phase: PhaseResult, baseline: PhaseResult) =>
-  baseline.measurement.requestsPerSecond > 0
-    ? phase.measurement.requestsPerSecond / baseline.measurement.requestsPerSecond
+/** Share of another phase's requests per second (the baseline's, whoami's): what the extra work costs. */
+const ratio = (phase: PhaseResult, reference: PhaseResult) =>
+  reference.measurement.requestsPerSecond > 0
+    ? phase.measurement.requestsPerSecond / reference.measurement.requestsPerSecond
     : 0;
 
 /**
@@ -28,13 +32,20 @@ const machine = () => {
     cpu_model: all[0]?.model.trim() ?? 'unknown',
     node: process.version,
     load_average_1m_before: Number(LOAD_AVERAGE_BEFORE.toFixed(2)),
+    // The bench's own load is in it: read next to the figure before, not alone.
+    load_average_1m_after: Number((loadavg()[0] ?? 0).toFixed(2)),
   };
 };
 
 /** A fixed-width table for the terminal. */
-export function formatTable(phases: PhaseResult[], baseline: PhaseResult, settings: LoadSettings): string {
+export function formatTable(
+  phases: PhaseResult[],
+  baseline: PhaseResult,
+  whoami: PhaseResult,
+  settings: LoadSettings,
+): string {
   const { cpus: count, cpu_model: model, node, load_average_1m_before: load } = machine();
-  const header = ['phase', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs baseline'];
+  const header = ['phase', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs baseline', 'vs whoami'];
   const rows = phases.map((phase) => {
     const m = phase.measurement;
     return [
@@ -45,6 +56,7 @@ export function formatTable(phases: PhaseResult[], baseline: PhaseResult, settin
       String(m.non2xx),
       String(m.errors),
       `${(ratio(phase, baseline) * 100).toFixed(1)} %`,
+      `${(ratio(phase, whoami) * 100).toFixed(1)} %`,
     ];
   });
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
@@ -64,8 +76,50 @@ export function formatTable(phases: PhaseResult[], baseline: PhaseResult, settin
   ].join('\n');
 }
 
+/** The swaps' figures next to whoami's, and whether the books add up after them. */
+export function formatPayments(payments: PaymentsOutcome, whoami: PhaseResult): string {
+  const swap = payments.swap.measurement;
+  const { check, ledgerBalance, expectedLedgerBalance, moneyConserved } = payments.books;
+  const n = (value: number) => value.toLocaleString('en');
+  return [
+    `swaps: ${n(swap.requestsPerSecond)} swaps/s over ${payments.swap.seconds ?? '?'} s (${n(swap.totalRequests)} swaps), ` +
+      `p50 ${swap.latencyP50Ms} ms, p99 ${swap.latencyP99Ms} ms, ${ratio(payments.swap, whoami).toFixed(3)}× whoami's req/s`,
+    `wallet reads: ${n(payments.wallet.measurement.requestsPerSecond)} req/s, ` +
+      `${ratio(payments.wallet, whoami).toFixed(3)}× whoami's req/s`,
+    `swaps answered 201 in all (before load, warm-up, measured): ${n(payments.swapsCreated)}; ` +
+      `otherwise: ${payments.swapsNotCreated}; fee per swap: ${payments.feePerSwap}`,
+    `ledger check: ok ${check.ok}, ${check.violations.length} violations, ${n(check.accounts_checked)} accounts, ` +
+      `${n(check.transfers_checked)} transfers`,
+    `USD ledger balance ${n(ledgerBalance)}; funding ${n(payments.funding)} - ${n(payments.swapsCreated)} × ` +
+      `(${SWAP_AMOUNT} + ${payments.feePerSwap}) = ${n(expectedLedgerBalance)}`,
+    `money conserved: ${moneyConserved ? 'yes' : 'no'}`,
+  ].join('\n');
+}
+
+const paymentsJson = (payments: PaymentsOutcome) => ({
+  swaps_created: payments.swapsCreated,
+  swaps_not_created: payments.swapsNotCreated,
+  fee_per_swap: payments.feePerSwap,
+  funding: payments.funding,
+  usd_ledger_balance: payments.books.ledgerBalance,
+  usd_ledger_balance_expected: payments.books.expectedLedgerBalance,
+  money_conserved: payments.books.moneyConserved,
+  ledger_check: {
+    ok: payments.books.check.ok,
+    violations: payments.books.check.violations.length,
+    accounts_checked: payments.books.check.accounts_checked,
+    transfers_checked: payments.books.check.transfers_checked,
+  },
+});
+
 /** latest.json: objects only (no arrays), so prettier leaves the written file as it is. */
-export function resultsJson(phases: PhaseResult[], baseline: PhaseResult, settings: LoadSettings) {
+export function resultsJson(
+  phases: PhaseResult[],
+  baseline: PhaseResult,
+  whoami: PhaseResult,
+  payments: PaymentsOutcome,
+  settings: LoadSettings,
+) {
   return {
     measured_at: new Date().toISOString(),
     machine: machine(),
@@ -75,6 +129,7 @@ export function resultsJson(phases: PhaseResult[], baseline: PhaseResult, settin
         phase.key,
         {
           title: phase.title,
+          ...(phase.seconds === undefined ? {} : { seconds: phase.seconds }),
           requests_per_second: phase.measurement.requestsPerSecond,
           latency_ms: { p50: phase.measurement.latencyP50Ms, p99: phase.measurement.latencyP99Ms },
           non_2xx: phase.measurement.non2xx,
@@ -82,8 +137,10 @@ export function resultsJson(phases: PhaseResult[], baseline: PhaseResult, settin
           total_requests: phase.measurement.totalRequests,
           status_codes: phase.measurement.statusCodes,
           ratio_to_baseline: Number(ratio(phase, baseline).toFixed(4)),
+          ratio_to_whoami: Number(ratio(phase, whoami).toFixed(4)),
         },
       ]),
     ),
+    payments: paymentsJson(payments),
   };
 }

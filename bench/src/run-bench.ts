@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { startBaselineServer, type BaselineServer } from './baseline-server.js';
 import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
-import { formatTable, resultsJson, type PhaseResult } from './report.js';
+import { runPaymentsPhases } from './payments-phases.js';
+import { formatPayments, formatTable, resultsJson, type PhaseResult } from './report.js';
 
 function wholeFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -30,7 +31,7 @@ async function cleanUp(): Promise<void> {
   await Promise.allSettled([baselineServer?.stop(), corridor?.stop()]);
 }
 
-// Ctrl-C still stops the gateway and identity and drops their database.
+// Ctrl-C still stops the services and drops their databases.
 process.once('SIGINT', () => {
   console.error('\ninterrupted: stopping the processes the bench started');
   void cleanUp().finally(() => process.exit(130));
@@ -43,19 +44,23 @@ async function phase(key: string, title: string, target: Target): Promise<PhaseR
 }
 
 async function main(): Promise<void> {
-  console.log('starting gateway and identity on free ports (own database and topics)…');
-  // Everything is started before the first phase, so all three run on the same, equally busy machine.
+  console.log('starting the gateway, identity and payments on free ports (own databases and topics)…');
+  // Everything is started before the first phase, so all phases run on the same, equally busy machine.
   corridor = await startCorridor();
   baselineServer = await startBaselineServer();
 
   const baseline = await phase('baseline', 'node:http hello world (baseline)', { url: baselineServer.url });
   const tokens = await phase('oauth_token', 'POST /oauth/token (gateway → identity)', corridor.tokenRequest);
   const whoami = await phase('whoami', 'GET /api/external/whoami (gateway)', corridor.whoamiRequest);
-  const phases = [baseline, tokens, whoami];
+  const payments = await runPaymentsPhases(corridor.payments, settings, WARM_UP_SECONDS);
+  const phases = [baseline, tokens, whoami, payments.swap, payments.wallet];
 
-  console.log(`\n${formatTable(phases, baseline, settings)}\n`);
+  console.log(`\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatPayments(payments, whoami)}\n`);
+  // A run whose swaps were refused or whose books do not add up measured something else: not recorded.
+  if (payments.problems.length > 0) throw new Error(payments.problems.join('; '));
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
-  await writeFile(RESULTS_FILE, `${JSON.stringify(resultsJson(phases, baseline, settings), null, 2)}\n`);
+  const results = resultsJson(phases, baseline, whoami, payments, settings);
+  await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`written to ${RESULTS_FILE}`);
 }
 
