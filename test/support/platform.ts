@@ -14,6 +14,7 @@ import {
   type TestDatabase,
 } from '@corridor/testing';
 import { CustomerApi, type CustomerEventLog } from './customers.js';
+import { PaymentsApi, PaymentsService } from './payments.js';
 import { WebhookApi } from './webhooks.js';
 
 export interface Credentials {
@@ -69,6 +70,13 @@ export interface PlatformOptions {
   /** Extra environment for notification (e.g. WEBHOOK_ALLOW_CIDRS for a receiver on 127.0.0.1). */
   notificationEnv?: Record<string, string>;
   /**
+   * Start payments (its own database) and route the gateway to it. On by default like notification;
+   * `false` leaves the payments routes answering 503.
+   */
+  payments?: boolean;
+  /** Extra environment for payments (e.g. QUOTE_TTL_SECONDS). */
+  paymentsEnv?: Record<string, string>;
+  /**
    * Brokers of a Kafka of the suite's own (test/support/kafka-broker.ts), for every service and the
    * topics, so the suite can stop it; `createTopics` makes the topics there. Default: the shared one.
    */
@@ -76,9 +84,10 @@ export interface PlatformOptions {
 }
 
 /**
- * The gateway, identity, customer-kyb (unless `customers: false`) and notification (unless
- * `notifications: false`) as real processes, on free ports, with databases, a bucket and Kafka topics
- * of their own: suites never see each other's rows, files or events, nor a running `npm start`.
+ * The gateway, identity, customer-kyb (unless `customers: false`), notification (unless
+ * `notifications: false`) and payments (unless `payments: false`) as real processes, on free ports,
+ * with databases, a bucket and Kafka topics of their own: suites never see each other's rows, files
+ * or events, nor a running `npm start`.
  */
 export class Platform {
   identity!: ServiceProcess;
@@ -97,6 +106,11 @@ export class Platform {
   readonly topicPrefix = `e2e-${uniqueSuffix()}.`;
   readonly identityTopic = `${this.topicPrefix}corridor.identity.v1`;
   readonly customerTopic = `${this.topicPrefix}corridor.customer.v1`;
+  readonly paymentsTopic = `${this.topicPrefix}corridor.payments.v1`;
+  /** payments, its database and port (test/support/payments.ts); unstarted with `payments: false`. */
+  readonly paymentsService: PaymentsService;
+  /** The payments API through this platform's gateway and admin listener (needs payments, the default). */
+  readonly payments = new PaymentsApi(this);
   /** The customer API through this platform's gateway (needs customer-kyb, the default). */
   readonly customers = new CustomerApi(this);
   /** The webhook configuration API through this platform's gateway (needs notification, the default). */
@@ -114,7 +128,9 @@ export class Platform {
   private readonly extraProcesses: ServiceProcess[] = [];
   private starting: Promise<this> | undefined;
 
-  constructor(private readonly options: PlatformOptions = {}) {}
+  constructor(private readonly options: PlatformOptions = {}) {
+    this.paymentsService = new PaymentsService(this, options.paymentsEnv);
+  }
 
   get environment(): 'sandbox' | 'production' {
     return this.options.environment ?? 'sandbox';
@@ -123,6 +139,11 @@ export class Platform {
   /** KAFKA_BROKERS of every service: the suite's own Kafka, else the shared one. */
   get kafkaBrokers(): string {
     return (this.options.kafka?.brokers ?? KAFKA_BROKERS).join(',');
+  }
+
+  /** Where identity listens, for the services that call it. */
+  get identityAddress(): string {
+    return `127.0.0.1:${this.identityPort}`;
   }
 
   /** The gateways' Redis key prefix: this platform's cache entries and counters only. */
@@ -155,6 +176,7 @@ export class Platform {
   private async startAll(): Promise<void> {
     const customers = this.options.customers ?? true;
     const notifications = this.options.notifications ?? true;
+    const payments = this.options.payments ?? true;
     [
       this.identityPort,
       this.customerPort,
@@ -162,7 +184,8 @@ export class Platform {
       this.notificationMetricsPort,
       this.publicPort,
       this.adminPort,
-    ] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+      this.paymentsService.port,
+    ] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
@@ -170,19 +193,24 @@ export class Platform {
       customers ? createTestDatabase('e2e_customer_kyb').then((db) => (this.customerDb = db)) : undefined,
       customers ? createTestBucket('e2e-customers').then((bucket) => (this.bucket = bucket)) : undefined,
       notifications ? createTestDatabase('e2e_notification').then((db) => (this.notificationDb = db)) : undefined,
-      // Both always: notification consumes the customer topic even when customer-kyb is not started.
+      payments ? this.paymentsService.createDatabase() : undefined,
+      // All always: notification consumes every event topic, whichever producers are started.
       (this.options.kafka?.createTopics.bind(this.options.kafka) ?? createTopics)([
         this.identityTopic,
         this.customerTopic,
+        this.paymentsTopic,
       ]),
     ]);
-    // Identity, customer-kyb and notification need nothing of each other to start: each is migrated
-    // and started side by side with the others, then the gateway, whose readiness needs all three.
+    // Identity, customer-kyb, notification and payments need nothing of each other to start (payments
+    // calls identity only per request): each is migrated and started side by side, then the gateway.
     await settled([
       migrateService('identity', this.identityEnv()).then(() => this.startIdentity(this.options.identityEnv)),
       customers ? migrateService('customer-kyb', this.customerKybEnv()).then(() => this.startCustomerKyb()) : undefined,
       notifications
         ? migrateService('notification', this.notificationEnv()).then(() => this.startNotification())
+        : undefined,
+      payments
+        ? migrateService('payments', this.paymentsService.env()).then(() => this.paymentsService.start())
         : undefined,
     ]);
     this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
@@ -270,6 +298,7 @@ export class Platform {
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
       CUSTOMER_GRPC_ADDRESS: `127.0.0.1:${this.customerPort}`,
       NOTIFICATION_GRPC_ADDRESS: `127.0.0.1:${this.notificationPort}`,
+      PAYMENTS_GRPC_ADDRESS: this.paymentsService.address,
       CORRIDOR_ENVIRONMENT: this.environment,
       // Suites share one Redis: each platform counts its own rate-limit windows and caches.
       REDIS_KEY_PREFIX: this.redisKeyPrefix,
@@ -381,7 +410,8 @@ export class Platform {
     return this.identity;
   }
 
-  private telemetryEnv(): Record<string, string> {
+  /** OpenTelemetry export settings of every service, when the suite collects spans. */
+  telemetryEnv(): Record<string, string> {
     return this.options.otlpEndpoint
       ? { OTEL_EXPORTER_OTLP_ENDPOINT: this.options.otlpEndpoint, OTEL_BSP_SCHEDULE_DELAY: '200' }
       : {};
@@ -518,8 +548,15 @@ export class Platform {
       this.identity?.kill(),
       this.customerKyb?.kill(),
       this.notification?.kill(),
+      this.paymentsService.kill(),
     ]);
-    await Promise.all([this.db?.drop(), this.customerDb?.drop(), this.bucket?.drop(), this.notificationDb?.drop()]);
+    await Promise.all([
+      this.db?.drop(),
+      this.customerDb?.drop(),
+      this.bucket?.drop(),
+      this.notificationDb?.drop(),
+      this.paymentsService.drop(),
+    ]);
   }
 }
 
