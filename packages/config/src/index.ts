@@ -77,5 +77,11 @@ export const env = {
           .filter(Boolean),
       )
       .pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'each broker must be host:port')).min(1)),
+  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
+  topicPrefix: () =>
+    z
+      .string()
+      .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
+      .default(''),
   secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
 };

@@ -4,11 +4,7 @@ export const customerKybConfigShape = {
   CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
   DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_customer_kyb'),
   KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
-  KAFKA_TOPIC_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
-    .default(''),
+  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
   CORRIDOR_ENVIRONMENT: env.environment(),
   /** identity, for a business's kyb_minimal_allowed (seed 5) at customer create. */
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),

@@ -4,11 +4,7 @@ export const identityConfigShape = {
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
   DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_identity'),
   KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
-  KAFKA_TOPIC_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
-    .default(''),
+  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
   CORRIDOR_ENVIRONMENT: env.environment(),
   /** Master secret: client-secret pepper and signing-key encryption are derived from it. */
   IDENTITY_SECRET_KEY: env.secret(32),

@@ -31,11 +31,7 @@ export const notificationConfigShape = {
     // Checked here, so a typo stops the start rather than failing every registration later.
     .pipe(z.array(z.string().refine(isAddressOrCidr, 'each entry must be an IP address or CIDR (127.0.0.0/8, ::1)'))),
   KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  /** Prepended to every topic name, so environments sharing a cluster never share a topic. */
-  KAFKA_TOPIC_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" and "-" only')
-    .default(''),
+  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
   /**
    * The consumer group reading the event topics (and the deduplication namespace of processed_event);
    * unset: `<KAFKA_TOPIC_PREFIX>notification`, so environments sharing a cluster never share a group.
