@@ -44,6 +44,8 @@ export function callerKeyOf(context: CallContext, route: string): CallerKey | un
   }
   const { businessId } = context.caller;
   if (!businessId) throw permissionDenied('NO_BUSINESS', 'the call names no business');
-  const digest = createHash('sha256').update(JSON.stringify([businessId, route, key])).digest();
+  const digest = createHash('sha256')
+    .update(JSON.stringify([businessId, route, key]))
+    .digest();
   return { businessId, route, key, fingerprint, lockId: digest.readBigInt64BE(0).toString() };
 }

@@ -22,6 +22,8 @@ const EffectRow = defineEntity({
 
 type Answer = MessageShape<typeof StringValueSchema>;
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** A released gate: lets a test hold an effect open while another call arrives. */
 function gate() {
   let open: () => void = () => undefined;
@@ -127,11 +129,12 @@ describe('runIdempotent: the Idempotency-Key claimed in the transaction of the e
       await held.opened;
     });
     await started.opened;
-    await expect(run(callOf(key), 'in-flight')).rejects.toMatchObject({
-      status: Status.ALREADY_EXISTS,
-      reason: 'IDEMPOTENCY_REQUEST_IN_FLIGHT',
-    });
+    // Were the key not locked, this call would wait on the first one's row: the first is let go
+    // after a while either way, so a regression fails here instead of hanging.
+    const second = run(callOf(key), 'in-flight').catch((e: unknown) => e);
+    const early = await Promise.race([second, sleep(3_000).then(() => 'still waiting')]);
     held.open();
+    expect(early).toMatchObject({ status: Status.ALREADY_EXISTS, reason: 'IDEMPOTENCY_REQUEST_IN_FLIGHT' });
     const answer = await first;
     const later = callOf(key);
     expect(await run(later, 'in-flight')).toEqual(answer);

@@ -36,7 +36,7 @@ async function lockKey(tx: EntityManager, claim: CallerKey): Promise<StoredKey |
   const [lock] = await sql<{ acquired: boolean }>(tx, 'select pg_try_advisory_xact_lock(?::bigint) as acquired', [
     claim.lockId,
   ]);
-  void lock;
+  if (!lock?.acquired) throw inFlight(claim);
   const [stored] = await sql<StoredKey>(
     tx,
     `select fingerprint, response, (extract(epoch from clock_timestamp() - created_at) * 1000)::float8 as age_ms

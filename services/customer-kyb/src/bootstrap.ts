@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
 import { topicName } from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
@@ -45,6 +46,10 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     storage,
     files: { maxBytes: config.FILE_MAX_BYTES, uploadUrlTtlSeconds: config.FILE_UPLOAD_URL_TTL_SECONDS },
   };
+  // Keys are kept 24 h (decision 0012), then deleted in bounded batches.
+  service.every('idempotency key retention', 60_000, async () => {
+    await pruneIdempotencyKeys(service.orm.em.fork(), service.clock(), IDEMPOTENCY_KEY_RETENTION_MS);
+  });
   await service.serve({
     address: config.CUSTOMER_GRPC_ADDRESS,
     services: [customerServiceRegistration({ orm: service.orm, context })],

@@ -1,6 +1,20 @@
-import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
-import type { MikroORM } from '@corridor/db';
+import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import {
+  AttachCustomerFilesResponseSchema,
+  AttachOwnerFileResponseSchema,
+  CreateCustomerResponseSchema,
+  CreateDocumentUploadResponseSchema,
+  CreateFileUploadResponseSchema,
+  CreateOwnerFileUploadResponseSchema,
+  CustomerService,
+  RegisterDocumentResponseSchema,
+  SubmitCustomerResponseSchema,
+  UpdateKycDataResponseSchema,
+  UpgradeKybScopeResponseSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
+import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { runIdempotent } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
 import { createCustomer } from './customers/create-customer.js';
 import { adminListCustomers, getCustomer, listAuditEntries, listCustomers } from './customers/list-customers.js';
@@ -32,9 +46,22 @@ const admin = ({ caller }: CallContext): Actor => ({
 /** The gRPC edge of customer-kyb: thin, one fork of the entity manager per call. */
 export function customerServiceRegistration({ orm, context }: { orm: MikroORM; context: CustomerContext }) {
   const em = () => orm.em.fork();
+  /**
+   * A public POST: its Idempotency-Key is claimed in the transaction of the write. Each use case
+   * writes through `tx` in a nested em.transactional, a savepoint of that one transaction.
+   */
+  const idempotent = <Desc extends DescMessage>(
+    call: CallContext,
+    route: string,
+    schema: Desc,
+    write: (tx: EntityManager) => Promise<MessageInitShape<Desc>>,
+  ) => runIdempotent(em(), call, route, schema, async (tx) => create(schema, await write(tx)));
+
   return registration(CustomerService, {
     async createCustomer(request, call) {
-      return { customer: await createCustomer(em(), context, platform(call), request.body ?? {}) };
+      return idempotent(call, 'CreateCustomer', CreateCustomerResponseSchema, async (tx) => ({
+        customer: await createCustomer(tx, context, platform(call), request.body ?? {}),
+      }));
     },
     async updateCustomer(request, call) {
       const input = { customerId: request.customerId, body: request.body ?? {}, kycDataOnly: false };
@@ -42,7 +69,9 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
     },
     async updateKycData(request, call) {
       const input = { customerId: request.customerId, body: request.body ?? {}, kycDataOnly: true };
-      return { customer: await updateCustomer(em(), context, platform(call), input) };
+      return idempotent(call, 'UpdateKycData', UpdateKycDataResponseSchema, async (tx) => ({
+        customer: await updateCustomer(tx, context, platform(call), input),
+      }));
     },
     async getCustomer(request, call) {
       return { customer: await getCustomer(em(), platform(call), request.customerId) };
@@ -63,37 +92,53 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
     },
     async createOwnerFileUpload(request, call) {
       const input = { customerId: request.customerId, ownerId: request.ownerId, body: request.body ?? {} };
-      return { upload: await createOwnerFileUpload(em(), context, platform(call), input) };
+      return idempotent(call, 'CreateOwnerFileUpload', CreateOwnerFileUploadResponseSchema, async (tx) => ({
+        upload: await createOwnerFileUpload(tx, context, platform(call), input),
+      }));
     },
     async attachOwnerFile(request, call) {
       const input = { customerId: request.customerId, ownerId: request.ownerId, body: request.body ?? {} };
-      return { owner: await attachOwnerFile(em(), context, platform(call), input) };
+      return idempotent(call, 'AttachOwnerFile', AttachOwnerFileResponseSchema, async (tx) => ({
+        owner: await attachOwnerFile(tx, context, platform(call), input),
+      }));
     },
     async createDocumentUpload(request, call) {
       const input = { customerId: request.customerId, body: request.body ?? {} };
-      return { upload: await createDocumentUpload(em(), context, platform(call), input) };
+      return idempotent(call, 'CreateDocumentUpload', CreateDocumentUploadResponseSchema, async (tx) => ({
+        upload: await createDocumentUpload(tx, context, platform(call), input),
+      }));
     },
     async registerDocument(request, call) {
       const input = { customerId: request.customerId, body: request.body ?? {} };
-      return { document: await registerDocument(em(), context, platform(call), input) };
+      return idempotent(call, 'RegisterDocument', RegisterDocumentResponseSchema, async (tx) => ({
+        document: await registerDocument(tx, context, platform(call), input),
+      }));
     },
     async replaceDocument(request, call) {
       const input = { customerId: request.customerId, documentId: request.documentId, body: request.body ?? {} };
       return { document: await replaceDocument(em(), context, platform(call), input) };
     },
     async createFileUpload(request, call) {
-      return { upload: await createFileUpload(em(), context, platform(call), { body: request.body ?? {} }) };
+      return idempotent(call, 'CreateFileUpload', CreateFileUploadResponseSchema, async (tx) => ({
+        upload: await createFileUpload(tx, context, platform(call), { body: request.body ?? {} }),
+      }));
     },
     async attachCustomerFiles(request, call) {
       const input = { customerId: request.customerId, body: request.body ?? {} };
-      return { customer: await attachCustomerFiles(em(), context, platform(call), input) };
+      return idempotent(call, 'AttachCustomerFiles', AttachCustomerFilesResponseSchema, async (tx) => ({
+        customer: await attachCustomerFiles(tx, context, platform(call), input),
+      }));
     },
     async submitCustomer(request, call) {
-      return { customer: await submitCustomer(em(), context, platform(call), request.customerId) };
+      return idempotent(call, 'SubmitCustomer', SubmitCustomerResponseSchema, async (tx) => ({
+        customer: await submitCustomer(tx, context, platform(call), request.customerId),
+      }));
     },
     async upgradeKybScope(request, call) {
       const input = { customerId: request.customerId, body: request.body ?? {} };
-      return { customer: await upgradeKybScope(em(), context, platform(call), input) };
+      return idempotent(call, 'UpgradeKybScope', UpgradeKybScopeResponseSchema, async (tx) => ({
+        customer: await upgradeKybScope(tx, context, platform(call), input),
+      }));
     },
     async adminGetCustomer(request, call) {
       return { customer: await getCustomer(em(), admin(call), request.customerId) };

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
 import { EventConsumer, topicName } from '@corridor/bus';
 import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
@@ -95,6 +96,10 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   service.onStop('event consumer', () => consumer.stop(), 'before-server');
   service.onStop('delivery worker', () => worker.stop(), 'before-server');
   service.onStop('webhook sender', () => sender.close());
+  // Keys are kept 24 h (decision 0012), then deleted in bounded batches.
+  service.every('idempotency key retention', 60_000, async () => {
+    await pruneIdempotencyKeys(service.orm.em.fork(), service.clock(), IDEMPOTENCY_KEY_RETENTION_MS);
+  });
   await service.serve({
     address: config.NOTIFICATION_GRPC_ADDRESS,
     services: [notificationServiceRegistration({ orm, context })],

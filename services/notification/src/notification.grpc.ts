@@ -1,6 +1,14 @@
-import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import type { MikroORM } from '@corridor/db';
+import { create } from '@bufbuild/protobuf';
+import {
+  NotificationService,
+  RegisterWebhookResponseSchema,
+  ReplayDeliveryResponseSchema,
+  ReplayFailedDeliveriesResponseSchema,
+  TriggerMockWebhookResponseSchema,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { runIdempotent, runIdempotentOutsideTransaction } from '@corridor/idempotency';
 import type { NotificationContext } from './context.js';
 import {
   getDelivery,
@@ -12,6 +20,13 @@ import {
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
 import { updateWebhook } from './webhooks/update-webhook.js';
+import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
+
+/**
+ * How long an Idempotency-Key claimed for an attempt (replay, mock) is held without an answer
+ * before a retry may take it: far longer than an attempt (WEBHOOK_TIMEOUT_MS, 30 s by default).
+ */
+export const ATTEMPT_CLAIM_TTL_MS = 5 * 60_000;
 
 /** The platform's business, named by the gateway in metadata; without one nothing is served. */
 function businessOf({ caller }: CallContext): string {
@@ -19,12 +34,32 @@ function businessOf({ caller }: CallContext): string {
   return caller.businessId;
 }
 
-/** The gRPC edge of notification: thin, one fork of the entity manager per call. */
+/** The registration's signing secret, unsealed as PUT /webhook/{id} shows it; '' if it is gone. */
+async function signingSecretOf(em: EntityManager, context: NotificationContext, businessId: string, id: string) {
+  const endpoint = await em.findOne(WebhookEndpoint, { id, businessId });
+  return endpoint ? context.secrets.unseal(endpoint.signingSecretSealed, endpoint.id) : '';
+}
+
+/**
+ * The gRPC edge of notification: thin, one fork of the entity manager per call. Every public POST
+ * claims its Idempotency-Key (DESIGN.md) in notification's database.
+ */
 export function notificationServiceRegistration({ orm, context }: { orm: MikroORM; context: NotificationContext }) {
   const em = () => orm.em.fork();
   return registration(NotificationService, {
     async registerWebhook(request, call) {
-      return { webhook: await registerWebhook(em(), context, businessOf(call), request.body ?? {}) };
+      // The stored answer leaves the signing secret out: it is kept sealed only (decision 0009). A
+      // replay shows it again from the registration's sealed copy, as the first answer did.
+      let secret: string | undefined;
+      const stored = await runIdempotent(em(), call, 'RegisterWebhook', RegisterWebhookResponseSchema, async (tx) => {
+        const webhook = await registerWebhook(tx, context, businessOf(call), request.body ?? {});
+        secret = webhook.signingSecret;
+        return create(RegisterWebhookResponseSchema, { webhook: { ...webhook, signingSecret: '' } });
+      });
+      const { webhook } = stored;
+      if (!webhook) return stored;
+      secret ??= await signingSecretOf(em(), context, businessOf(call), webhook.id);
+      return { webhook: { ...webhook, signingSecret: secret } };
     },
     async updateWebhook(request, call) {
       const input = { webhookId: request.webhookId, body: request.body ?? {} };
@@ -39,14 +74,48 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     async getDelivery(request, call) {
       return { delivery: await getDelivery(em(), businessOf(call), request.deliveryId) };
     },
+    // An attempt waits on the platform's receiver for up to 30 s: it runs outside the key's
+    // transaction (which would hold a pooled connection that long), the key claimed before it.
     async replayDelivery(request, call) {
-      return replayDelivery(em(), context, businessOf(call), request.deliveryId);
+      const attempt = async () =>
+        create(ReplayDeliveryResponseSchema, await replayDelivery(em(), context, businessOf(call), request.deliveryId));
+      return runIdempotentOutsideTransaction(em(), call, 'ReplayDelivery', ReplayDeliveryResponseSchema, attempt, {
+        claimTtlMs: ATTEMPT_CLAIM_TTL_MS,
+      });
     },
     async replayFailedDeliveries(request, call) {
-      return { queued: await replayFailedDeliveries(em(), context, businessOf(call), request.body ?? {}) };
+      // The worker is woken once the replays are committed, or it would look before they are there.
+      let queuedAny = false;
+      const queue = { ...context, wakeWorker: () => void (queuedAny = true) };
+      const answer = await runIdempotent(
+        em(),
+        call,
+        'ReplayFailedDeliveries',
+        ReplayFailedDeliveriesResponseSchema,
+        async (tx) =>
+          create(ReplayFailedDeliveriesResponseSchema, {
+            queued: await replayFailedDeliveries(tx, queue, businessOf(call), request.body ?? {}),
+          }),
+      );
+      if (queuedAny) context.wakeWorker?.();
+      return answer;
     },
     async triggerMockWebhook(request, call) {
-      return triggerMockWebhook(em(), context, businessOf(call), request.body ?? {});
+      const attempt = async () =>
+        create(
+          TriggerMockWebhookResponseSchema,
+          await triggerMockWebhook(em(), context, businessOf(call), request.body ?? {}),
+        );
+      return runIdempotentOutsideTransaction(
+        em(),
+        call,
+        'TriggerMockWebhook',
+        TriggerMockWebhookResponseSchema,
+        attempt,
+        {
+          claimTtlMs: ATTEMPT_CLAIM_TTL_MS,
+        },
+      );
     },
   });
 }

@@ -40,6 +40,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     defaultSpreadBps: config.DEFAULT_SPREAD_BPS,
     identity,
   };
+  // Keys are kept 24 h (decision 0012), then deleted in bounded batches.
   service.every('idempotency key retention', PRUNE_INTERVAL_MS, async () => {
     await pruneIdempotencyKeys(orm.em.fork(), clock(), IDEMPOTENCY_KEY_RETENTION_MS);
   });

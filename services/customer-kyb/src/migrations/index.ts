@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@corridor/db';
 import { Migration20261121200000Initial } from './Migration20261121200000Initial.js';
+import { Migration20261122100000IdempotencyKeys } from './Migration20261122100000IdempotencyKeys.js';
 
 /** Every migration of customer-kyb, oldest first. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121200000Initial', class: Migration20261121200000Initial },
+  { name: 'Migration20261122100000IdempotencyKeys', class: Migration20261122100000IdempotencyKeys },
 ];

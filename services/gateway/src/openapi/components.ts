@@ -9,6 +9,7 @@ import type {
 import { customerSchemaComponents } from '../public/customers/index.js';
 import { paymentSchemaComponents } from '../public/payments/index.js';
 import { webhookSchemaComponents } from '../public/webhooks/index.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../public/idempotency-key.js';
 import { errorResponses } from './error-responses.js';
 
 /** The error body of every error the gateway answers (http/errors.ts ErrorBody, DESIGN.md). */
@@ -73,6 +74,11 @@ const headers: Record<string, HeaderObject> = {
   },
   RateLimitReset: { description: 'Seconds until that window starts afresh', required: true, schema: count },
   RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: count },
+  IdempotentReplayed: {
+    description:
+      'Present, true, when this is the stored answer to an earlier request with the same Idempotency-Key: nothing was done again',
+    schema: { type: 'string', enum: ['true'] },
+  },
   WwwAuthenticate: {
     description: 'The scheme to authenticate with and, for a bad token, error="invalid_token" (RFC 6750)',
     schema: { type: 'string' },
@@ -85,6 +91,13 @@ const parameters: Record<string, ParameterObject> = {
     in: 'header',
     description: 'Your id for this request (letters, digits and ._:- up to 128), echoed in the response',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    description:
+      'Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
   },
   LegacyApiKey: {
     name: 'x-corridor-api-key',

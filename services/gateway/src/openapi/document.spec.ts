@@ -135,6 +135,59 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('documents the Idempotency-Key on every POST: the header, Idempotent-Replayed, and its 400, 409 and 422', () => {
+    const posts = authenticatedOperations.filter(({ method }) => method === 'post');
+    expect(posts.length).toBeGreaterThan(0);
+    for (const { path, op } of posts) {
+      const where = `POST ${path}`;
+      expect({ where, parameters: op.parameters }).toMatchObject({
+        where,
+        parameters: expect.arrayContaining([{ $ref: '#/components/parameters/IdempotencyKey' }]),
+      });
+      for (const [status, code] of [
+        ['400', 'IDEMPOTENCY_KEY_INVALID'],
+        ['409', 'IDEMPOTENCY_REQUEST_IN_FLIGHT'],
+        ['422', 'IDEMPOTENCY_KEY_REUSED'],
+      ] as const) {
+        const response = resolve<ResponseObject>(op.responses?.[status]);
+        expect({ where, status, description: response.description }).toEqual({
+          where,
+          status,
+          description: expect.stringContaining(code),
+        });
+        expect(JSON.stringify(response.content)).toContain('#/components/schemas/Error');
+      }
+      for (const [status, response] of Object.entries(op.responses ?? {}).filter(([s]) => s.startsWith('2'))) {
+        expect({ where, status, headers: Object.keys(resolve<ResponseObject>(response).headers ?? {}) }).toEqual({
+          where,
+          status,
+          headers: expect.arrayContaining(['Idempotent-Replayed', 'RateLimit-Remaining', 'x-request-id']),
+        });
+      }
+    }
+    for (const { method, path, op } of authenticatedOperations.filter(({ method }) => method !== 'post')) {
+      expect({ where: `${method} ${path}`, parameters: JSON.stringify(op.parameters) }).not.toEqual({
+        where: `${method} ${path}`,
+        parameters: expect.stringContaining('IdempotencyKey'),
+      });
+    }
+    expect(document.components?.parameters?.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  });
+
+  it('keeps a POST’s own reasons for 409 and 422 beside the Idempotency-Key’s', () => {
+    const register = operation('/api/external/webhook', 'post');
+    const conflict = resolve<ResponseObject>(register?.responses?.['409']).description;
+    expect(conflict).toMatch(/WEBHOOK_ALREADY_REGISTERED.*IDEMPOTENCY_REQUEST_IN_FLIGHT/s);
+    const invalid = resolve<ResponseObject>(
+      operation('/api/external/customer', 'post')?.responses?.['422'],
+    ).description;
+    expect(invalid).toMatch(/registration_number.*IDEMPOTENCY_KEY_REUSED/s);
+  });
+
   describe('the customer API (decision 0008)', () => {
     /** Every public customer route: method, path (the seed's parameter names), scope, success status. */
     const CUSTOMER_ROUTES = [

@@ -2,6 +2,7 @@ import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } 
 import { PUBLIC_ROUTES, type PublicRoute, type RouteResponse } from '../public/routes.js';
 import { components } from './components.js';
 import { authenticatedRouteErrors, rateLimitHeaders, requestIdHeader } from './error-responses.js';
+import { withIdempotencyKey } from './idempotency.js';
 import { ref } from './json-schema.js';
 import { unauthenticatedPaths } from './unauthenticated-paths.js';
 
@@ -27,6 +28,12 @@ Token requests: ${tokenRequestsPerMinute} per minute per \`client_id\`.
 
 **Errors.** \`{"status": false, "message": "<the specific problem>", "code": "<MACHINE_CODE>"}\`, plus
 \`errors\` (field → problems) for validation. The token endpoint adds RFC 6749 \`error\` and \`error_description\`.
+
+**Idempotency.** Every POST accepts an \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a UUID),
+so a retry after a timeout or a dropped connection is safe: the same key with the same request (path and body) answers
+the stored response again, with \`Idempotent-Replayed: true\`, and does nothing twice; the same key with another
+request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running, 409 \`IDEMPOTENCY_REQUEST_IN_FLIGHT\`.
+Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing.
 
 **Request ids.** Every response carries \`x-request-id\` (yours, if you send one); quote it to support.
 `;
@@ -73,7 +80,7 @@ function routeOperation(route: PublicRoute): OperationObject {
     status,
     routeResponse(Number(status), response),
   ]);
-  return {
+  const operation: OperationObject = {
     operationId: route.operationId,
     summary: route.summary,
     description: route.scope
@@ -95,6 +102,7 @@ function routeOperation(route: PublicRoute): OperationObject {
       ...Object.fromEntries(own),
     },
   };
+  return route.method === 'post' ? withIdempotencyKey(operation) : operation;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { authenticate, type Authenticated, type AuthenticateDependencies } from '../auth/authenticate.js';
 import { jsonBody } from '../http/common.js';
 import { HttpError } from '../http/errors.js';
+import { idempotentCallSettings } from './idempotency-key.js';
 import { expressPath, PUBLIC_ROUTES, type PublicRoute } from './routes.js';
 
 /** Token, revocation, rate limit, then the route's scope; nothing else runs for a refused caller. */
@@ -25,7 +26,8 @@ function authorize(route: PublicRoute, deps: AuthenticateDependencies): RequestH
 
 /**
  * Mounts every route of the table behind authentication and its scope. A body is read only for
- * routes that take one, and only once the caller is authorized.
+ * routes that take one, and only once the caller is authorized. Every POST may carry an
+ * Idempotency-Key, which the owning service claims (DESIGN.md "Idempotent by construction").
  */
 export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: string }): Router {
   const router = Router();
@@ -41,7 +43,8 @@ export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: st
         environment: caller.environment,
         requestId: res.locals.requestId as string,
       });
-      await route.handle({ req, res, auth, clients: deps.clients, metadata, call: { metadata } });
+      const call = route.method === 'post' ? idempotentCallSettings(req, res, route.path, metadata) : { metadata };
+      await route.handle({ req, res, auth, clients: deps.clients, metadata, call });
     });
   }
   return router;

@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@corridor/db';
 import { Migration20261121300000WebhookEndpoints } from './Migration20261121300000WebhookEndpoints.js';
 import { Migration20261121400000WebhookDeliveries } from './Migration20261121400000WebhookDeliveries.js';
+import { Migration20261122100000IdempotencyKeys } from './Migration20261122100000IdempotencyKeys.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121300000WebhookEndpoints', class: Migration20261121300000WebhookEndpoints },
   { name: 'Migration20261121400000WebhookDeliveries', class: Migration20261121400000WebhookDeliveries },
+  { name: 'Migration20261122100000IdempotencyKeys', class: Migration20261122100000IdempotencyKeys },
 ];

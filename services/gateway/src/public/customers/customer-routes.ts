@@ -9,33 +9,33 @@ import { customerBody, customerListBody } from './response-schemas.js';
 
 /** The customer itself: create, change, read, list, submit, upgrade (seed 2.1, 3.1, 3.2, 4.2, 4.4). */
 
-async function createCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
-  const { customer } = await clients.customer.createCustomer({ body: structOfBody(req.body) }, { metadata });
+async function createCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.createCustomer({ body: structOfBody(req.body) }, call);
   res.status(201).json({ message: 'customer created', data: customerJson(present(customer, 'customer')) });
 }
 
-async function updateCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function updateCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.updateCustomer(
     { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'customer updated', data: customerJson(present(customer, 'customer')) });
 }
 
-async function updateKycData({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function updateKycData({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.updateKycData(
     { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'kyc data updated', data: customerJson(present(customer, 'customer')) });
 }
 
-async function getCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
-  const { customer } = await clients.customer.getCustomer({ customerId: pathParam(req, 'id') }, { metadata });
+async function getCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.getCustomer({ customerId: pathParam(req, 'id') }, call);
   res.json({ message: 'customer retrieved', data: customerJson(present(customer, 'customer')) });
 }
 
-async function listCustomers({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function listCustomers({ req, res, clients, call }: RouteContext): Promise<void> {
   const params = queryOf(req.originalUrl);
   const query = parseCustomerListQuery(params);
   const filters = Object.fromEntries(query.filters);
@@ -49,7 +49,7 @@ async function listCustomers({ req, res, clients, metadata }: RouteContext): Pro
       paginate: query.paginate,
       page: query.page,
     },
-    { metadata },
+    call,
   );
   const data = customers.map(customerJson);
   if (!query.paginate) {
@@ -74,15 +74,15 @@ async function listCustomers({ req, res, clients, metadata }: RouteContext): Pro
   res.json(envelope);
 }
 
-async function submitCustomer({ req, res, clients, metadata }: RouteContext): Promise<void> {
-  const { customer } = await clients.customer.submitCustomer({ customerId: pathParam(req, 'customer') }, { metadata });
+async function submitCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
+  const { customer } = await clients.customer.submitCustomer({ customerId: pathParam(req, 'customer') }, call);
   res.json({ message: 'customer submitted for verification', data: customerJson(present(customer, 'customer')) });
 }
 
-async function upgradeKybScope({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function upgradeKybScope({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.upgradeKybScope(
     { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'customer upgraded to FULL KYB', data: customerJson(present(customer, 'customer')) });
 }

@@ -7,26 +7,26 @@ import { documentBody, uploadBody } from './response-schemas.js';
 
 /** A business customer's KYB documents (seed 2.3, 3.3; decision 0008). */
 
-async function createDocumentUpload({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function createDocumentUpload({ req, res, clients, call }: RouteContext): Promise<void> {
   const { upload } = await clients.customer.createDocumentUpload(
     { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
 }
 
-async function registerDocument({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function registerDocument({ req, res, clients, call }: RouteContext): Promise<void> {
   const { document } = await clients.customer.registerDocument(
     { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.status(201).json({ message: 'document registered', data: documentJson(present(document, 'document')) });
 }
 
-async function replaceDocument({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function replaceDocument({ req, res, clients, call }: RouteContext): Promise<void> {
   const { document } = await clients.customer.replaceDocument(
     { customerId: pathParam(req, 'customer'), documentId: pathParam(req, 'document'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'document replaced', data: documentJson(present(document, 'document')) });
 }

@@ -7,15 +7,15 @@ import { customerBody, uploadBody } from './response-schemas.js';
 
 /** An individual customer's ID files (seed 4.4, 9: businesses use the KYB routes instead). */
 
-async function createFileUpload({ req, res, clients, metadata }: RouteContext): Promise<void> {
-  const { upload } = await clients.customer.createFileUpload({ body: structOfBody(req.body) }, { metadata });
+async function createFileUpload({ req, res, clients, call }: RouteContext): Promise<void> {
+  const { upload } = await clients.customer.createFileUpload({ body: structOfBody(req.body) }, call);
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
 }
 
-async function attachCustomerFiles({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function attachCustomerFiles({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.attachCustomerFiles(
     { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'customer files attached', data: customerJson(present(customer, 'customer')) });
 }

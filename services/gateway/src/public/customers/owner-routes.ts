@@ -7,26 +7,26 @@ import { customerBody, ownerBody, uploadBody } from './response-schemas.js';
 
 /** A business customer's owners: removal and their ID files (seed 2.2, 3.3; decision 0008). */
 
-async function removeOwner({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function removeOwner({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.removeOwner(
     { customerId: pathParam(req, 'customer'), ownerId: pathParam(req, 'owner') },
-    { metadata },
+    call,
   );
   res.json({ message: 'owner removed', data: customerJson(present(customer, 'customer')) });
 }
 
-async function createOwnerFileUpload({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function createOwnerFileUpload({ req, res, clients, call }: RouteContext): Promise<void> {
   const { upload } = await clients.customer.createOwnerFileUpload(
     { customerId: pathParam(req, 'customer'), ownerId: pathParam(req, 'owner'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
 }
 
-async function attachOwnerFile({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function attachOwnerFile({ req, res, clients, call }: RouteContext): Promise<void> {
   const { owner } = await clients.customer.attachOwnerFile(
     { customerId: pathParam(req, 'id'), ownerId: pathParam(req, 'owner'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'owner file attached', data: ownerJson(present(owner, 'owner')) });
 }

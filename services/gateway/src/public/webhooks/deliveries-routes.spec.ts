@@ -30,15 +30,17 @@ describe('the webhook delivery routes (decision 0010)', () => {
   /** The deadline each handler asked for, by method (undefined: the client's default). */
   const deadlines: { method: string; timeoutMs: number | undefined }[] = [];
 
-  /** The same routes, their caller moved to production as the public router would forward it. */
+  /**
+   * The same routes, their caller moved to production as the public router would forward it: in
+   * the context's metadata and in the call settings every handler passes to notification.
+   */
   const inProduction = (routes: readonly PublicRoute[]): PublicRoute[] =>
     routes.map((route) => ({
       ...route,
-      handle: (context) =>
-        route.handle({
-          ...context,
-          metadata: callerMetadata({ ...readCaller(context.metadata), environment: 'production' }),
-        }),
+      handle: (context) => {
+        const metadata = callerMetadata({ ...readCaller(context.metadata), environment: 'production' });
+        return route.handle({ ...context, metadata, call: { ...context.call, metadata } });
+      },
     }));
 
   beforeAll(async () => {

@@ -30,7 +30,7 @@ export const ATTEMPT_CALL_TIMEOUT_MS = 45_000;
 
 export const SANDBOX_ONLY_MESSAGE = 'the mock webhook trigger is a sandbox simulation; production has none';
 
-async function listDeliveries({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function listDeliveries({ req, res, clients, call }: RouteContext): Promise<void> {
   const params = queryOf(req.originalUrl);
   const query = parseDeliveryListQuery(params);
   const { deliveries, page } = await clients.notification.listDeliveries(
@@ -41,7 +41,7 @@ async function listDeliveries({ req, res, clients, metadata }: RouteContext): Pr
       createdTo: query.to ? timestampFromDate(query.to) : undefined,
       page: query.page,
     },
-    { metadata },
+    call,
   );
   const position = present(page, 'page');
   res.json(
@@ -62,33 +62,33 @@ async function listDeliveries({ req, res, clients, metadata }: RouteContext): Pr
   );
 }
 
-async function getDelivery({ req, res, clients, metadata }: RouteContext): Promise<void> {
-  const response = await clients.notification.getDelivery({ deliveryId: pathParam(req, 'id') }, { metadata });
+async function getDelivery({ req, res, clients, call }: RouteContext): Promise<void> {
+  const response = await clients.notification.getDelivery({ deliveryId: pathParam(req, 'id') }, call);
   res.json({ message: 'webhook delivery retrieved', data: deliveryWithAttemptsJson(response) });
 }
 
-async function replayDelivery({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function replayDelivery({ req, res, clients, call }: RouteContext): Promise<void> {
   const response = await clients.notification.replayDelivery(
     { deliveryId: pathParam(req, 'id') },
-    { metadata, timeoutMs: ATTEMPT_CALL_TIMEOUT_MS },
+    { ...call, timeoutMs: ATTEMPT_CALL_TIMEOUT_MS },
   );
   res.json({ message: 'webhook delivery replayed', data: attemptMadeJson(response) });
 }
 
-async function replayFailedDeliveries({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function replayFailedDeliveries({ req, res, clients, call }: RouteContext): Promise<void> {
   // Only queues attempts (the worker makes them): the default deadline suffices.
-  const { queued } = await clients.notification.replayFailedDeliveries({ body: structOfBody(req.body) }, { metadata });
+  const { queued } = await clients.notification.replayFailedDeliveries({ body: structOfBody(req.body) }, call);
   res.status(202).json({ message: 'failed webhook deliveries queued for replay', data: { queued } });
 }
 
-async function triggerMockWebhook({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function triggerMockWebhook({ req, res, clients, metadata, call }: RouteContext): Promise<void> {
   // The environment the public router forwards is the verified token's, which only a token of this
   // deployment's environment gets past (issuer and audience per environment). Anything but sandbox
   // is refused here, before a request body reaches notification, which refuses it as well.
   if (readCaller(metadata).environment !== 'sandbox') throw new HttpError(403, 'SANDBOX_ONLY', SANDBOX_ONLY_MESSAGE);
   const response = await clients.notification.triggerMockWebhook(
     { body: structOfBody(req.body) },
-    { metadata, timeoutMs: ATTEMPT_CALL_TIMEOUT_MS },
+    { ...call, timeoutMs: ATTEMPT_CALL_TIMEOUT_MS },
   );
   res.json({ message: 'mock webhook sent', data: attemptMadeJson(response) });
 }

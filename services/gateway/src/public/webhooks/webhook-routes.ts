@@ -6,21 +6,21 @@ import { registerWebhookBody, updateWebhookBody, webhookBody, webhookWithSecretB
 
 /** The business's one webhook registration: register, change, read (seed 2.4, 4.3; decision 0009). */
 
-async function registerWebhook({ req, res, clients, metadata }: RouteContext): Promise<void> {
-  const response = await clients.notification.registerWebhook({ body: structOfBody(req.body) }, { metadata });
+async function registerWebhook({ req, res, clients, call }: RouteContext): Promise<void> {
+  const response = await clients.notification.registerWebhook({ body: structOfBody(req.body) }, call);
   res.status(201).json({ message: 'webhook registered', data: webhookWithSecretJson(response) });
 }
 
-async function updateWebhook({ req, res, clients, metadata }: RouteContext): Promise<void> {
+async function updateWebhook({ req, res, clients, call }: RouteContext): Promise<void> {
   const response = await clients.notification.updateWebhook(
     { webhookId: pathParam(req, 'id'), body: structOfBody(req.body) },
-    { metadata },
+    call,
   );
   res.json({ message: 'webhook updated', data: webhookWithSecretJson(response) });
 }
 
-async function getWebhook({ res, clients, metadata }: RouteContext): Promise<void> {
-  const response = await clients.notification.getWebhook({}, { metadata });
+async function getWebhook({ res, clients, call }: RouteContext): Promise<void> {
+  const response = await clients.notification.getWebhook({}, call);
   res.json({ message: 'webhook retrieved', data: webhookJson(response) });
 }
 
