@@ -9,6 +9,8 @@ import type { PaymentsContext } from './context.js';
 import { paymentsDatabase } from './database.js';
 import { LedgerAccounts } from './ledger/index.js';
 import { paymentsServiceRegistration } from './payments.grpc.js';
+import { PayoutWorker } from './payouts/payout-worker.js';
+import { SandboxRail } from './payouts/sandbox-rail.js';
 import { pruneQuotes } from './reference/rates.js';
 
 /** Retention sweeps run this often; each deletes a bounded batch. */
@@ -47,8 +49,26 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   service.every('rate quote retention', PRUNE_INTERVAL_MS, async () => {
     await pruneQuotes(orm.em.fork(), clock());
   });
+  // The only rail so far (decision 0013); a real provider is another PayoutRail.
+  const rail = new SandboxRail(() => orm.em.fork(), {
+    settleMs: config.SANDBOX_RAIL_SETTLE_MS,
+    delayMs: config.SANDBOX_RAIL_DELAY_MS,
+    reverseMs: config.SANDBOX_RAIL_REVERSE_MS,
+  });
+  const payouts = new PayoutWorker({
+    orm,
+    context,
+    rail,
+    logger: service.logger,
+    leaseMs: config.PAYOUT_LEASE_MS,
+    pollIntervalMs: config.PAYOUT_POLL_INTERVAL_MS,
+  });
+  service.every('payout worker', config.PAYOUT_POLL_INTERVAL_MS, async () => {
+    // Drain what is due before sleeping again.
+    while ((await payouts.runOnce()) > 0);
+  });
   await service.serve({
     address: config.PAYMENTS_GRPC_ADDRESS,
-    services: [paymentsServiceRegistration({ orm, context })],
+    services: [paymentsServiceRegistration({ orm, context, rail })],
   });
 }

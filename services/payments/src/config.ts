@@ -18,6 +18,14 @@ export const paymentsConfigShape = {
    * posts to the same one, so unrelated businesses do not queue on one hot row (decision 0011).
    */
   LEDGER_SYSTEM_SHARDS: z.coerce.number().int().min(1).max(256).default(8),
+  /** How often the payout worker looks for due payouts (submit, or ask the rail). */
+  PAYOUT_POLL_INTERVAL_MS: env.positiveInt(500),
+  /** A payout claim lapses after this; a crashed worker's payouts are then taken over. */
+  PAYOUT_LEASE_MS: env.positiveInt(15_000),
+  /** The sandbox rail (decision 0013): when an ordinary payout settles, a "delayed" one, a "reversed" one is returned. */
+  SANDBOX_RAIL_SETTLE_MS: env.positiveInt(1_000),
+  SANDBOX_RAIL_DELAY_MS: env.positiveInt(10_000),
+  SANDBOX_RAIL_REVERSE_MS: env.positiveInt(2_000),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
   LOG_LEVEL: env.logLevel(),

@@ -1,11 +1,12 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
+  CreatePayoutResponseSchema,
   CreateSwapResponseSchema,
   PaymentsService,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { AdminAdjustWalletResponseSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { MikroORM } from '@corridor/db';
-import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { isUuid, notFound, permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
 import type { PaymentsContext } from './context.js';
 import { checkLedger } from './ledger/index.js';
@@ -15,6 +16,10 @@ import { listMidRates, quoteRate, setMidRate, setSpread } from './reference/rate
 import { createSwap } from './swaps/create-swap.js';
 import { getTransaction, listTransactions } from './transactions/read-transactions.js';
 import { adjustWallet } from './wallets/adjust-wallet.js';
+import { createPayout } from './payouts/create-payout.js';
+import { getBeneficiary, listBanks, listBeneficiaries, lookupAccount } from './payouts/destinations.js';
+import { setPayoutLimit } from './payouts/payout-limits.js';
+import type { SandboxRail } from './payouts/sandbox-rail.js';
 import { listWallets } from './wallets/wallets.js';
 
 /** The business every public method acts for: the gateway's `business-id` metadata. */
@@ -24,7 +29,15 @@ function businessOf({ caller }: CallContext): string {
 }
 
 /** The gRPC edge of payments: thin, one fork of the entity manager per call. */
-export function paymentsServiceRegistration({ orm, context }: { orm: MikroORM; context: PaymentsContext }) {
+export function paymentsServiceRegistration({
+  orm,
+  context,
+  rail,
+}: {
+  orm: MikroORM;
+  context: PaymentsContext;
+  rail: SandboxRail;
+}) {
   const em = () => orm.em.fork();
   return registration(PaymentsService, {
     async listCurrencies() {
@@ -58,7 +71,49 @@ export function paymentsServiceRegistration({ orm, context }: { orm: MikroORM; c
         page: { nextCursor: page.nextCursor, previousCursor: page.previousCursor, limit: page.limit },
       };
     },
+    async listBanks(request) {
+      return { banks: listBanks(request.country, request.currency) };
+    },
+    async lookupAccount(request, call) {
+      return {
+        destination: await lookupAccount(em(), context, businessOf(call), request.bankCode, request.accountNumber),
+      };
+    },
+    async listBeneficiaries(request, call) {
+      const page = await listBeneficiaries(em(), businessOf(call), request.page);
+      return {
+        beneficiaries: page.beneficiaries,
+        page: { nextCursor: page.nextCursor, previousCursor: page.previousCursor, limit: page.limit },
+      };
+    },
+    async getBeneficiary(request, call) {
+      const beneficiary = await getBeneficiary(em(), businessOf(call), request.beneficiaryId);
+      if (!beneficiary)
+        throw notFound('BENEFICIARY_NOT_FOUND', `no beneficiary ${request.beneficiaryId} for this business`);
+      return { beneficiary };
+    },
+    async createPayout(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreatePayout', CreatePayoutResponseSchema, async (tx) => ({
+        $typeName: CreatePayoutResponseSchema.typeName,
+        transaction: await createPayout(tx, context, businessId, request),
+      }));
+    },
+    async getPayout(request, call) {
+      const transaction = await getTransaction(em(), businessOf(call), request.payoutId).catch(() => undefined);
+      if (!transaction?.payoutDetails)
+        throw notFound('PAYOUT_NOT_FOUND', `no payout ${request.payoutId} for this business`);
+      return { transaction };
+    },
 
+    async adminSetPayoutLimit(request) {
+      return setPayoutLimit(em(), context, request);
+    },
+    async adminGetRailPayout(request) {
+      const view = isUuid(request.payoutId) ? await rail.view(request.payoutId, context.now()) : undefined;
+      if (!view) throw notFound('PAYOUT_NOT_FOUND', `the rail has never received payout ${request.payoutId}`);
+      return { payoutId: request.payoutId, submitCalls: view.submitCalls, state: view.state };
+    },
     async adminSetRate(request) {
       return {
         rate: await setMidRate(em(), context, {

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@corridor/db';
 import { Migration20261124000000Ledger } from './Migration20261124000000Ledger.js';
+import { Migration20261124100000Payouts } from './Migration20261124100000Payouts.js';
 
 /** Every migration of payments, oldest first. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261124000000Ledger', class: Migration20261124000000Ledger },
+  { name: 'Migration20261124100000Payouts', class: Migration20261124100000Payouts },
 ];

@@ -5,7 +5,12 @@ import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from '../ledger/index.js';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor.js';
-import { transactionOf, transactionStatusName, transactionTypeName } from './transaction-record.js';
+import {
+  TRANSACTION_COLUMNS,
+  transactionOf,
+  transactionStatusName,
+  transactionTypeName,
+} from './transaction-record.js';
 
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 100;
@@ -17,7 +22,10 @@ export async function getTransaction(
 ): Promise<Transaction> {
   // Another business's transaction is indistinguishable from a missing one (DESIGN.md tenancy).
   const rows = isUuid(transactionId)
-    ? await sql(em, 'select * from payment_transaction where id = ? and business_id = ?', [transactionId, businessId])
+    ? await sql(em, `select ${TRANSACTION_COLUMNS} from payment_transaction where id = ? and business_id = ?`, [
+        transactionId,
+        businessId,
+      ])
     : [];
   const [row] = rows;
   if (!row) throw notFound('TRANSACTION_NOT_FOUND', `no transaction ${transactionId} for this business`);
@@ -88,7 +96,7 @@ export async function listTransactions(
   const order = newer ? 'created_at asc, id asc' : 'created_at desc, id desc';
   const rows = await sql(
     em,
-    `select * from payment_transaction where ${where.join(' and ')} order by ${order} limit ?`,
+    `select ${TRANSACTION_COLUMNS} from payment_transaction where ${where.join(' and ')} order by ${order} limit ?`,
     [...params, limit + 1],
   );
   const more = rows.length > limit;

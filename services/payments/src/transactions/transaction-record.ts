@@ -10,6 +10,7 @@ import {
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { int8, type Row } from '../ledger/index.js';
+import { payoutDetailsOf } from '../payouts/payout-record.js';
 
 export type TransactionTypeName = 'SWAP' | 'COLLECTION' | 'PAYOUT' | 'REFUND' | 'ADJUSTMENT';
 export type TransactionStatusName = 'PENDING' | 'PROCESSING' | 'SUCCESSFUL' | 'FAILED' | 'EXPIRED' | 'REVERSED';
@@ -48,8 +49,15 @@ const dateOf = (value: unknown) => (value instanceof Date ? value : new Date(Str
 const jsonOf = <T>(value: unknown): T | null =>
   value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
 
-/** A payment_transaction row as the contract's Transaction. */
+/**
+ * Selects a transaction row with its payout (`payout`, null unless a PAYOUT): the one column list
+ * every read of transactions uses, so payout_details is never missing.
+ */
+export const TRANSACTION_COLUMNS = `*, (select to_jsonb(p) from payout p where p.id = payment_transaction.id) as payout`;
+
+/** A payment_transaction row (TRANSACTION_COLUMNS) as the contract's Transaction. */
 export function transactionOf(row: Row): Transaction {
+  const payout = jsonOf<Row>(row.payout);
   const swap = jsonOf<StoredSwapDetails>(row.swap_details);
   const adjustment = jsonOf<StoredAdjustmentDetails>(row.adjustment_details);
   return create(TransactionSchema, {
@@ -85,6 +93,7 @@ export function transactionOf(row: Row): Transaction {
           actor: adjustment.actor,
         }
       : undefined,
+    payoutDetails: payout ? payoutDetailsOf(payout) : undefined,
     description: String(row.description),
     createdAt: timestampFromDate(dateOf(row.created_at)),
     updatedAt: timestampFromDate(dateOf(row.updated_at)),

@@ -5,7 +5,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { sql } from '../ledger/index.js';
 import {
+  TRANSACTION_COLUMNS,
   transactionOf,
+  transactionStatusOf,
   type StoredAdjustmentDetails,
   type StoredSwapDetails,
   type TransactionStatusName,
@@ -26,6 +28,8 @@ export interface NewTransaction {
   swapDetails?: StoredSwapDetails;
   adjustmentDetails?: StoredAdjustmentDetails;
   at: Date;
+  /** Rows that belong with the transaction (a payout's), written before its event is made. */
+  beforeEvent?: () => Promise<void>;
 }
 
 const REFERENCE_TAKEN = 'payment_transaction_reference_unique';
@@ -73,9 +77,13 @@ export async function insertTransaction(
     }
     throw error;
   }
-  const [row] = rows;
-  if (!row) throw new Error('insert into payment_transaction returned no row');
-  const transaction = transactionOf(row);
+  const [inserted] = rows;
+  if (!inserted) throw new Error('insert into payment_transaction returned no row');
+  let transaction = transactionOf(inserted);
+  if (input.beforeEvent) {
+    await input.beforeEvent();
+    transaction = await readTransaction(tx, input.id);
+  }
   recordEvent(tx, {
     topic: context.topic,
     key: transaction.id,
@@ -87,4 +95,45 @@ export async function insertTransaction(
     }),
   });
   return transaction;
+}
+
+/**
+ * Moves a transaction from one status to another and records transaction.updated with it, in `tx`.
+ * Undefined when it was no longer in `from` (another worker got there first): nothing is written.
+ */
+export async function changeTransactionStatus(
+  tx: EntityManager,
+  context: PaymentsContext,
+  id: string,
+  from: TransactionStatusName,
+  to: TransactionStatusName,
+  at: Date,
+): Promise<Transaction | undefined> {
+  const updated = await sql(
+    tx,
+    'update payment_transaction set status = ?, updated_at = ? where id = ? and status = ? returning id',
+    [to, at, id, from],
+  );
+  if (updated.length === 0) return undefined;
+  const [row] = await sql(tx, `select ${TRANSACTION_COLUMNS} from payment_transaction where id = ?`, [id]);
+  if (!row) throw new Error(`transaction ${id} vanished`);
+  const transaction = transactionOf(row);
+  recordEvent(tx, {
+    topic: context.topic,
+    key: transaction.id,
+    event: newEvent({
+      businessId: transaction.businessId,
+      environment: environmentFromName(context.environment),
+      occurredAt: at,
+      payload: { case: 'transactionUpdated', value: { transaction, previousStatus: transactionStatusOf(from) } },
+    }),
+  });
+  return transaction;
+}
+
+/** One transaction with its payout, as written so far in `tx`. */
+export async function readTransaction(tx: EntityManager, id: string): Promise<Transaction> {
+  const [row] = await sql(tx, `select ${TRANSACTION_COLUMNS} from payment_transaction where id = ?`, [id]);
+  if (!row) throw new Error(`transaction ${id} not found`);
+  return transactionOf(row);
 }

@@ -8,6 +8,8 @@ import type { CursorPage, CursorPageRequest } from "../../pagination/v1/cursor_p
 import { file_corridor_pagination_v1_cursor } from "../../pagination/v1/cursor_pb.js";
 import type { Currency, FeeBreakdown, FeeOperation, RateQuote, Wallet } from "./money_pb.js";
 import { file_corridor_payments_v1_money } from "./money_pb.js";
+import type { Bank, Beneficiary, PayoutDestination } from "./payouts_pb.js";
+import { file_corridor_payments_v1_payouts } from "./payouts_pb.js";
 import type { AdjustmentDirection, AmountSide, Transaction, TransactionStatus, TransactionType } from "./transaction_pb.js";
 import { file_corridor_payments_v1_transaction } from "./transaction_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -18,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/payments/v1/payments_service.proto.
  */
 export const file_corridor_payments_v1_payments_service: GenFile = /*@__PURE__*/
-  fileDesc("Citjb3JyaWRvci9wYXltZW50cy92MS9wYXltZW50c19zZXJ2aWNlLnByb3RvEhRjb3JyaWRvci5wYXltZW50cy52MSIXChVMaXN0Q3VycmVuY2llc1JlcXVlc3QiTAoWTGlzdEN1cnJlbmNpZXNSZXNwb25zZRIyCgpjdXJyZW5jaWVzGAEgAygLMh4uY29ycmlkb3IucGF5bWVudHMudjEuQ3VycmVuY3kiPgoQUXVvdGVSYXRlUmVxdWVzdBIVCg1mcm9tX2N1cnJlbmN5GAEgASgJEhMKC3RvX2N1cnJlbmN5GAIgASgJIkMKEVF1b3RlUmF0ZVJlc3BvbnNlEi4KBXF1b3RlGAEgASgLMh8uY29ycmlkb3IucGF5bWVudHMudjEuUmF0ZVF1b3RlImkKDkdldEZlZXNSZXF1ZXN0EjUKCW9wZXJhdGlvbhgBIAEoDjIiLmNvcnJpZG9yLnBheW1lbnRzLnYxLkZlZU9wZXJhdGlvbhIQCghjdXJyZW5jeRgCIAEoCRIOCgZhbW91bnQYAyABKAMiQwoPR2V0RmVlc1Jlc3BvbnNlEjAKBGZlZXMYASABKAsyIi5jb3JyaWRvci5wYXltZW50cy52MS5GZWVCcmVha2Rvd24iFAoSTGlzdFdhbGxldHNSZXF1ZXN0IkQKE0xpc3RXYWxsZXRzUmVzcG9uc2USLQoHd2FsbGV0cxgBIAMoCzIcLmNvcnJpZG9yLnBheW1lbnRzLnYxLldhbGxldCLQAQoRQ3JlYXRlU3dhcFJlcXVlc3QSFQoNZnJvbV9jdXJyZW5jeRgBIAEoCRITCgt0b19jdXJyZW5jeRgCIAEoCRIOCgZhbW91bnQYAyABKAMSNQoLYW1vdW50X3NpZGUYBCABKA4yIC5jb3JyaWRvci5wYXltZW50cy52MS5BbW91bnRTaWRlEhUKCHF1b3RlX2lkGAUgASgJSACIAQESFgoJcmVmZXJlbmNlGAYgASgJSAGIAQFCCwoJX3F1b3RlX2lkQgwKCl9yZWZlcmVuY2UiTAoSQ3JlYXRlU3dhcFJlc3BvbnNlEjYKC3RyYW5zYWN0aW9uGAEgASgLMiEuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb24iLwoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EhYKDnRyYW5zYWN0aW9uX2lkGAEgASgJIlAKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USNgoLdHJhbnNhY3Rpb24YASABKAsyIS5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbiKUAwoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSPAoGc3RhdHVzGAEgASgOMicuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb25TdGF0dXNIAIgBARI4CgR0eXBlGAIgASgOMiUuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb25UeXBlSAGIAQESFQoIY3VycmVuY3kYAyABKAlIAogBARIWCglyZWZlcmVuY2UYBCABKAlIA4gBARItCgRmcm9tGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgEiAEBEisKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgFiAEBEjcKBHBhZ2UYByABKAsyKS5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2VSZXF1ZXN0QgkKB19zdGF0dXNCBwoFX3R5cGVCCwoJX2N1cnJlbmN5QgwKCl9yZWZlcmVuY2VCBwoFX2Zyb21CBQoDX3RvIoUBChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USNwoMdHJhbnNhY3Rpb25zGAEgAygLMiEuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb24SMAoEcGFnZRgCIAEoCzIiLmNvcnJpZG9yLnBhZ2luYXRpb24udjEuQ3Vyc29yUGFnZSKHAQoHTWlkUmF0ZRIVCg1iYXNlX2N1cnJlbmN5GAEgASgJEhYKDnF1b3RlX2N1cnJlbmN5GAIgASgJEgwKBHJhdGUYAyABKAkSDwoHZGVyaXZlZBgEIAEoCBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSChNBZG1pblNldFJhdGVSZXF1ZXN0EhUKDWJhc2VfY3VycmVuY3kYASABKAkSFgoOcXVvdGVfY3VycmVuY3kYAiABKAkSDAoEcmF0ZRgDIAEoCSJDChRBZG1pblNldFJhdGVSZXNwb25zZRIrCgRyYXRlGAEgASgLMh0uY29ycmlkb3IucGF5bWVudHMudjEuTWlkUmF0ZSIXChVBZG1pbkxpc3RSYXRlc1JlcXVlc3QiYgoWQWRtaW5MaXN0UmF0ZXNSZXNwb25zZRIsCgVyYXRlcxgBIAMoCzIdLmNvcnJpZG9yLnBheW1lbnRzLnYxLk1pZFJhdGUSGgoSZGVmYXVsdF9zcHJlYWRfYnBzGAIgASgNIkAKFUFkbWluU2V0U3ByZWFkUmVxdWVzdBITCgtidXNpbmVzc19pZBgBIAEoCRISCgpzcHJlYWRfYnBzGAIgASgNIkEKFkFkbWluU2V0U3ByZWFkUmVzcG9uc2USEwoLYnVzaW5lc3NfaWQYASABKAkSEgoKc3ByZWFkX2JwcxgCIAEoDSKBAgoHRmVlUnVsZRITCgtidXNpbmVzc19pZBgBIAEoCRI1CglvcGVyYXRpb24YAiABKA4yIi5jb3JyaWRvci5wYXltZW50cy52MS5GZWVPcGVyYXRpb24SEAoIY3VycmVuY3kYAyABKAkSDAoEZmxhdBgEIAEoAxIWCg5wZXJjZW50YWdlX2JwcxgFIAEoDRIUCgdtaW5pbXVtGAYgASgDSACIAQESFAoHbWF4aW11bRgHIAEoA0gBiAEBEi4KCnVwZGF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9taW5pbXVtQgoKCF9tYXhpbXVtIkUKFkFkbWluU2V0RmVlUnVsZVJlcXVlc3QSKwoEcnVsZRgBIAEoCzIdLmNvcnJpZG9yLnBheW1lbnRzLnYxLkZlZVJ1bGUiRgoXQWRtaW5TZXRGZWVSdWxlUmVzcG9uc2USKwoEcnVsZRgBIAEoCzIdLmNvcnJpZG9yLnBheW1lbnRzLnYxLkZlZVJ1bGUiLwoYQWRtaW5MaXN0RmVlUnVsZXNSZXF1ZXN0EhMKC2J1c2luZXNzX2lkGAEgASgJIkkKGUFkbWluTGlzdEZlZVJ1bGVzUmVzcG9uc2USLAoFcnVsZXMYASADKAsyHS5jb3JyaWRvci5wYXltZW50cy52MS5GZWVSdWxlIq4BChhBZG1pbkFkanVzdFdhbGxldFJlcXVlc3QSEwoLYnVzaW5lc3NfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSDgoGYW1vdW50GAMgASgDEjwKCWRpcmVjdGlvbhgEIAEoDjIpLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkanVzdG1lbnREaXJlY3Rpb24SDgoGcmVhc29uGAUgASgJEg0KBWFjdG9yGAYgASgJIlMKGUFkbWluQWRqdXN0V2FsbGV0UmVzcG9uc2USNgoLdHJhbnNhY3Rpb24YASABKAsyIS5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbiIuChdBZG1pbkxpc3RXYWxsZXRzUmVxdWVzdBITCgtidXNpbmVzc19pZBgBIAEoCSJJChhBZG1pbkxpc3RXYWxsZXRzUmVzcG9uc2USLQoHd2FsbGV0cxgBIAMoCzIcLmNvcnJpZG9yLnBheW1lbnRzLnYxLldhbGxldCIZChdBZG1pbkNoZWNrTGVkZ2VyUmVxdWVzdCJSCg9MZWRnZXJWaW9sYXRpb24SDAoEcnVsZRgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIPCgdhY2NvdW50GAMgASgJEg4KBmRldGFpbBgEIAEoCSLGAQoYQWRtaW5DaGVja0xlZGdlclJlc3BvbnNlEgoKAm9rGAEgASgIEjkKCnZpb2xhdGlvbnMYAiADKAsyJS5jb3JyaWRvci5wYXltZW50cy52MS5MZWRnZXJWaW9sYXRpb24SGAoQYWNjb3VudHNfY2hlY2tlZBgDIAEoBBIZChF0cmFuc2ZlcnNfY2hlY2tlZBgEIAEoBBIuCgpjaGVja2VkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDLcDAoPUGF5bWVudHNTZXJ2aWNlEmsKDkxpc3RDdXJyZW5jaWVzEisuY29ycmlkb3IucGF5bWVudHMudjEuTGlzdEN1cnJlbmNpZXNSZXF1ZXN0GiwuY29ycmlkb3IucGF5bWVudHMudjEuTGlzdEN1cnJlbmNpZXNSZXNwb25zZRJcCglRdW90ZVJhdGUSJi5jb3JyaWRvci5wYXltZW50cy52MS5RdW90ZVJhdGVSZXF1ZXN0GicuY29ycmlkb3IucGF5bWVudHMudjEuUXVvdGVSYXRlUmVzcG9uc2USVgoHR2V0RmVlcxIkLmNvcnJpZG9yLnBheW1lbnRzLnYxLkdldEZlZXNSZXF1ZXN0GiUuY29ycmlkb3IucGF5bWVudHMudjEuR2V0RmVlc1Jlc3BvbnNlEmIKC0xpc3RXYWxsZXRzEiguY29ycmlkb3IucGF5bWVudHMudjEuTGlzdFdhbGxldHNSZXF1ZXN0GikuY29ycmlkb3IucGF5bWVudHMudjEuTGlzdFdhbGxldHNSZXNwb25zZRJfCgpDcmVhdGVTd2FwEicuY29ycmlkb3IucGF5bWVudHMudjEuQ3JlYXRlU3dhcFJlcXVlc3QaKC5jb3JyaWRvci5wYXltZW50cy52MS5DcmVhdGVTd2FwUmVzcG9uc2USawoOR2V0VHJhbnNhY3Rpb24SKy5jb3JyaWRvci5wYXltZW50cy52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaLC5jb3JyaWRvci5wYXltZW50cy52MS5HZXRUcmFuc2FjdGlvblJlc3BvbnNlEnEKEExpc3RUcmFuc2FjdGlvbnMSLS5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0VHJhbnNhY3Rpb25zUmVxdWVzdBouLmNvcnJpZG9yLnBheW1lbnRzLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJlCgxBZG1pblNldFJhdGUSKS5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldFJhdGVSZXF1ZXN0GiouY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5TZXRSYXRlUmVzcG9uc2USawoOQWRtaW5MaXN0UmF0ZXMSKy5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkxpc3RSYXRlc1JlcXVlc3QaLC5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkxpc3RSYXRlc1Jlc3BvbnNlEmsKDkFkbWluU2V0U3ByZWFkEisuY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5TZXRTcHJlYWRSZXF1ZXN0GiwuY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5TZXRTcHJlYWRSZXNwb25zZRJuCg9BZG1pblNldEZlZVJ1bGUSLC5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldEZlZVJ1bGVSZXF1ZXN0Gi0uY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5TZXRGZWVSdWxlUmVzcG9uc2USdAoRQWRtaW5MaXN0RmVlUnVsZXMSLi5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkxpc3RGZWVSdWxlc1JlcXVlc3QaLy5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkxpc3RGZWVSdWxlc1Jlc3BvbnNlEnQKEUFkbWluQWRqdXN0V2FsbGV0Ei4uY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5BZGp1c3RXYWxsZXRSZXF1ZXN0Gi8uY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5BZGp1c3RXYWxsZXRSZXNwb25zZRJxChBBZG1pbkxpc3RXYWxsZXRzEi0uY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5MaXN0V2FsbGV0c1JlcXVlc3QaLi5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkxpc3RXYWxsZXRzUmVzcG9uc2UScQoQQWRtaW5DaGVja0xlZGdlchItLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluQ2hlY2tMZWRnZXJSZXF1ZXN0Gi4uY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5DaGVja0xlZGdlclJlc3BvbnNlYgZwcm90bzM", [file_corridor_pagination_v1_cursor, file_corridor_payments_v1_money, file_corridor_payments_v1_transaction, file_google_protobuf_timestamp]);
+  fileDesc("Citjb3JyaWRvci9wYXltZW50cy92MS9wYXltZW50c19zZXJ2aWNlLnByb3RvEhRjb3JyaWRvci5wYXltZW50cy52MSIXChVMaXN0Q3VycmVuY2llc1JlcXVlc3QiTAoWTGlzdEN1cnJlbmNpZXNSZXNwb25zZRIyCgpjdXJyZW5jaWVzGAEgAygLMh4uY29ycmlkb3IucGF5bWVudHMudjEuQ3VycmVuY3kiPgoQUXVvdGVSYXRlUmVxdWVzdBIVCg1mcm9tX2N1cnJlbmN5GAEgASgJEhMKC3RvX2N1cnJlbmN5GAIgASgJIkMKEVF1b3RlUmF0ZVJlc3BvbnNlEi4KBXF1b3RlGAEgASgLMh8uY29ycmlkb3IucGF5bWVudHMudjEuUmF0ZVF1b3RlImkKDkdldEZlZXNSZXF1ZXN0EjUKCW9wZXJhdGlvbhgBIAEoDjIiLmNvcnJpZG9yLnBheW1lbnRzLnYxLkZlZU9wZXJhdGlvbhIQCghjdXJyZW5jeRgCIAEoCRIOCgZhbW91bnQYAyABKAMiQwoPR2V0RmVlc1Jlc3BvbnNlEjAKBGZlZXMYASABKAsyIi5jb3JyaWRvci5wYXltZW50cy52MS5GZWVCcmVha2Rvd24iFAoSTGlzdFdhbGxldHNSZXF1ZXN0IkQKE0xpc3RXYWxsZXRzUmVzcG9uc2USLQoHd2FsbGV0cxgBIAMoCzIcLmNvcnJpZG9yLnBheW1lbnRzLnYxLldhbGxldCLQAQoRQ3JlYXRlU3dhcFJlcXVlc3QSFQoNZnJvbV9jdXJyZW5jeRgBIAEoCRITCgt0b19jdXJyZW5jeRgCIAEoCRIOCgZhbW91bnQYAyABKAMSNQoLYW1vdW50X3NpZGUYBCABKA4yIC5jb3JyaWRvci5wYXltZW50cy52MS5BbW91bnRTaWRlEhUKCHF1b3RlX2lkGAUgASgJSACIAQESFgoJcmVmZXJlbmNlGAYgASgJSAGIAQFCCwoJX3F1b3RlX2lkQgwKCl9yZWZlcmVuY2UiTAoSQ3JlYXRlU3dhcFJlc3BvbnNlEjYKC3RyYW5zYWN0aW9uGAEgASgLMiEuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb24iLwoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EhYKDnRyYW5zYWN0aW9uX2lkGAEgASgJIlAKFkdldFRyYW5zYWN0aW9uUmVzcG9uc2USNgoLdHJhbnNhY3Rpb24YASABKAsyIS5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbiKUAwoXTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QSPAoGc3RhdHVzGAEgASgOMicuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb25TdGF0dXNIAIgBARI4CgR0eXBlGAIgASgOMiUuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb25UeXBlSAGIAQESFQoIY3VycmVuY3kYAyABKAlIAogBARIWCglyZWZlcmVuY2UYBCABKAlIA4gBARItCgRmcm9tGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgEiAEBEisKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgFiAEBEjcKBHBhZ2UYByABKAsyKS5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2VSZXF1ZXN0QgkKB19zdGF0dXNCBwoFX3R5cGVCCwoJX2N1cnJlbmN5QgwKCl9yZWZlcmVuY2VCBwoFX2Zyb21CBQoDX3RvIoUBChhMaXN0VHJhbnNhY3Rpb25zUmVzcG9uc2USNwoMdHJhbnNhY3Rpb25zGAEgAygLMiEuY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb24SMAoEcGFnZRgCIAEoCzIiLmNvcnJpZG9yLnBhZ2luYXRpb24udjEuQ3Vyc29yUGFnZSKHAQoHTWlkUmF0ZRIVCg1iYXNlX2N1cnJlbmN5GAEgASgJEhYKDnF1b3RlX2N1cnJlbmN5GAIgASgJEgwKBHJhdGUYAyABKAkSDwoHZGVyaXZlZBgEIAEoCBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSChNBZG1pblNldFJhdGVSZXF1ZXN0EhUKDWJhc2VfY3VycmVuY3kYASABKAkSFgoOcXVvdGVfY3VycmVuY3kYAiABKAkSDAoEcmF0ZRgDIAEoCSJDChRBZG1pblNldFJhdGVSZXNwb25zZRIrCgRyYXRlGAEgASgLMh0uY29ycmlkb3IucGF5bWVudHMudjEuTWlkUmF0ZSIXChVBZG1pbkxpc3RSYXRlc1JlcXVlc3QiYgoWQWRtaW5MaXN0UmF0ZXNSZXNwb25zZRIsCgVyYXRlcxgBIAMoCzIdLmNvcnJpZG9yLnBheW1lbnRzLnYxLk1pZFJhdGUSGgoSZGVmYXVsdF9zcHJlYWRfYnBzGAIgASgNIkAKFUFkbWluU2V0U3ByZWFkUmVxdWVzdBITCgtidXNpbmVzc19pZBgBIAEoCRISCgpzcHJlYWRfYnBzGAIgASgNIkEKFkFkbWluU2V0U3ByZWFkUmVzcG9uc2USEwoLYnVzaW5lc3NfaWQYASABKAkSEgoKc3ByZWFkX2JwcxgCIAEoDSKBAgoHRmVlUnVsZRITCgtidXNpbmVzc19pZBgBIAEoCRI1CglvcGVyYXRpb24YAiABKA4yIi5jb3JyaWRvci5wYXltZW50cy52MS5GZWVPcGVyYXRpb24SEAoIY3VycmVuY3kYAyABKAkSDAoEZmxhdBgEIAEoAxIWCg5wZXJjZW50YWdlX2JwcxgFIAEoDRIUCgdtaW5pbXVtGAYgASgDSACIAQESFAoHbWF4aW11bRgHIAEoA0gBiAEBEi4KCnVwZGF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgoKCF9taW5pbXVtQgoKCF9tYXhpbXVtIkUKFkFkbWluU2V0RmVlUnVsZVJlcXVlc3QSKwoEcnVsZRgBIAEoCzIdLmNvcnJpZG9yLnBheW1lbnRzLnYxLkZlZVJ1bGUiRgoXQWRtaW5TZXRGZWVSdWxlUmVzcG9uc2USKwoEcnVsZRgBIAEoCzIdLmNvcnJpZG9yLnBheW1lbnRzLnYxLkZlZVJ1bGUiLwoYQWRtaW5MaXN0RmVlUnVsZXNSZXF1ZXN0EhMKC2J1c2luZXNzX2lkGAEgASgJIkkKGUFkbWluTGlzdEZlZVJ1bGVzUmVzcG9uc2USLAoFcnVsZXMYASADKAsyHS5jb3JyaWRvci5wYXltZW50cy52MS5GZWVSdWxlIq4BChhBZG1pbkFkanVzdFdhbGxldFJlcXVlc3QSEwoLYnVzaW5lc3NfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSDgoGYW1vdW50GAMgASgDEjwKCWRpcmVjdGlvbhgEIAEoDjIpLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkanVzdG1lbnREaXJlY3Rpb24SDgoGcmVhc29uGAUgASgJEg0KBWFjdG9yGAYgASgJIlMKGUFkbWluQWRqdXN0V2FsbGV0UmVzcG9uc2USNgoLdHJhbnNhY3Rpb24YASABKAsyIS5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbiIuChdBZG1pbkxpc3RXYWxsZXRzUmVxdWVzdBITCgtidXNpbmVzc19pZBgBIAEoCSJJChhBZG1pbkxpc3RXYWxsZXRzUmVzcG9uc2USLQoHd2FsbGV0cxgBIAMoCzIcLmNvcnJpZG9yLnBheW1lbnRzLnYxLldhbGxldCIZChdBZG1pbkNoZWNrTGVkZ2VyUmVxdWVzdCJSCg9MZWRnZXJWaW9sYXRpb24SDAoEcnVsZRgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIPCgdhY2NvdW50GAMgASgJEg4KBmRldGFpbBgEIAEoCSLGAQoYQWRtaW5DaGVja0xlZGdlclJlc3BvbnNlEgoKAm9rGAEgASgIEjkKCnZpb2xhdGlvbnMYAiADKAsyJS5jb3JyaWRvci5wYXltZW50cy52MS5MZWRnZXJWaW9sYXRpb24SGAoQYWNjb3VudHNfY2hlY2tlZBgDIAEoBBIZChF0cmFuc2ZlcnNfY2hlY2tlZBgEIAEoBBIuCgpjaGVja2VkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI1ChBMaXN0QmFua3NSZXF1ZXN0Eg8KB2NvdW50cnkYASABKAkSEAoIY3VycmVuY3kYAiABKAkiPgoRTGlzdEJhbmtzUmVzcG9uc2USKQoFYmFua3MYASADKAsyGi5jb3JyaWRvci5wYXltZW50cy52MS5CYW5rIkEKFExvb2t1cEFjY291bnRSZXF1ZXN0EhEKCWJhbmtfY29kZRgBIAEoCRIWCg5hY2NvdW50X251bWJlchgCIAEoCSJVChVMb29rdXBBY2NvdW50UmVzcG9uc2USPAoLZGVzdGluYXRpb24YASABKAsyJy5jb3JyaWRvci5wYXltZW50cy52MS5QYXlvdXREZXN0aW5hdGlvbiJTChhMaXN0QmVuZWZpY2lhcmllc1JlcXVlc3QSNwoEcGFnZRgBIAEoCzIpLmNvcnJpZG9yLnBhZ2luYXRpb24udjEuQ3Vyc29yUGFnZVJlcXVlc3QihwEKGUxpc3RCZW5lZmljaWFyaWVzUmVzcG9uc2USOAoNYmVuZWZpY2lhcmllcxgBIAMoCzIhLmNvcnJpZG9yLnBheW1lbnRzLnYxLkJlbmVmaWNpYXJ5EjAKBHBhZ2UYAiABKAsyIi5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2UiLwoVR2V0QmVuZWZpY2lhcnlSZXF1ZXN0EhYKDmJlbmVmaWNpYXJ5X2lkGAEgASgJIlAKFkdldEJlbmVmaWNpYXJ5UmVzcG9uc2USNgoLYmVuZWZpY2lhcnkYASABKAsyIS5jb3JyaWRvci5wYXltZW50cy52MS5CZW5lZmljaWFyeSL9AQoTQ3JlYXRlUGF5b3V0UmVxdWVzdBIOCgZhbW91bnQYASABKAMSEAoIY3VycmVuY3kYAiABKAkSFgoJYmFua19jb2RlGAMgASgJSACIAQESGwoOYWNjb3VudF9udW1iZXIYBCABKAlIAYgBARIbCg5iZW5lZmljaWFyeV9pZBgFIAEoCUgCiAEBEhEKCW5hcnJhdGlvbhgGIAEoCRIRCglyZWZlcmVuY2UYByABKAkSGAoQc2F2ZV9iZW5lZmljaWFyeRgIIAEoCEIMCgpfYmFua19jb2RlQhEKD19hY2NvdW50X251bWJlckIRCg9fYmVuZWZpY2lhcnlfaWQiTgoUQ3JlYXRlUGF5b3V0UmVzcG9uc2USNgoLdHJhbnNhY3Rpb24YASABKAsyIS5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbiIlChBHZXRQYXlvdXRSZXF1ZXN0EhEKCXBheW91dF9pZBgBIAEoCSJLChFHZXRQYXlvdXRSZXNwb25zZRI2Cgt0cmFuc2FjdGlvbhgBIAEoCzIhLmNvcnJpZG9yLnBheW1lbnRzLnYxLlRyYW5zYWN0aW9uIm0KGkFkbWluU2V0UGF5b3V0TGltaXRSZXF1ZXN0EhMKC2J1c2luZXNzX2lkGAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhgKC2RhaWx5X2xpbWl0GAMgASgDSACIAQFCDgoMX2RhaWx5X2xpbWl0Im4KG0FkbWluU2V0UGF5b3V0TGltaXRSZXNwb25zZRITCgtidXNpbmVzc19pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIYCgtkYWlseV9saW1pdBgDIAEoA0gAiAEBQg4KDF9kYWlseV9saW1pdCIuChlBZG1pbkdldFJhaWxQYXlvdXRSZXF1ZXN0EhEKCXBheW91dF9pZBgBIAEoCSJUChpBZG1pbkdldFJhaWxQYXlvdXRSZXNwb25zZRIRCglwYXlvdXRfaWQYASABKAkSFAoMc3VibWl0X2NhbGxzGAIgASgNEg0KBXN0YXRlGAMgASgJMsETCg9QYXltZW50c1NlcnZpY2USawoOTGlzdEN1cnJlbmNpZXMSKy5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0Q3VycmVuY2llc1JlcXVlc3QaLC5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0Q3VycmVuY2llc1Jlc3BvbnNlElwKCVF1b3RlUmF0ZRImLmNvcnJpZG9yLnBheW1lbnRzLnYxLlF1b3RlUmF0ZVJlcXVlc3QaJy5jb3JyaWRvci5wYXltZW50cy52MS5RdW90ZVJhdGVSZXNwb25zZRJWCgdHZXRGZWVzEiQuY29ycmlkb3IucGF5bWVudHMudjEuR2V0RmVlc1JlcXVlc3QaJS5jb3JyaWRvci5wYXltZW50cy52MS5HZXRGZWVzUmVzcG9uc2USYgoLTGlzdFdhbGxldHMSKC5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0V2FsbGV0c1JlcXVlc3QaKS5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0V2FsbGV0c1Jlc3BvbnNlEl8KCkNyZWF0ZVN3YXASJy5jb3JyaWRvci5wYXltZW50cy52MS5DcmVhdGVTd2FwUmVxdWVzdBooLmNvcnJpZG9yLnBheW1lbnRzLnYxLkNyZWF0ZVN3YXBSZXNwb25zZRJrCg5HZXRUcmFuc2FjdGlvbhIrLmNvcnJpZG9yLnBheW1lbnRzLnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBosLmNvcnJpZG9yLnBheW1lbnRzLnYxLkdldFRyYW5zYWN0aW9uUmVzcG9uc2UScQoQTGlzdFRyYW5zYWN0aW9ucxItLmNvcnJpZG9yLnBheW1lbnRzLnYxLkxpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0Gi4uY29ycmlkb3IucGF5bWVudHMudjEuTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlElwKCUxpc3RCYW5rcxImLmNvcnJpZG9yLnBheW1lbnRzLnYxLkxpc3RCYW5rc1JlcXVlc3QaJy5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0QmFua3NSZXNwb25zZRJoCg1Mb29rdXBBY2NvdW50EiouY29ycmlkb3IucGF5bWVudHMudjEuTG9va3VwQWNjb3VudFJlcXVlc3QaKy5jb3JyaWRvci5wYXltZW50cy52MS5Mb29rdXBBY2NvdW50UmVzcG9uc2USdAoRTGlzdEJlbmVmaWNpYXJpZXMSLi5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0QmVuZWZpY2lhcmllc1JlcXVlc3QaLy5jb3JyaWRvci5wYXltZW50cy52MS5MaXN0QmVuZWZpY2lhcmllc1Jlc3BvbnNlEmsKDkdldEJlbmVmaWNpYXJ5EisuY29ycmlkb3IucGF5bWVudHMudjEuR2V0QmVuZWZpY2lhcnlSZXF1ZXN0GiwuY29ycmlkb3IucGF5bWVudHMudjEuR2V0QmVuZWZpY2lhcnlSZXNwb25zZRJlCgxDcmVhdGVQYXlvdXQSKS5jb3JyaWRvci5wYXltZW50cy52MS5DcmVhdGVQYXlvdXRSZXF1ZXN0GiouY29ycmlkb3IucGF5bWVudHMudjEuQ3JlYXRlUGF5b3V0UmVzcG9uc2USXAoJR2V0UGF5b3V0EiYuY29ycmlkb3IucGF5bWVudHMudjEuR2V0UGF5b3V0UmVxdWVzdBonLmNvcnJpZG9yLnBheW1lbnRzLnYxLkdldFBheW91dFJlc3BvbnNlEmUKDEFkbWluU2V0UmF0ZRIpLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluU2V0UmF0ZVJlcXVlc3QaKi5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldFJhdGVSZXNwb25zZRJrCg5BZG1pbkxpc3RSYXRlcxIrLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluTGlzdFJhdGVzUmVxdWVzdBosLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluTGlzdFJhdGVzUmVzcG9uc2USawoOQWRtaW5TZXRTcHJlYWQSKy5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldFNwcmVhZFJlcXVlc3QaLC5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldFNwcmVhZFJlc3BvbnNlEm4KD0FkbWluU2V0RmVlUnVsZRIsLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluU2V0RmVlUnVsZVJlcXVlc3QaLS5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldEZlZVJ1bGVSZXNwb25zZRJ0ChFBZG1pbkxpc3RGZWVSdWxlcxIuLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluTGlzdEZlZVJ1bGVzUmVxdWVzdBovLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluTGlzdEZlZVJ1bGVzUmVzcG9uc2USdAoRQWRtaW5BZGp1c3RXYWxsZXQSLi5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkFkanVzdFdhbGxldFJlcXVlc3QaLy5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkFkanVzdFdhbGxldFJlc3BvbnNlEnEKEEFkbWluTGlzdFdhbGxldHMSLS5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkxpc3RXYWxsZXRzUmVxdWVzdBouLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluTGlzdFdhbGxldHNSZXNwb25zZRJ6ChNBZG1pblNldFBheW91dExpbWl0EjAuY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5TZXRQYXlvdXRMaW1pdFJlcXVlc3QaMS5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pblNldFBheW91dExpbWl0UmVzcG9uc2USdwoSQWRtaW5HZXRSYWlsUGF5b3V0Ei8uY29ycmlkb3IucGF5bWVudHMudjEuQWRtaW5HZXRSYWlsUGF5b3V0UmVxdWVzdBowLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluR2V0UmFpbFBheW91dFJlc3BvbnNlEnEKEEFkbWluQ2hlY2tMZWRnZXISLS5jb3JyaWRvci5wYXltZW50cy52MS5BZG1pbkNoZWNrTGVkZ2VyUmVxdWVzdBouLmNvcnJpZG9yLnBheW1lbnRzLnYxLkFkbWluQ2hlY2tMZWRnZXJSZXNwb25zZWIGcHJvdG8z", [file_corridor_pagination_v1_cursor, file_corridor_payments_v1_money, file_corridor_payments_v1_payouts, file_corridor_payments_v1_transaction, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message corridor.payments.v1.ListCurrenciesRequest
@@ -807,6 +809,372 @@ export const AdminCheckLedgerResponseSchema: GenMessage<AdminCheckLedgerResponse
   messageDesc(file_corridor_payments_v1_payments_service, 32);
 
 /**
+ * @generated from message corridor.payments.v1.ListBanksRequest
+ */
+export type ListBanksRequest = Message<"corridor.payments.v1.ListBanksRequest"> & {
+  /**
+   * ISO 3166 alpha-2; empty: every country.
+   *
+   * @generated from field: string country = 1;
+   */
+  country: string;
+
+  /**
+   * ISO 4217; empty: every currency.
+   *
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.ListBanksRequest.
+ * Use `create(ListBanksRequestSchema)` to create a new message.
+ */
+export const ListBanksRequestSchema: GenMessage<ListBanksRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 33);
+
+/**
+ * @generated from message corridor.payments.v1.ListBanksResponse
+ */
+export type ListBanksResponse = Message<"corridor.payments.v1.ListBanksResponse"> & {
+  /**
+   * @generated from field: repeated corridor.payments.v1.Bank banks = 1;
+   */
+  banks: Bank[];
+};
+
+/**
+ * Describes the message corridor.payments.v1.ListBanksResponse.
+ * Use `create(ListBanksResponseSchema)` to create a new message.
+ */
+export const ListBanksResponseSchema: GenMessage<ListBanksResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 34);
+
+/**
+ * @generated from message corridor.payments.v1.LookupAccountRequest
+ */
+export type LookupAccountRequest = Message<"corridor.payments.v1.LookupAccountRequest"> & {
+  /**
+   * @generated from field: string bank_code = 1;
+   */
+  bankCode: string;
+
+  /**
+   * @generated from field: string account_number = 2;
+   */
+  accountNumber: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.LookupAccountRequest.
+ * Use `create(LookupAccountRequestSchema)` to create a new message.
+ */
+export const LookupAccountRequestSchema: GenMessage<LookupAccountRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 35);
+
+/**
+ * @generated from message corridor.payments.v1.LookupAccountResponse
+ */
+export type LookupAccountResponse = Message<"corridor.payments.v1.LookupAccountResponse"> & {
+  /**
+   * @generated from field: corridor.payments.v1.PayoutDestination destination = 1;
+   */
+  destination?: PayoutDestination | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.LookupAccountResponse.
+ * Use `create(LookupAccountResponseSchema)` to create a new message.
+ */
+export const LookupAccountResponseSchema: GenMessage<LookupAccountResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 36);
+
+/**
+ * @generated from message corridor.payments.v1.ListBeneficiariesRequest
+ */
+export type ListBeneficiariesRequest = Message<"corridor.payments.v1.ListBeneficiariesRequest"> & {
+  /**
+   * @generated from field: corridor.pagination.v1.CursorPageRequest page = 1;
+   */
+  page?: CursorPageRequest | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.ListBeneficiariesRequest.
+ * Use `create(ListBeneficiariesRequestSchema)` to create a new message.
+ */
+export const ListBeneficiariesRequestSchema: GenMessage<ListBeneficiariesRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 37);
+
+/**
+ * @generated from message corridor.payments.v1.ListBeneficiariesResponse
+ */
+export type ListBeneficiariesResponse = Message<"corridor.payments.v1.ListBeneficiariesResponse"> & {
+  /**
+   * @generated from field: repeated corridor.payments.v1.Beneficiary beneficiaries = 1;
+   */
+  beneficiaries: Beneficiary[];
+
+  /**
+   * @generated from field: corridor.pagination.v1.CursorPage page = 2;
+   */
+  page?: CursorPage | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.ListBeneficiariesResponse.
+ * Use `create(ListBeneficiariesResponseSchema)` to create a new message.
+ */
+export const ListBeneficiariesResponseSchema: GenMessage<ListBeneficiariesResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 38);
+
+/**
+ * @generated from message corridor.payments.v1.GetBeneficiaryRequest
+ */
+export type GetBeneficiaryRequest = Message<"corridor.payments.v1.GetBeneficiaryRequest"> & {
+  /**
+   * @generated from field: string beneficiary_id = 1;
+   */
+  beneficiaryId: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.GetBeneficiaryRequest.
+ * Use `create(GetBeneficiaryRequestSchema)` to create a new message.
+ */
+export const GetBeneficiaryRequestSchema: GenMessage<GetBeneficiaryRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 39);
+
+/**
+ * @generated from message corridor.payments.v1.GetBeneficiaryResponse
+ */
+export type GetBeneficiaryResponse = Message<"corridor.payments.v1.GetBeneficiaryResponse"> & {
+  /**
+   * @generated from field: corridor.payments.v1.Beneficiary beneficiary = 1;
+   */
+  beneficiary?: Beneficiary | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.GetBeneficiaryResponse.
+ * Use `create(GetBeneficiaryResponseSchema)` to create a new message.
+ */
+export const GetBeneficiaryResponseSchema: GenMessage<GetBeneficiaryResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 40);
+
+/**
+ * @generated from message corridor.payments.v1.CreatePayoutRequest
+ */
+export type CreatePayoutRequest = Message<"corridor.payments.v1.CreatePayoutRequest"> & {
+  /**
+   * @generated from field: int64 amount = 1;
+   */
+  amount: bigint;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+
+  /**
+   * Either a destination or a saved beneficiary.
+   *
+   * @generated from field: optional string bank_code = 3;
+   */
+  bankCode?: string | undefined;
+
+  /**
+   * @generated from field: optional string account_number = 4;
+   */
+  accountNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string beneficiary_id = 5;
+   */
+  beneficiaryId?: string | undefined;
+
+  /**
+   * @generated from field: string narration = 6;
+   */
+  narration: string;
+
+  /**
+   * Unique per business (as every transaction reference).
+   *
+   * @generated from field: string reference = 7;
+   */
+  reference: string;
+
+  /**
+   * @generated from field: bool save_beneficiary = 8;
+   */
+  saveBeneficiary: boolean;
+};
+
+/**
+ * Describes the message corridor.payments.v1.CreatePayoutRequest.
+ * Use `create(CreatePayoutRequestSchema)` to create a new message.
+ */
+export const CreatePayoutRequestSchema: GenMessage<CreatePayoutRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 41);
+
+/**
+ * @generated from message corridor.payments.v1.CreatePayoutResponse
+ */
+export type CreatePayoutResponse = Message<"corridor.payments.v1.CreatePayoutResponse"> & {
+  /**
+   * @generated from field: corridor.payments.v1.Transaction transaction = 1;
+   */
+  transaction?: Transaction | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.CreatePayoutResponse.
+ * Use `create(CreatePayoutResponseSchema)` to create a new message.
+ */
+export const CreatePayoutResponseSchema: GenMessage<CreatePayoutResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 42);
+
+/**
+ * @generated from message corridor.payments.v1.GetPayoutRequest
+ */
+export type GetPayoutRequest = Message<"corridor.payments.v1.GetPayoutRequest"> & {
+  /**
+   * @generated from field: string payout_id = 1;
+   */
+  payoutId: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.GetPayoutRequest.
+ * Use `create(GetPayoutRequestSchema)` to create a new message.
+ */
+export const GetPayoutRequestSchema: GenMessage<GetPayoutRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 43);
+
+/**
+ * @generated from message corridor.payments.v1.GetPayoutResponse
+ */
+export type GetPayoutResponse = Message<"corridor.payments.v1.GetPayoutResponse"> & {
+  /**
+   * @generated from field: corridor.payments.v1.Transaction transaction = 1;
+   */
+  transaction?: Transaction | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.GetPayoutResponse.
+ * Use `create(GetPayoutResponseSchema)` to create a new message.
+ */
+export const GetPayoutResponseSchema: GenMessage<GetPayoutResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 44);
+
+/**
+ * @generated from message corridor.payments.v1.AdminSetPayoutLimitRequest
+ */
+export type AdminSetPayoutLimitRequest = Message<"corridor.payments.v1.AdminSetPayoutLimitRequest"> & {
+  /**
+   * @generated from field: string business_id = 1;
+   */
+  businessId: string;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+
+  /**
+   * Minor units per UTC day; absent removes the limit.
+   *
+   * @generated from field: optional int64 daily_limit = 3;
+   */
+  dailyLimit?: bigint | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.AdminSetPayoutLimitRequest.
+ * Use `create(AdminSetPayoutLimitRequestSchema)` to create a new message.
+ */
+export const AdminSetPayoutLimitRequestSchema: GenMessage<AdminSetPayoutLimitRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 45);
+
+/**
+ * @generated from message corridor.payments.v1.AdminSetPayoutLimitResponse
+ */
+export type AdminSetPayoutLimitResponse = Message<"corridor.payments.v1.AdminSetPayoutLimitResponse"> & {
+  /**
+   * @generated from field: string business_id = 1;
+   */
+  businessId: string;
+
+  /**
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: optional int64 daily_limit = 3;
+   */
+  dailyLimit?: bigint | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.AdminSetPayoutLimitResponse.
+ * Use `create(AdminSetPayoutLimitResponseSchema)` to create a new message.
+ */
+export const AdminSetPayoutLimitResponseSchema: GenMessage<AdminSetPayoutLimitResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 46);
+
+/**
+ * @generated from message corridor.payments.v1.AdminGetRailPayoutRequest
+ */
+export type AdminGetRailPayoutRequest = Message<"corridor.payments.v1.AdminGetRailPayoutRequest"> & {
+  /**
+   * @generated from field: string payout_id = 1;
+   */
+  payoutId: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.AdminGetRailPayoutRequest.
+ * Use `create(AdminGetRailPayoutRequestSchema)` to create a new message.
+ */
+export const AdminGetRailPayoutRequestSchema: GenMessage<AdminGetRailPayoutRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 47);
+
+/**
+ * @generated from message corridor.payments.v1.AdminGetRailPayoutResponse
+ */
+export type AdminGetRailPayoutResponse = Message<"corridor.payments.v1.AdminGetRailPayoutResponse"> & {
+  /**
+   * @generated from field: string payout_id = 1;
+   */
+  payoutId: string;
+
+  /**
+   * How many times payments called the rail's submit for this payout.
+   *
+   * @generated from field: uint32 submit_calls = 2;
+   */
+  submitCalls: number;
+
+  /**
+   * "accepted", "successful", "failed" or "reversed".
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.AdminGetRailPayoutResponse.
+ * Use `create(AdminGetRailPayoutResponseSchema)` to create a new message.
+ */
+export const AdminGetRailPayoutResponseSchema: GenMessage<AdminGetRailPayoutResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_payments_service, 48);
+
+/**
  * PaymentsService owns currencies, rates, fees, wallets, the ledger and every transaction.
  *
  * Public methods act for the business named by the caller metadata (`business-id`); another
@@ -888,6 +1256,66 @@ export const PaymentsService: GenService<{
     output: typeof ListTransactionsResponseSchema;
   },
   /**
+   * GET /bank?country=&currency=: the banks a payout can reach.
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.ListBanks
+   */
+  listBanks: {
+    methodKind: "unary";
+    input: typeof ListBanksRequestSchema;
+    output: typeof ListBanksResponseSchema;
+  },
+  /**
+   * GET /bank/account-lookup: the account holder's name from the rail, or INVALID_ARGUMENT naming why.
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.LookupAccount
+   */
+  lookupAccount: {
+    methodKind: "unary";
+    input: typeof LookupAccountRequestSchema;
+    output: typeof LookupAccountResponseSchema;
+  },
+  /**
+   * GET /beneficiary: the business's saved destinations, newest first, keyset pages.
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.ListBeneficiaries
+   */
+  listBeneficiaries: {
+    methodKind: "unary";
+    input: typeof ListBeneficiariesRequestSchema;
+    output: typeof ListBeneficiariesResponseSchema;
+  },
+  /**
+   * GET /beneficiary/{id}
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.GetBeneficiary
+   */
+  getBeneficiary: {
+    methodKind: "unary";
+    input: typeof GetBeneficiaryRequestSchema;
+    output: typeof GetBeneficiaryResponseSchema;
+  },
+  /**
+   * POST /payout: reserves amount + fee and queues the payout for the rail.
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.CreatePayout
+   */
+  createPayout: {
+    methodKind: "unary";
+    input: typeof CreatePayoutRequestSchema;
+    output: typeof CreatePayoutResponseSchema;
+  },
+  /**
+   * GET /payout/{id}: the payout's transaction (type PAYOUT, payout_details set).
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.GetPayout
+   */
+  getPayout: {
+    methodKind: "unary";
+    input: typeof GetPayoutRequestSchema;
+    output: typeof GetPayoutResponseSchema;
+  },
+  /**
    * Admin: sets the mid-rate of a pair (the reverse pair is derived unless set itself).
    *
    * @generated from rpc corridor.payments.v1.PaymentsService.AdminSetRate
@@ -956,6 +1384,26 @@ export const PaymentsService: GenService<{
     methodKind: "unary";
     input: typeof AdminListWalletsRequestSchema;
     output: typeof AdminListWalletsResponseSchema;
+  },
+  /**
+   * Admin: a business's daily payout limit in a currency (absent: no limit).
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.AdminSetPayoutLimit
+   */
+  adminSetPayoutLimit: {
+    methodKind: "unary";
+    input: typeof AdminSetPayoutLimitRequestSchema;
+    output: typeof AdminSetPayoutLimitResponseSchema;
+  },
+  /**
+   * Admin: what the sandbox rail saw of a payout (submissions counted), for tests and support.
+   *
+   * @generated from rpc corridor.payments.v1.PaymentsService.AdminGetRailPayout
+   */
+  adminGetRailPayout: {
+    methodKind: "unary";
+    input: typeof AdminGetRailPayoutRequestSchema;
+    output: typeof AdminGetRailPayoutResponseSchema;
   },
   /**
    * Admin: the ledger's invariants (per currency debits = credits; balances = sums of entries;

@@ -1,0 +1,94 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import {
+  AccountScheme,
+  PayoutFailureCode,
+  PayoutStatus,
+  type Bank,
+  type Beneficiary,
+  type PayoutDestination,
+} from '@corridor/contracts/corridor/payments/v1/payouts_pb';
+import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+
+/**
+ * The public JSON of payout resources (decision 0013), rendered from the typed contract in one
+ * place: the gateway answers it and notification sends it in payout webhooks, so the two can never
+ * disagree. Money is integer minor units; enums are lowercase words from the proto's names.
+ */
+
+/** A proto enum value as its public word: PayoutStatus.SUCCESSFUL → "successful". */
+const word = (names: Record<number, string>, value: number): string => (names[value] ?? 'unspecified').toLowerCase();
+
+/** int64 as a JSON number; a value past 2^53 - 1 cannot be sent exactly, which is a defect upstream. */
+export function jsonInteger(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new RangeError(`${value} is beyond the exact range of a JSON number`);
+  }
+  return Number(value);
+}
+
+const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
+
+export type PayoutStatusWord = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
+export const PAYOUT_STATUS_WORDS: readonly PayoutStatusWord[] = [
+  'pending',
+  'processing',
+  'successful',
+  'failed',
+  'reversed',
+];
+export const payoutStatusWord = (status: PayoutStatus) => word(PayoutStatus, status) as PayoutStatusWord;
+export const payoutFailureWord = (code: PayoutFailureCode) => word(PayoutFailureCode, code);
+export const accountSchemeWord = (scheme: AccountScheme) => word(AccountScheme, scheme);
+
+export function destinationJson(destination: PayoutDestination | undefined) {
+  return {
+    bank_code: destination?.bankCode ?? '',
+    bank_name: destination?.bankName ?? '',
+    account_number: destination?.accountNumber ?? '',
+    account_name: destination?.accountName ?? '',
+    currency: destination?.currency ?? '',
+  };
+}
+
+/** A payout: the PAYOUT transaction's view (its id is the transaction id). Amounts are positive. */
+export function payoutJson(transaction: Transaction) {
+  const details = transaction.payoutDetails;
+  if (!details) throw new Error(`transaction ${transaction.id} is not a payout`);
+  return {
+    id: transaction.id,
+    status: payoutStatusWord(details.status),
+    amount: jsonInteger(-transaction.amount),
+    fee: jsonInteger(transaction.fee),
+    currency: transaction.currency,
+    reference: transaction.reference ?? null,
+    narration: details.narration,
+    destination: destinationJson(details.destination),
+    beneficiary_id: details.beneficiaryId ?? null,
+    failure_reason: details.failureCode === undefined ? null : payoutFailureWord(details.failureCode),
+    created_at: isoOrNull(transaction.createdAt),
+    updated_at: isoOrNull(transaction.updatedAt),
+    completed_at: isoOrNull(details.completedAt),
+    reversed_at: isoOrNull(details.reversedAt),
+  };
+}
+
+export type PayoutJson = ReturnType<typeof payoutJson>;
+
+export function bankJson(bank: Bank) {
+  return {
+    code: bank.code,
+    name: bank.name,
+    country: bank.country,
+    currency: bank.currency,
+    scheme: accountSchemeWord(bank.scheme),
+  };
+}
+
+export function beneficiaryJson(beneficiary: Beneficiary) {
+  return {
+    id: beneficiary.id,
+    ...destinationJson(beneficiary.destination),
+    created_at: isoOrNull(beneficiary.createdAt),
+    last_used_at: isoOrNull(beneficiary.lastUsedAt),
+  };
+}

@@ -1,0 +1,222 @@
+import type { CreatePayoutRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import type { PayoutDestination } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
+import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { invalidArgument } from '@corridor/grpc';
+import type { EntityManager } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import type { PaymentsContext } from '../context.js';
+import { applyTransfers, LedgerError, sql, walletAccount } from '../ledger/index.js';
+import { allCurrencies, requireCurrency } from '../reference/currencies.js';
+import { feeFor } from '../reference/fee-rule.js';
+import { feeRuleFor } from '../reference/fees.js';
+import { insertTransaction, readTransaction } from '../transactions/transaction-store.js';
+import { lookupAccount, requireBeneficiary, saveBeneficiary } from './destinations.js';
+
+/** The rail every sandbox payout settles through (decision 0013). */
+export const SANDBOX_RAIL = 'sandbox';
+const LOOKUP_VALIDITY_MS = 30 * 86_400_000;
+
+const reservationIds = (payoutId: string) => ({ amount: `payout:${payoutId}:amount`, fee: `payout:${payoutId}:fee` });
+export { reservationIds };
+
+async function destinationOf(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  request: CreatePayoutRequest,
+) {
+  if (request.beneficiaryId !== undefined) {
+    const beneficiary = await requireBeneficiary(tx, businessId, request.beneficiaryId).catch(() => {
+      throw invalidArgument(
+        `beneficiary_id ${request.beneficiaryId} is not a beneficiary of this business`,
+        { beneficiary_id: ['is not a beneficiary of this business'] },
+        'BENEFICIARY_NOT_FOUND',
+      );
+    });
+    if (!beneficiary.destination) throw new Error('beneficiary without destination');
+    return { destination: beneficiary.destination, beneficiaryId: beneficiary.id };
+  }
+  const destination = await lookupAccount(tx, context, businessId, request.bankCode ?? '', request.accountNumber ?? '');
+  return { destination, beneficiaryId: undefined };
+}
+
+/** Production pays only destinations the business looked up in the last 30 days (issue 12). */
+async function requireLookedUp(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  destination: PayoutDestination,
+  viaLookup: boolean,
+) {
+  if (context.environment !== 'production' || !viaLookup) return;
+  const [row] = await sql(
+    tx,
+    'select looked_up_at from account_lookup where business_id = ? and bank_code = ? and account_number = ? and looked_up_at > ?',
+    [
+      businessId,
+      destination.bankCode,
+      destination.accountNumber,
+      new Date(context.now().getTime() - LOOKUP_VALIDITY_MS),
+    ],
+  );
+  if (!row) {
+    throw invalidArgument(
+      'in production a payout goes only to an account looked up first: GET /api/external/bank/account-lookup',
+      { account_number: ['was not looked up in the last 30 days'] },
+      'LOOKUP_REQUIRED',
+    );
+  }
+}
+
+/** Counts the payout against today's limit; 422 when it would pass it (a conditional upsert, race-free). */
+async function countAgainstDailyLimit(
+  tx: EntityManager,
+  businessId: string,
+  currency: string,
+  amount: bigint,
+  at: Date,
+) {
+  const [limit] = await sql(tx, 'select daily_limit from payout_limit where business_id = ? and currency = ?', [
+    businessId,
+    currency,
+  ]);
+  if (!limit) return;
+  const dailyLimit = BigInt(String(limit.daily_limit));
+  const day = at.toISOString().slice(0, 10);
+  const counted =
+    amount <= dailyLimit
+      ? await sql(
+          tx,
+          `insert into payout_daily_total (business_id, currency, day, total) values (?, ?, ?, ?)
+         on conflict (business_id, currency, day) do update set total = payout_daily_total.total + excluded.total
+         where payout_daily_total.total + excluded.total <= ?
+         returning total`,
+          [businessId, currency, day, amount.toString(), dailyLimit.toString()],
+        )
+      : [];
+  if (counted.length === 0) {
+    throw invalidArgument(
+      `this payout would take today's ${currency} payouts past the daily limit of ${dailyLimit} minor units`,
+      { amount: ['exceeds the daily payout limit'] },
+      'PAYOUT_LIMIT_EXCEEDED',
+    );
+  }
+}
+
+/**
+ * POST /payout (issue 12): checks the destination with the rail's directory, then in `tx` reserves
+ * amount + fee from the wallet (pending transfers: 422 and nothing reserved when the balance is
+ * short), writes the PAYOUT transaction and the payout row; the worker sends it to the rail.
+ */
+export async function createPayout(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  request: CreatePayoutRequest,
+): Promise<Transaction> {
+  if (request.amount <= 0n)
+    throw invalidArgument(
+      'amount must be a positive whole number of minor units',
+      { amount: ['must be a positive whole number of minor units'] },
+      'INVALID_AMOUNT',
+    );
+  const currency = requireCurrency(await allCurrencies(tx), request.currency, 'currency', 'payout');
+  const viaLookup = request.beneficiaryId === undefined;
+  const { destination, beneficiaryId: existingBeneficiary } = await destinationOf(tx, context, businessId, request);
+  if (destination.currency !== currency.code) {
+    throw invalidArgument(
+      `${destination.bankName} pays out in ${destination.currency}, not ${currency.code}`,
+      { currency: [`must be ${destination.currency} for this bank`] },
+      'CURRENCY_MISMATCH',
+    );
+  }
+  await requireLookedUp(tx, context, businessId, destination, viaLookup);
+  const at = context.now();
+  await countAgainstDailyLimit(tx, businessId, currency.code, request.amount, at);
+  const fee = feeFor(await feeRuleFor(tx, businessId, 'payout', currency.code), request.amount).total;
+
+  const wallet = walletAccount(businessId, currency.code);
+  const settlement = context.accounts.system('settlement', currency.code, businessId, SANDBOX_RAIL);
+  const fees = context.accounts.system('fees', currency.code, businessId);
+  const ids = await context.accounts.resolve([wallet, settlement, fees], tx);
+  const id = randomUUID();
+  const transfers = reservationIds(id);
+  try {
+    await applyTransfers(tx, [
+      {
+        id: transfers.amount,
+        phase: 'pending',
+        debitAccountId: ids.get(wallet.code) ?? '',
+        creditAccountId: ids.get(settlement.code) ?? '',
+        currency: currency.code,
+        amount: request.amount,
+        transactionId: id,
+      },
+      ...(fee > 0n
+        ? [
+            {
+              id: transfers.fee,
+              phase: 'pending' as const,
+              debitAccountId: ids.get(wallet.code) ?? '',
+              creditAccountId: ids.get(fees.code) ?? '',
+              currency: currency.code,
+              amount: fee,
+              transactionId: id,
+            },
+          ]
+        : []),
+    ]);
+  } catch (error) {
+    if (error instanceof LedgerError && error.kind === 'insufficient_funds') {
+      throw invalidArgument(
+        `the ${currency.code} wallet's available balance is less than ${request.amount + fee} (amount ${request.amount} + fee ${fee}, in minor units)`,
+        { amount: ['exceeds the available balance with the fee'] },
+        'INSUFFICIENT_FUNDS',
+      );
+    }
+    throw error;
+  }
+  const beneficiaryId =
+    request.saveBeneficiary && !existingBeneficiary
+      ? await saveBeneficiary(tx, businessId, destination, randomUUID(), at)
+      : existingBeneficiary;
+  if (existingBeneficiary)
+    await sql(tx, 'update beneficiary set last_used_at = ? where id = ?', [at, existingBeneficiary]);
+  await insertTransaction(tx, context, {
+    id,
+    businessId,
+    type: 'PAYOUT',
+    status: 'PENDING',
+    currency: currency.code,
+    amount: -request.amount,
+    fee,
+    reference: request.reference,
+    description: `Payout to ${destination.accountName}, ${destination.bankName}`,
+    at,
+    beforeEvent: async () => {
+      await sql(
+        tx,
+        `insert into payout (id, business_id, status, currency, amount, fee, bank_code, bank_name, account_number, account_name,
+           narration, beneficiary_id, next_check_at, created_at, updated_at)
+         values (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          businessId,
+          currency.code,
+          request.amount.toString(),
+          fee.toString(),
+          destination.bankCode,
+          destination.bankName,
+          destination.accountNumber,
+          destination.accountName,
+          request.narration,
+          beneficiaryId ?? null,
+          at,
+          at,
+          at,
+        ],
+      );
+    },
+  });
+  return readTransaction(tx, id);
+}

@@ -1,0 +1,243 @@
+import type { MikroORM } from '@corridor/db';
+import type { Logger } from '@corridor/logging';
+import type { EntityManager } from '@mikro-orm/core';
+import type { PaymentsContext } from '../context.js';
+import { applyTransfers, sql, walletAccount, type LedgerInstruction, type Row } from '../ledger/index.js';
+import { changeTransactionStatus } from '../transactions/transaction-store.js';
+import { reservationIds, SANDBOX_RAIL } from './create-payout.js';
+import type { PayoutRail, RailStatus } from './sandbox-rail.js';
+
+export interface PayoutWorkerOptions {
+  orm: MikroORM;
+  context: PaymentsContext;
+  rail: PayoutRail;
+  logger: Logger;
+  /** A claim outlives the longest step by far; a crashed worker's claims lapse after it. */
+  leaseMs: number;
+  /** How soon to ask the rail again when it gives no time of its own. */
+  pollIntervalMs: number;
+  batch?: number;
+  concurrency?: number;
+}
+
+interface ClaimedPayout {
+  id: string;
+  businessId: string;
+  status: 'pending' | 'processing' | 'successful';
+  currency: string;
+  amount: bigint;
+  fee: bigint;
+  bankCode: string;
+  accountNumber: string;
+  createdAt: Date;
+}
+
+const claimedOf = (row: Row): ClaimedPayout => ({
+  id: String(row.id),
+  businessId: String(row.business_id),
+  status: String(row.status) as ClaimedPayout['status'],
+  currency: String(row.currency),
+  amount: BigInt(String(row.amount)),
+  fee: BigInt(String(row.fee)),
+  bankCode: String(row.bank_code),
+  accountNumber: String(row.account_number),
+  createdAt: row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at)),
+});
+
+/**
+ * Moves payouts through the rail (issue 12), the notification worker's pattern: due rows are claimed
+ * with SKIP LOCKED and a lease, so several replicas never work one payout at once. A pending payout
+ * is submitted only after asking the rail whether it already has it — after a crash between the
+ * rail's acceptance and our record of it, the payout is recorded, never sent again. A processing
+ * payout is re-queried, never resent.
+ */
+export class PayoutWorker {
+  constructor(private readonly options: PayoutWorkerOptions) {}
+
+  /** One pass: claims what is due and advances each; returns how many it looked at. */
+  async runOnce(): Promise<number> {
+    const { orm, context, leaseMs, batch = 64, concurrency = 8 } = this.options;
+    const now = context.now();
+    const rows = await sql(
+      orm.em.fork(),
+      `update payout set lease_until = ?, submit_attempts = submit_attempts + (status = 'pending')::int
+       where id in (select id from payout where next_check_at <= ? and (lease_until is null or lease_until < ?)
+                    order by next_check_at limit ? for update skip locked)
+       returning *`,
+      [new Date(now.getTime() + leaseMs), now, now, batch],
+    );
+    const queue = rows.map(claimedOf);
+    const work = async () => {
+      for (let payout = queue.shift(); payout; payout = queue.shift()) {
+        await this.advance(payout).catch((error: unknown) =>
+          this.options.logger.error(
+            { err: error, payout: payout?.id },
+            'payout step failed; it is retried when its lease lapses',
+          ),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, work));
+    return rows.length;
+  }
+
+  private async advance(payout: ClaimedPayout): Promise<void> {
+    const { rail, context } = this.options;
+    const now = context.now();
+    let status = await rail.status(payout.id, now);
+    if (payout.status === 'pending') {
+      if (!status) {
+        const { reference } = await rail.submit(
+          {
+            payoutId: payout.id,
+            bankCode: payout.bankCode,
+            accountNumber: payout.accountNumber,
+            amount: payout.amount,
+            currency: payout.currency,
+          },
+          now,
+        );
+        status = { state: 'accepted', reference, checkAgainAt: new Date(now.getTime() + this.options.pollIntervalMs) };
+      }
+      const reference = status.reference;
+      await this.inTransaction(async (tx) => {
+        const moved = await changeTransactionStatus(tx, context, payout.id, 'PENDING', 'PROCESSING', now);
+        if (!moved) return;
+        await this.update(tx, payout.id, { status: 'processing', rail_reference: reference });
+      });
+      // The rail may already have settled it (a crash left it pending here): apply that at once.
+      if (status.state === 'accepted') {
+        await this.recheckAt(payout.id, status.checkAgainAt);
+        return;
+      }
+      payout = { ...payout, status: 'processing' };
+    }
+    if (!status) {
+      // Processing here but unknown to the rail: never resend blindly; an operator must look.
+      this.options.logger.error({ payout: payout.id }, 'payout is processing but the rail does not know it');
+      await this.recheckAt(payout.id, new Date(now.getTime() + 60_000));
+      return;
+    }
+    await this.apply(payout, status, now);
+  }
+
+  private async apply(payout: ClaimedPayout, status: RailStatus, now: Date): Promise<void> {
+    const { context } = this.options;
+    if (status.state === 'accepted') {
+      await this.recheckAt(payout.id, status.checkAgainAt);
+      return;
+    }
+    const ids = reservationIds(payout.id);
+    const resolve = (phase: 'post_pending' | 'void_pending'): LedgerInstruction[] => [
+      {
+        id: `${ids.amount}:${phase === 'post_pending' ? 'post' : 'void'}`,
+        phase,
+        pendingId: ids.amount,
+        transactionId: payout.id,
+      },
+      ...(payout.fee > 0n
+        ? [
+            {
+              id: `${ids.fee}:${phase === 'post_pending' ? 'post' : 'void'}`,
+              phase,
+              pendingId: ids.fee,
+              transactionId: payout.id,
+            },
+          ]
+        : []),
+    ];
+    await this.inTransaction(async (tx) => {
+      if (status.state === 'failed') {
+        if (!(await changeTransactionStatus(tx, context, payout.id, 'PROCESSING', 'FAILED', now))) return;
+        await applyTransfers(tx, resolve('void_pending'));
+        await this.update(tx, payout.id, {
+          status: 'failed',
+          failure_code: status.failure ?? 'rejected_by_bank',
+          completed_at: now,
+          next_check_at: null,
+        });
+        await sql(
+          tx,
+          `update payout_daily_total set total = greatest(total - ?, 0) where business_id = ? and currency = ? and day = ?`,
+          [payout.amount.toString(), payout.businessId, payout.currency, payout.createdAt.toISOString().slice(0, 10)],
+        );
+        return;
+      }
+      if (payout.status === 'processing') {
+        if (!(await changeTransactionStatus(tx, context, payout.id, 'PROCESSING', 'SUCCESSFUL', now))) return;
+        await applyTransfers(tx, resolve('post_pending'));
+        await this.update(tx, payout.id, {
+          status: 'successful',
+          completed_at: now,
+          next_check_at: status.state === 'successful' ? (status.checkAgainAt ?? null) : now,
+        });
+      }
+      if (status.state === 'reversed') {
+        if (!(await changeTransactionStatus(tx, context, payout.id, 'SUCCESSFUL', 'REVERSED', now))) return;
+        await applyTransfers(tx, await this.reversal(tx, payout));
+        await this.update(tx, payout.id, {
+          status: 'reversed',
+          failure_code: status.failure ?? 'returned_by_bank',
+          reversed_at: now,
+          next_check_at: null,
+        });
+      } else if (payout.status === 'successful') {
+        await this.update(tx, payout.id, { next_check_at: status.checkAgainAt ?? null });
+      }
+    });
+  }
+
+  /** A returned payout gives back its amount and its fee, as new transfers (entries are never edited). */
+  private async reversal(tx: EntityManager, payout: ClaimedPayout): Promise<LedgerInstruction[]> {
+    const { accounts } = this.options.context;
+    const wallet = walletAccount(payout.businessId, payout.currency);
+    const settlement = accounts.system('settlement', payout.currency, payout.businessId, SANDBOX_RAIL);
+    const fees = accounts.system('fees', payout.currency, payout.businessId);
+    const ids = await accounts.resolve([wallet, settlement, fees], tx);
+    const id = (code: string) => ids.get(code) ?? '';
+    return [
+      {
+        id: `payout:${payout.id}:reversal`,
+        phase: 'posted',
+        debitAccountId: id(settlement.code),
+        creditAccountId: id(wallet.code),
+        currency: payout.currency,
+        amount: payout.amount,
+        transactionId: payout.id,
+      },
+      ...(payout.fee > 0n
+        ? [
+            {
+              id: `payout:${payout.id}:fee-refund`,
+              phase: 'posted' as const,
+              debitAccountId: id(fees.code),
+              creditAccountId: id(wallet.code),
+              currency: payout.currency,
+              amount: payout.fee,
+              transactionId: payout.id,
+            },
+          ]
+        : []),
+    ];
+  }
+
+  private inTransaction(work: (tx: EntityManager) => Promise<void>): Promise<void> {
+    return this.options.orm.em.fork().transactional(work);
+  }
+
+  private async recheckAt(id: string, at: Date | undefined): Promise<void> {
+    const next = at ?? new Date(this.options.context.now().getTime() + this.options.pollIntervalMs);
+    await sql(this.options.orm.em.fork(), 'update payout set next_check_at = ?, lease_until = null where id = ?', [
+      next,
+      id,
+    ]);
+  }
+
+  private async update(tx: EntityManager, id: string, changes: Record<string, unknown>): Promise<void> {
+    const entries = Object.entries({ ...changes, lease_until: null, updated_at: this.options.context.now() });
+    await sql(tx, `update payout set ${entries.map(([column]) => `${column} = ?`).join(', ')} where id = ?`, [
+      ...entries.map(([, value]) => value),
+      id,
+    ]);
+  }
+}

@@ -1,0 +1,230 @@
+import { create } from '@bufbuild/protobuf';
+import { topicName } from '@corridor/bus';
+import { CreatePayoutRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
+import { AdjustmentDirection, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { openMigratedDatabase, type MikroORM } from '@corridor/db';
+import { createLogger } from '@corridor/logging';
+import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { randomUUID } from 'node:crypto';
+import type { PaymentsContext } from '../context.js';
+import { paymentsDatabase } from '../database.js';
+import { checkLedger, LedgerAccounts, walletBalances } from '../ledger/index.js';
+import { getTransaction } from '../transactions/read-transactions.js';
+import { adjustWallet } from '../wallets/adjust-wallet.js';
+import { createPayout } from './create-payout.js';
+import { PayoutWorker } from './payout-worker.js';
+import { setPayoutLimit } from './payout-limits.js';
+import { sandboxAccountNumber } from './sandbox-directory.js';
+import { SandboxRail } from './sandbox-rail.js';
+
+describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let orm: MikroORM;
+  let context: PaymentsContext;
+  let rail: SandboxRail;
+  let worker: PayoutWorker;
+  let now = new Date('2026-11-24T10:00:00.000Z');
+  const advance = (ms: number) => (now = new Date(now.getTime() + ms));
+  const ordinary = sandboxAccountNumber('058', '012345678');
+
+  beforeAll(async () => {
+    db = await createTestDatabase('payments_payouts');
+    orm = await openMigratedDatabase(paymentsDatabase(db.url));
+    context = {
+      environment: 'sandbox',
+      topic: topicName('test.', 'payments'),
+      now: () => now,
+      accounts: new LedgerAccounts(() => orm.em.fork(), 4),
+      quoteTtlMs: 60_000,
+      defaultSpreadBps: 50,
+    };
+    rail = new SandboxRail(() => orm.em.fork(), { settleMs: 1_000, delayMs: 10_000, reverseMs: 2_000 });
+    worker = new PayoutWorker({
+      orm,
+      context,
+      rail,
+      logger: createLogger('test', { level: 'silent' }),
+      leaseMs: 15_000,
+      pollIntervalMs: 500,
+    });
+  });
+
+  afterAll(async () => {
+    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
+    await orm.close();
+    await db.drop();
+  });
+
+  async function funded(amount: bigint): Promise<string> {
+    const businessId = randomUUID();
+    await orm.em.fork().transactional((tx) =>
+      adjustWallet(
+        tx,
+        context,
+        {
+          $typeName: 'corridor.payments.v1.AdminAdjustWalletRequest',
+          businessId,
+          currency: 'NGN',
+          amount,
+          direction: AdjustmentDirection.CREDIT,
+          reason: 'test',
+          actor: 'test',
+        },
+        undefined,
+      ),
+    );
+    return businessId;
+  }
+  interface PayoutFields {
+    amount?: bigint;
+    currency?: string;
+    bankCode?: string;
+    accountNumber?: string;
+    beneficiaryId?: string;
+    saveBeneficiary?: boolean;
+  }
+  const payout = (businessId: string, fields: PayoutFields = {}) => {
+    const { bankCode = '058', accountNumber = ordinary, ...rest } = fields;
+    const destination = fields.beneficiaryId ? {} : { bankCode, accountNumber };
+    return orm.em
+      .fork()
+      .transactional((tx) =>
+        createPayout(
+          tx,
+          context,
+          businessId,
+          create(CreatePayoutRequestSchema, {
+            amount: 50_000n,
+            currency: 'NGN',
+            narration: 'test',
+            reference: randomUUID(),
+            ...destination,
+            ...rest,
+          }),
+        ),
+      );
+  };
+  const wallet = async (businessId: string) => (await walletBalances(orm.em.fork(), businessId)).get('NGN');
+  const statusOf = async (businessId: string, id: string) =>
+    (await getTransaction(orm.em.fork(), businessId, id)).payoutDetails?.status;
+  /** Runs the worker until nothing is due now. */
+  const drain = async () => {
+    while ((await worker.runOnce()) > 0);
+  };
+
+  it('reserves amount + fee at creation, submits once, then posts it when the rail settles', async () => {
+    const businessId = await funded(1_000_000n);
+    const created = await payout(businessId);
+    // Default payout fee: flat 100.00 NGN (decision 0011).
+    expect(created).toMatchObject({
+      amount: -50_000n,
+      fee: 10_000n,
+      status: TransactionStatus.PENDING,
+      payoutDetails: { status: PayoutStatus.PENDING },
+    });
+    expect(created.payoutDetails?.destination).toMatchObject({
+      bankCode: '058',
+      accountNumber: ordinary,
+      bankName: 'Guaranty Trust Bank',
+    });
+    expect(await wallet(businessId)).toMatchObject({ ledger: 1_000_000n, pending: 60_000n, available: 940_000n });
+
+    await drain();
+    expect(await statusOf(businessId, created.id)).toBe(PayoutStatus.PROCESSING);
+    advance(1_000);
+    await drain();
+    expect(await statusOf(businessId, created.id)).toBe(PayoutStatus.SUCCESSFUL);
+    expect(await wallet(businessId)).toMatchObject({ ledger: 940_000n, pending: 0n, available: 940_000n });
+    expect((await rail.view(created.id, now))?.submitCalls).toBe(1);
+    const events = await query<{ n: string }>(db.url, 'select count(*) as n from outbox where message_key = $1', [
+      created.id,
+    ]);
+    expect(events[0]?.n).toBe('3'); // created, processing, successful
+  });
+
+  it('a failing account voids the reservation; a returned one gives amount and fee back after success', async () => {
+    const businessId = await funded(1_000_000n);
+    const failing = await payout(businessId, { accountNumber: sandboxAccountNumber('058', '999000001') });
+    const returned = await payout(businessId, { accountNumber: sandboxAccountNumber('058', '999000004') });
+    await drain();
+    advance(1_000);
+    await drain();
+    const failed = await getTransaction(orm.em.fork(), businessId, failing.id);
+    expect(failed).toMatchObject({
+      status: TransactionStatus.FAILED,
+      payoutDetails: { status: PayoutStatus.FAILED, failureCode: PayoutFailureCode.INVALID_ACCOUNT },
+    });
+    expect(await statusOf(businessId, returned.id)).toBe(PayoutStatus.SUCCESSFUL);
+    expect(await wallet(businessId)).toMatchObject({ ledger: 940_000n, pending: 0n });
+    advance(2_000);
+    await drain();
+    expect(await getTransaction(orm.em.fork(), businessId, returned.id)).toMatchObject({
+      status: TransactionStatus.REVERSED,
+      payoutDetails: { status: PayoutStatus.REVERSED, failureCode: PayoutFailureCode.RETURNED_BY_BANK },
+    });
+    expect(await wallet(businessId)).toMatchObject({ ledger: 1_000_000n, pending: 0n, available: 1_000_000n });
+  });
+
+  it('after a crash between the rail’s acceptance and our record, the payout is recorded, never sent again', async () => {
+    const businessId = await funded(1_000_000n);
+    const created = await payout(businessId);
+    // The rail accepted it, then the process died before writing "processing"; its claim lapses.
+    await rail.submit(
+      { payoutId: created.id, bankCode: '058', accountNumber: ordinary, amount: 50_000n, currency: 'NGN' },
+      now,
+    );
+    await query(db.url, 'update payout set lease_until = $2 where id = $1', [created.id, new Date(now.getTime() - 1)]);
+    await drain();
+    advance(1_000);
+    await drain();
+    expect(await statusOf(businessId, created.id)).toBe(PayoutStatus.SUCCESSFUL);
+    expect((await rail.view(created.id, now))?.submitCalls).toBe(1);
+  });
+
+  it('refuses with nothing reserved: insufficient balance, unknown bank, bad check digit, account not found, other currency', async () => {
+    const businessId = await funded(55_000n);
+    const cases: [Parameters<typeof payout>[1], string][] = [
+      [{}, 'INSUFFICIENT_FUNDS'],
+      [{ bankCode: '999' }, 'UNKNOWN_BANK'],
+      [{ accountNumber: `${ordinary.slice(0, 9)}${(Number(ordinary[9]) + 1) % 10}` }, 'INVALID_ACCOUNT_NUMBER'],
+      [{ accountNumber: sandboxAccountNumber('058', '999000009') }, 'ACCOUNT_NOT_FOUND'],
+      [{ currency: 'USD' }, 'CURRENCY_MISMATCH'],
+      [{ amount: 0n }, 'INVALID_AMOUNT'],
+    ];
+    for (const [fields, reason] of cases) await expect(payout(businessId, fields)).rejects.toMatchObject({ reason });
+    expect(await wallet(businessId)).toMatchObject({ ledger: 55_000n, pending: 0n, available: 55_000n });
+  });
+
+  it('a daily limit holds under concurrency, and a failed payout gives its room back', async () => {
+    const businessId = await funded(10_000_000n);
+    await setPayoutLimit(orm.em.fork(), context, {
+      $typeName: 'corridor.payments.v1.AdminSetPayoutLimitRequest',
+      businessId,
+      currency: 'NGN',
+      dailyLimit: 200_000n,
+    });
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => payout(businessId)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(4);
+    expect(
+      outcomes
+        .filter((outcome) => outcome.status === 'rejected')
+        .every((o) => (o as PromiseRejectedResult).reason.reason === 'PAYOUT_LIMIT_EXCEEDED'),
+    ).toBe(true);
+  });
+
+  it('saves a beneficiary and pays it again by id', async () => {
+    const businessId = await funded(1_000_000n);
+    const first = await payout(businessId, { saveBeneficiary: true });
+    const beneficiaryId = first.payoutDetails?.beneficiaryId ?? '';
+    expect(beneficiaryId).toMatch(/^[0-9a-f-]{36}$/);
+    const again = await payout(businessId, { beneficiaryId });
+    expect(again.payoutDetails?.destination?.accountNumber).toBe(ordinary);
+    await expect(payout(await funded(1_000_000n), { beneficiaryId })).rejects.toMatchObject({
+      reason: 'BENEFICIARY_NOT_FOUND',
+    });
+    await drain();
+    advance(1_000);
+    await drain();
+  });
+});
