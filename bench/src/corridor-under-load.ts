@@ -1,6 +1,7 @@
 import { Platform } from '../../test/dist/support/platform.js';
 import type { Target } from './load.js';
 import { preparePayments, type PaymentsUnderLoad } from './payments-under-load.js';
+import { PAYOUT_BENCH_ENV, preparePayouts, type PayoutsUnderLoad } from './payouts-under-load.js';
 
 /** The gateway, identity and payments, started for the bench, with businesses ready to be called. */
 export interface CorridorUnderLoad {
@@ -10,6 +11,8 @@ export interface CorridorUnderLoad {
   whoamiRequest: Target;
   /** A second business, funded, for the swap and wallet phases. */
   payments: PaymentsUnderLoad;
+  /** A third business, funded in NGN, for the payout phases. */
+  payouts: PayoutsUnderLoad;
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,7 @@ export async function startCorridor(): Promise<CorridorUnderLoad> {
       TOKEN_REQUESTS_PER_MINUTE: String(TOKEN_REQUESTS_PER_MINUTE),
       TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS: String(TOKEN_REQUESTS_PER_MINUTE),
     },
+    paymentsEnv: PAYOUT_BENCH_ENV,
   });
   try {
     await platform.start();
@@ -56,6 +60,7 @@ export async function startCorridor(): Promise<CorridorUnderLoad> {
     const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
     await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
     const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
+    const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS);
 
     return {
       tokenRequest: {
@@ -74,6 +79,7 @@ export async function startCorridor(): Promise<CorridorUnderLoad> {
         headers: { authorization: `Bearer ${token}` },
       },
       payments,
+      payouts,
       stop: () => platform.stop(),
     };
   } catch (error) {

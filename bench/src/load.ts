@@ -6,6 +6,8 @@ export interface Target {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Each `[<id>]` in the body becomes a fresh id per request (autocannon): unique references. */
+  idReplacement?: boolean;
 }
 
 export interface LoadSettings {
@@ -31,6 +33,7 @@ const options = (target: Target, connections: number) => ({
   method: target.method ?? 'GET',
   headers: target.headers,
   body: target.body,
+  idReplacement: target.idReplacement ?? false,
   connections,
   pipelining: 1,
 });

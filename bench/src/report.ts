@@ -2,6 +2,8 @@ import { cpus, loadavg } from 'node:os';
 import type { LoadSettings, Measurement } from './load.js';
 import type { PaymentsOutcome } from './payments-phases.js';
 import { SWAP_AMOUNT } from './payments-under-load.js';
+import type { PayoutOutcome } from './payout-phases.js';
+import { PAYOUT_AMOUNT } from './payouts-under-load.js';
 
 export interface PhaseResult {
   /** Stable key in latest.json. */
@@ -96,6 +98,47 @@ export function formatPayments(payments: PaymentsOutcome, whoami: PhaseResult): 
   ].join('\n');
 }
 
+/** Payouts created through the gateway and settled by the worker, and whether the books add up. */
+export function formatPayouts(payouts: PayoutOutcome, whoami: PhaseResult): string {
+  const create = payouts.create.measurement;
+  const { settlement } = payouts;
+  const { check, ledgerBalance, pendingBalance, expectedLedgerBalance, moneyConserved } = payouts.books;
+  const n = (value: number) => value.toLocaleString('en');
+  return [
+    `payouts created: ${n(create.requestsPerSecond)} payouts/s over ${payouts.create.seconds ?? '?'} s ` +
+      `(${n(create.totalRequests)} payouts), p50 ${create.latencyP50Ms} ms, p99 ${create.latencyP99Ms} ms, ` +
+      `${ratio(payouts.create, whoami).toFixed(3)}× whoami's req/s`,
+    `payouts settled by the worker: ${n(settlement.perSecond)} payouts/s (${n(settlement.settled)} from the first ` +
+      `create to none pending in ${settlement.seconds} s); ${n(settlement.backlogAtLastCreate)} unsettled when the ` +
+      `last create was answered, settled ${settlement.drainSeconds} s after it` +
+      (settlement.drainSeconds > 0
+        ? ` (${n(Math.round(settlement.backlogAtLastCreate / settlement.drainSeconds))}/s with no creates arriving)`
+        : ''),
+    `payouts answered 201 in all (before load, warm-up, measured): ${n(payouts.payoutsCreated)}; ` +
+      `otherwise: ${payouts.payoutsNotCreated}; fee per payout: ${payouts.feePerPayout}`,
+    `ledger check: ok ${check.ok}, ${check.violations.length} violations, ${n(check.accounts_checked)} accounts, ` +
+      `${n(check.transfers_checked)} transfers`,
+    `NGN ledger balance ${n(ledgerBalance)}, pending ${n(pendingBalance)}; funding ${n(payouts.funding)} - ` +
+      `${n(payouts.payoutsCreated)} × (${PAYOUT_AMOUNT} + ${payouts.feePerPayout}) = ${n(expectedLedgerBalance)}`,
+    `money conserved: ${moneyConserved ? 'yes' : 'no'}`,
+  ].join('\n');
+}
+
+const payoutsJson = (payouts: PayoutOutcome) => ({
+  payouts_created: payouts.payoutsCreated,
+  payouts_not_created: payouts.payoutsNotCreated,
+  fee_per_payout: payouts.feePerPayout,
+  settled: payouts.settlement.settled,
+  settled_per_second: payouts.settlement.perSecond,
+  settle_window_seconds: payouts.settlement.seconds,
+  backlog_at_last_create: payouts.settlement.backlogAtLastCreate,
+  drain_seconds: payouts.settlement.drainSeconds,
+  ngn_ledger_balance: payouts.books.ledgerBalance,
+  ngn_ledger_balance_expected: payouts.books.expectedLedgerBalance,
+  money_conserved: payouts.books.moneyConserved,
+  ledger_check_ok: payouts.books.check.ok,
+});
+
 const paymentsJson = (payments: PaymentsOutcome) => ({
   swaps_created: payments.swapsCreated,
   swaps_not_created: payments.swapsNotCreated,
@@ -118,6 +161,7 @@ export function resultsJson(
   baseline: PhaseResult,
   whoami: PhaseResult,
   payments: PaymentsOutcome,
+  payouts: PayoutOutcome,
   settings: LoadSettings,
 ) {
   return {
@@ -142,5 +186,6 @@ export function resultsJson(
       ]),
     ),
     payments: paymentsJson(payments),
+    payouts: payoutsJson(payouts),
   };
 }

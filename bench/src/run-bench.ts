@@ -5,7 +5,8 @@ import { startBaselineServer, type BaselineServer } from './baseline-server.js';
 import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
 import { runPaymentsPhases } from './payments-phases.js';
-import { formatPayments, formatTable, resultsJson, type PhaseResult } from './report.js';
+import { runPayoutPhases } from './payout-phases.js';
+import { formatPayments, formatPayouts, formatTable, resultsJson, type PhaseResult } from './report.js';
 
 function wholeFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -53,13 +54,18 @@ async function main(): Promise<void> {
   const tokens = await phase('oauth_token', 'POST /oauth/token (gateway → identity)', corridor.tokenRequest);
   const whoami = await phase('whoami', 'GET /api/external/whoami (gateway)', corridor.whoamiRequest);
   const payments = await runPaymentsPhases(corridor.payments, settings, WARM_UP_SECONDS);
-  const phases = [baseline, tokens, whoami, payments.swap, payments.wallet];
+  const payouts = await runPayoutPhases(corridor.payouts, settings);
+  const phases = [baseline, tokens, whoami, payments.swap, payments.wallet, payouts.create];
 
-  console.log(`\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatPayments(payments, whoami)}\n`);
-  // A run whose swaps were refused or whose books do not add up measured something else: not recorded.
-  if (payments.problems.length > 0) throw new Error(payments.problems.join('; '));
+  console.log(
+    `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatPayments(payments, whoami)}\n\n` +
+      `${formatPayouts(payouts, whoami)}\n`,
+  );
+  // A run whose swaps or payouts were refused or whose books do not add up measured something else: not recorded.
+  const problems = [...payments.problems, ...payouts.problems];
+  if (problems.length > 0) throw new Error(problems.join('; '));
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
-  const results = resultsJson(phases, baseline, whoami, payments, settings);
+  const results = resultsJson(phases, baseline, whoami, payments, payouts, settings);
   await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`written to ${RESULTS_FILE}`);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   createTestDatabase,
+  eventually,
   EventCollector,
   logged,
   startService,
@@ -183,8 +184,23 @@ export class PaymentsService {
     return this.process;
   }
 
-  async kill(): Promise<void> {
-    await this.process?.kill();
+  /** Stops payments (SIGTERM unless told), e.g. SIGKILL for a crash. */
+  async kill(signal?: NodeJS.Signals): Promise<void> {
+    await this.process?.kill(signal);
+  }
+
+  /**
+   * A crash and a restart: kills payments with `signal` (SIGKILL: no shutdown hook runs), starts it
+   * again on the same port and database, and waits until the gateway reaches it.
+   */
+  async restart(signal: NodeJS.Signals = 'SIGKILL', extra: Record<string, string> = {}): Promise<ServiceProcess> {
+    await this.kill(signal);
+    const restarted = await this.start(extra);
+    await eventually(async () => {
+      const ready = await fetch(`${this.platform.publicUrl}/readyz`);
+      if (ready.status !== 200) throw new Error(`gateway not ready: ${await ready.text()}`);
+    }, 15_000);
+    return restarted;
   }
 
   async drop(): Promise<void> {
@@ -225,11 +241,11 @@ export class PaymentsApi {
     });
   }
 
-  private async data<T>(response: Response, status: number, what: string): Promise<T> {
+  protected async data<T>(response: Response, status: number, what: string): Promise<T> {
     return (await jsonOf<{ message: string; data: T }>(response, status, what)).data;
   }
 
-  private async admin<T>(method: string, path: string, body: unknown, status: number, what: string): Promise<T> {
+  protected async admin<T>(method: string, path: string, body: unknown, status: number, what: string): Promise<T> {
     const response = await this.platform.admin(path, {
       method,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -15,8 +15,12 @@ import type { Transaction } from '@corridor/contracts/corridor/payments/v1/trans
  * disagree. Money is integer minor units; enums are lowercase words from the proto's names.
  */
 
-/** A proto enum value as its public word: PayoutStatus.SUCCESSFUL → "successful". */
-const word = (names: Record<number, string>, value: number): string => (names[value] ?? 'unspecified').toLowerCase();
+/** A proto enum value as its public word: PayoutStatus.SUCCESSFUL → "successful". Unset or unknown is a defect upstream. */
+function word(names: Record<number, string>, value: number, field: string): string {
+  const name = names[value];
+  if (!name || value === 0) throw new RangeError(`${field} ${value} has no public word`);
+  return name.toLowerCase();
+}
 
 /** int64 as a JSON number; a value past 2^53 - 1 cannot be sent exactly, which is a defect upstream. */
 export function jsonInteger(value: bigint): number {
@@ -27,6 +31,10 @@ export function jsonInteger(value: bigint): number {
 }
 
 const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
+function iso(timestamp: Timestamp | undefined, field: string): string {
+  if (!timestamp) throw new RangeError(`${field} is missing`);
+  return timestampDate(timestamp).toISOString();
+}
 
 export type PayoutStatusWord = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
 export const PAYOUT_STATUS_WORDS: readonly PayoutStatusWord[] = [
@@ -36,17 +44,18 @@ export const PAYOUT_STATUS_WORDS: readonly PayoutStatusWord[] = [
   'failed',
   'reversed',
 ];
-export const payoutStatusWord = (status: PayoutStatus) => word(PayoutStatus, status) as PayoutStatusWord;
-export const payoutFailureWord = (code: PayoutFailureCode) => word(PayoutFailureCode, code);
-export const accountSchemeWord = (scheme: AccountScheme) => word(AccountScheme, scheme);
+export const payoutStatusWord = (status: PayoutStatus) => word(PayoutStatus, status, 'status') as PayoutStatusWord;
+export const payoutFailureWord = (code: PayoutFailureCode) => word(PayoutFailureCode, code, 'failure_reason');
+export const accountSchemeWord = (scheme: AccountScheme) => word(AccountScheme, scheme, 'scheme');
 
 export function destinationJson(destination: PayoutDestination | undefined) {
+  if (!destination) throw new RangeError('the destination is missing');
   return {
-    bank_code: destination?.bankCode ?? '',
-    bank_name: destination?.bankName ?? '',
-    account_number: destination?.accountNumber ?? '',
-    account_name: destination?.accountName ?? '',
-    currency: destination?.currency ?? '',
+    bank_code: destination.bankCode,
+    bank_name: destination.bankName,
+    account_number: destination.accountNumber,
+    account_name: destination.accountName,
+    currency: destination.currency,
   };
 }
 
@@ -65,8 +74,8 @@ export function payoutJson(transaction: Transaction) {
     destination: destinationJson(details.destination),
     beneficiary_id: details.beneficiaryId ?? null,
     failure_reason: details.failureCode === undefined ? null : payoutFailureWord(details.failureCode),
-    created_at: isoOrNull(transaction.createdAt),
-    updated_at: isoOrNull(transaction.updatedAt),
+    created_at: iso(transaction.createdAt, 'created_at'),
+    updated_at: iso(transaction.updatedAt, 'updated_at'),
     completed_at: isoOrNull(details.completedAt),
     reversed_at: isoOrNull(details.reversedAt),
   };
@@ -88,7 +97,7 @@ export function beneficiaryJson(beneficiary: Beneficiary) {
   return {
     id: beneficiary.id,
     ...destinationJson(beneficiary.destination),
-    created_at: isoOrNull(beneficiary.createdAt),
+    created_at: iso(beneficiary.createdAt, 'created_at'),
     last_used_at: isoOrNull(beneficiary.lastUsedAt),
   };
 }

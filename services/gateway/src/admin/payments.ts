@@ -28,8 +28,8 @@ import { ADJUSTMENT_DIRECTIONS, FEE_OPERATIONS } from '../public/payments/vocabu
 
 /**
  * The back office's money controls: mid-rates, spreads, the fee schedule, audited wallet
- * adjustments and the ledger's invariant check. Admin* calls name the business themselves; the
- * caller metadata carries no business-id.
+ * adjustments, payout limits, the sandbox rail's view of a payout and the ledger's invariant
+ * check. Admin* calls name the business themselves; the caller metadata carries no business-id.
  */
 
 const SetRateBody = z.strictObject({
@@ -53,6 +53,12 @@ const SetFeeRuleBody = z.strictObject({
 });
 
 const FeeRulesQuery = z.strictObject({ business_id: uuidField('only this business’s rules').optional() });
+
+const PayoutLimitBody = z.strictObject({
+  daily_limit: nonNegativeMinorUnits()
+    .nullable()
+    .meta({ description: 'minor units the business may pay out per UTC day in this currency; null: no limit' }),
+});
 
 const AdjustmentBody = z.strictObject({
   amount: positiveMinorUnits(),
@@ -107,6 +113,13 @@ function businessIdOf(req: Request): string {
   if (typeof id !== 'string' || !isUuid(id)) {
     throw new HttpError(404, 'BUSINESS_NOT_FOUND', `no business ${String(id)}`);
   }
+  return id;
+}
+
+/** A payout id of the path; anything but a uuid names no payout. */
+function payoutIdOf(req: Request): string {
+  const id = req.params.id;
+  if (typeof id !== 'string' || !isUuid(id)) throw new HttpError(404, 'PAYOUT_NOT_FOUND', `no payout ${String(id)}`);
   return id;
 }
 
@@ -189,6 +202,27 @@ export function paymentsAdminRouter(payments: ClientOf<typeof PaymentsService>):
     const businessId = businessIdOf(req);
     const { wallets } = await payments.adminListWallets({ businessId }, settings(res));
     res.json({ data: wallets.map(walletJson) });
+  });
+
+  router.put('/admin/businesses/:id/payout-limits/:currency', async (req, res) => {
+    const businessId = businessIdOf(req);
+    const currency = walletCurrencyOf(req);
+    const body = readBody(PayoutLimitBody, req.body);
+    const answer = await payments.adminSetPayoutLimit(
+      { businessId, currency, dailyLimit: body.daily_limit === null ? undefined : int64Of(body.daily_limit) },
+      settings(res),
+    );
+    res.json({
+      business_id: answer.businessId,
+      currency: answer.currency,
+      daily_limit: nullableJsonIntegerOf(answer.dailyLimit, 'daily_limit'),
+    });
+  });
+
+  router.get('/admin/payouts/:id/rail', async (req, res) => {
+    const payoutId = payoutIdOf(req);
+    const rail = await payments.adminGetRailPayout({ payoutId }, settings(res));
+    res.json({ payout_id: rail.payoutId, submit_calls: rail.submitCalls, state: rail.state });
   });
 
   router.get('/admin/ledger/check', async (_req, res) => {

@@ -21,6 +21,7 @@ import {
   usd,
   wallet,
 } from './payments.fixtures.js';
+import { banks, beneficiary, gtbankAccount, payoutTransaction } from './payout.fixtures.js';
 
 export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
 
@@ -35,6 +36,12 @@ export function startFakePaymentsService() {
     createSwap: () => ({ transaction: swapTransaction() }),
     getTransaction: () => ({ transaction: swapTransaction() }),
     listTransactions: () => ({ transactions: [swapTransaction()], page: { limit: 15 } }),
+    listBanks: () => ({ banks: banks() }),
+    lookupAccount: () => ({ destination: gtbankAccount() }),
+    listBeneficiaries: () => ({ beneficiaries: [beneficiary()], page: { limit: 15 } }),
+    getBeneficiary: () => ({ beneficiary: beneficiary() }),
+    createPayout: () => ({ transaction: payoutTransaction() }),
+    getPayout: () => ({ transaction: payoutTransaction() }),
     adminSetRate: (request) => ({
       rate: { ...request, derived: false, updatedAt: at(UPDATED) },
     }),
@@ -54,6 +61,8 @@ export function startFakePaymentsService() {
     }),
     adminAdjustWallet: () => ({ transaction: adjustmentTransaction() }),
     adminListWallets: () => ({ wallets: [wallet()] }),
+    adminSetPayoutLimit: (request) => ({ ...request }),
+    adminGetRailPayout: (request) => ({ payoutId: request.payoutId, submitCalls: 1, state: 'accepted' }),
     adminCheckLedger: () => ({
       ok: true,
       violations: [],

@@ -68,6 +68,47 @@ export const currencyCode = () =>
     .regex(/^[A-Z0-9]{2,12}$/, { error: (issue) => `must be a currency code such as NGN, got ${shown(issue.input)}` })
     .meta({ description: 'ISO 4217 code in capitals, e.g. NGN (crypto assets: their ticker)', examples: ['NGN'] });
 
+/** An ISO 3166 alpha-2 country code in capitals. */
+export const countryCode = () =>
+  z
+    .string({ error: typeProblem('a country code such as NG') })
+    .regex(/^[A-Z]{2}$/, { error: (issue) => `must be an ISO 3166 country code such as NG, got ${shown(issue.input)}` })
+    .meta({ description: 'ISO 3166 alpha-2 code in capitals, e.g. NG', examples: ['NG'] });
+
+/**
+ * A bank's code in its scheme: CBN code (3 digits), sort code (6), routing number (9) or BIC (8 or
+ * 11). Only the shape here; payments says whether it names a bank (UNKNOWN_BANK).
+ */
+export const bankCode = () =>
+  z
+    .string({ error: typeProblem('a bank code such as 058') })
+    .regex(/^[A-Za-z0-9]{3,11}$/, {
+      error: (issue) =>
+        `must be 3 to 11 letters or digits (a CBN code, sort code, routing number or BIC), got ${shown(issue.input)}`,
+    })
+    .meta({
+      description: 'the bank’s code from GET /api/external/bank: CBN code, sort code, routing number or BIC',
+      examples: ['058'],
+    });
+
+/**
+ * An account number: NUBAN, UK account number, IBAN or US account number, written without spaces.
+ * Only the shape here; payments checks the check digits (INVALID_ACCOUNT_NUMBER).
+ */
+export const accountNumber = () =>
+  z
+    .string({ error: typeProblem('an account number such as 0123456789') })
+    .regex(/^[A-Za-z0-9]{4,34}$/, {
+      error: (issue) => `must be 4 to 34 letters or digits, without spaces or dashes, got ${shown(issue.input)}`,
+    })
+    .meta({
+      description: 'NUBAN, UK account number, IBAN or US account number, without spaces',
+      examples: ['0123456789'],
+    });
+
+/** A JSON true or false (never the strings "true" or "false"). */
+export const flag = (description: string) => z.boolean({ error: typeProblem('true or false') }).meta({ description });
+
 /** An id Corridor issued: 8-4-4-4-12 hexadecimal digits. */
 export const uuidField = (description: string) =>
   z.guid({ error: (issue) => `must be a uuid, got ${shown(issue.input)}` }).meta({ description });

@@ -55,6 +55,39 @@ describe('the OpenAPI document of the payments routes', () => {
         ],
       ],
     ],
+    ['post', '/api/external/payout', 'payout:create', '201', []],
+    ['get', '/api/external/payout/{id}', 'transaction:read', '200', []],
+    [
+      'get',
+      '/api/external/bank',
+      'bank:read',
+      '200',
+      [
+        ['country', false],
+        ['currency', false],
+      ],
+    ],
+    [
+      'get',
+      '/api/external/bank/account-lookup',
+      'bank:read',
+      '200',
+      [
+        ['bank_code', true],
+        ['account_number', true],
+      ],
+    ],
+    [
+      'get',
+      '/api/external/beneficiary',
+      'beneficiary:read',
+      '200',
+      [
+        ['cursor', false],
+        ['per_page', false],
+      ],
+    ],
+    ['get', '/api/external/beneficiary/{id}', 'beneficiary:read', '200', []],
   ] as const;
 
   it('has exactly these payments routes', () => {
@@ -72,7 +105,7 @@ describe('the OpenAPI document of the payments routes', () => {
     expect(success.content?.['application/json']?.schema).toMatchObject({ additionalProperties: false });
     const inQuery = (op?.parameters as ParameterObject[]).filter((parameter) => parameter.in === 'query');
     expect(inQuery.map(({ name, required }) => [name, required])).toEqual(query);
-    if (path !== '/api/external/transaction/{id}') expect(op?.responses?.['422']).toBeDefined();
+    if (!path.endsWith('{id}')) expect(op?.responses?.['422']).toBeDefined();
   });
 
   it('documents per_page as an integer from 1 to 100 that defaults to 15', () => {
@@ -116,7 +149,8 @@ describe('the OpenAPI document of the payments routes', () => {
   });
 
   it('keeps every payments component closed, every property required (nullable where it may be absent)', () => {
-    for (const name of ['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction']) {
+    const payouts = ['Bank', 'PayoutDestination', 'Payout', 'Beneficiary'];
+    for (const name of ['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction', ...payouts]) {
       const schema = document.components?.schemas?.[name] as SchemaObject;
       expect(schema.additionalProperties).toBe(false);
       expect([...(schema.required ?? [])].sort()).toEqual(Object.keys(schema.properties ?? {}).sort());
@@ -124,5 +158,43 @@ describe('the OpenAPI document of the payments routes', () => {
       expect(schema).not.toHaveProperty('$schema');
       expect(schema).not.toHaveProperty('$id');
     }
+  });
+
+  it('documents the payout body as closed: amount a positive safe integer, narration and reference required, save_beneficiary false by default', () => {
+    const body = operation('/api/external/payout', 'post')?.requestBody as {
+      content: Record<string, { schema: SchemaObject }>;
+    };
+    const schema = body.content['application/json']?.schema;
+    expect(schema).toMatchObject({
+      additionalProperties: false,
+      required: ['amount', 'currency', 'narration', 'reference'],
+      properties: {
+        amount: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        narration: { type: 'string', minLength: 1, maxLength: 100 },
+        reference: { type: 'string', minLength: 1, maxLength: 100 },
+        bank_code: { type: 'string', pattern: '^[A-Za-z0-9]{3,11}$' },
+        account_number: { type: 'string', pattern: '^[A-Za-z0-9]{4,34}$' },
+        beneficiary_id: { type: 'string', format: 'uuid' },
+        save_beneficiary: { type: 'boolean', default: false },
+      },
+    });
+    expect(Object.keys(schema?.properties ?? {})).toEqual([
+      ...['amount', 'currency', 'bank_code', 'account_number', 'beneficiary_id'],
+      ...['narration', 'reference', 'save_beneficiary'],
+    ]);
+  });
+
+  it('answers a payout with its destination by reference, and beneficiaries with the destination’s fields inline', () => {
+    const payout = document.components?.schemas?.Payout as SchemaObject;
+    expect(Object.keys(payout.properties ?? {})).toEqual([
+      ...['id', 'status', 'amount', 'fee', 'currency', 'reference', 'narration', 'destination'],
+      ...['beneficiary_id', 'failure_reason', 'created_at', 'updated_at', 'completed_at', 'reversed_at'],
+    ]);
+    expect(payout.properties?.destination).toEqual({ $ref: '#/components/schemas/PayoutDestination' });
+    const beneficiary = document.components?.schemas?.Beneficiary as SchemaObject;
+    expect(Object.keys(beneficiary.properties ?? {})).toEqual([
+      ...['id', 'bank_code', 'bank_name', 'account_number', 'account_name', 'currency'],
+      ...['created_at', 'last_used_at'],
+    ]);
   });
 });

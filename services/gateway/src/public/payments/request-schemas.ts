@@ -43,6 +43,20 @@ export const FeesQuery = z.strictObject({
 
 export const PER_PAGE_DEFAULT = 15;
 
+/** The cursor of a cursor-paginated list: opaque, as the previous page gave it. */
+export const pageCursor = () =>
+  z
+    .string({ error: 'must be text' })
+    .min(1, 'must not be empty')
+    .max(1024, 'must be at most 1024 characters')
+    .meta({ description: 'opaque: meta.next_cursor or meta.prev_cursor of a previous page' })
+    .optional();
+
+export const perPage = (items: string) =>
+  queryInteger(1, 100, items)
+    .default(PER_PAGE_DEFAULT)
+    .meta({ description: `${items} per page` });
+
 export const TransactionListQuery = z
   .strictObject({
     status: wordOf(TRANSACTION_STATUSES, 'only transactions in this status').optional(),
@@ -51,15 +65,8 @@ export const TransactionListQuery = z
     reference: text(REFERENCE_MAX, 'only the transaction with this reference').optional(),
     from: queryDateTime('only transactions created at or after this instant').optional(),
     to: queryDateTime('only transactions created before this instant').optional(),
-    cursor: z
-      .string({ error: 'must be text' })
-      .min(1, 'must not be empty')
-      .max(1024, 'must be at most 1024 characters')
-      .meta({ description: 'opaque: meta.next_cursor or meta.prev_cursor of a previous page' })
-      .optional(),
-    per_page: queryInteger(1, 100, 'transactions')
-      .default(PER_PAGE_DEFAULT)
-      .meta({ description: 'transactions per page' }),
+    cursor: pageCursor(),
+    per_page: perPage('transactions'),
   })
   .superRefine(({ from, to }, context) => {
     const [start, end] = [from && parseDateTime(from), to && parseDateTime(to)];

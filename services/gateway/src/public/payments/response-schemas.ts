@@ -1,4 +1,6 @@
 import { z } from '@corridor/config';
+import { cursorList } from './cursor-page.js';
+import { PAYOUT_COMPONENTS } from './payout-responses.js';
 import {
   AMOUNT_SIDES,
   CURRENCY_OPERATIONS,
@@ -110,21 +112,15 @@ export const successBody = <T extends z.ZodType>(message: string, data: T) =>
   z.strictObject({ message: z.literal(message), data });
 
 /** Laravel's cursor-paginated resource collection (`{data, links, meta}`), newest first. */
-export const TransactionList = z.strictObject({
-  data: z.array(Transaction),
-  links: z.strictObject({
-    first: z.null().meta({ description: 'always null: a cursor list has no first-page link' }),
-    last: z.null().meta({ description: 'always null: a cursor list has no last-page link' }),
-    prev: z.url().nullable().meta({ description: 'newer transactions, with your filters; null on the first page' }),
-    next: z.url().nullable().meta({ description: 'older transactions, with your filters; null on the last page' }),
-  }),
-  meta: z.strictObject({
-    path: z.url().meta({ description: 'this list’s URL without a query' }),
-    per_page: z.int().min(1).max(100),
-    next_cursor: z.string().nullable().meta({ description: 'opaque; send it as cursor for the next page' }),
-    prev_cursor: z.string().nullable().meta({ description: 'opaque; send it as cursor for the previous page' }),
-  }),
-});
+export const TransactionList = cursorList(Transaction, 'transactions');
 
 /** The named schemas the routes refer to, as components.schemas of the document. */
-export const PAYMENT_COMPONENTS = { Currency, RateQuote, FeeBreakdown, Wallet, SwapDetails, Transaction } as const;
+export const PAYMENT_COMPONENTS = {
+  Currency,
+  RateQuote,
+  FeeBreakdown,
+  Wallet,
+  SwapDetails,
+  Transaction,
+  ...PAYOUT_COMPONENTS,
+} as const;

@@ -5,7 +5,7 @@ import { queryOf } from '../customers/list-query.js';
 import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { parseDateTime } from '../webhooks/delivery-query.js';
-import { cursorEnvelope } from './cursor-page.js';
+import { cursorEnvelope, listLocationOf } from './cursor-page.js';
 import { readQuery } from './input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { present, transactionJson, transactionOf } from './render.js';
@@ -49,10 +49,12 @@ async function listTransactions({ req, res, clients, call }: RouteContext): Prom
     call,
   );
   res.json(
-    cursorEnvelope(transactions.map(transactionJson), present(page, 'page'), query.per_page, {
-      path: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
-      query: [...params].filter(([name]) => name !== 'cursor'),
-    }),
+    cursorEnvelope(
+      transactions.map(transactionJson),
+      present(page, 'page'),
+      query.per_page,
+      listLocationOf(req, params),
+    ),
   );
 }
 

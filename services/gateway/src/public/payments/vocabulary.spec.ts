@@ -11,14 +11,26 @@ import {
   TransactionTypeSchema,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { CurrencyOperation, FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb';
+import {
+  AccountScheme,
+  AccountSchemeSchema,
+  PayoutFailureCode,
+  PayoutFailureCodeSchema,
+  PayoutStatus,
+  PayoutStatusSchema,
+} from '@corridor/contracts/corridor/payments/v1/payouts_pb';
+import { PAYOUT_STATUS_WORDS } from '@corridor/payments-json';
 import { openApiDocument } from '../../openapi/document.js';
 import { PAYMENT_ROUTES } from './index.js';
 import {
   type ProtoVocabulary,
+  ACCOUNT_SCHEMES,
   ADJUSTMENT_DIRECTIONS,
   AMOUNT_SIDES,
   CURRENCY_OPERATIONS,
   FEE_OPERATIONS,
+  PAYOUT_FAILURE_CODES,
+  PAYOUT_STATUSES,
   REFUND_STATUSES,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
@@ -53,6 +65,13 @@ describe('the payments vocabulary', () => {
     expect(FEE_OPERATIONS.toProto('swap')).toBe(FeeOperation.SWAP);
     expect(CURRENCY_OPERATIONS.toWord(CurrencyOperation.VIRTUAL_ACCOUNT, 'operations')).toBe('virtual_account');
     expect(ADJUSTMENT_DIRECTIONS.toProto('debit')).toBe(AdjustmentDirection.DEBIT);
+    expect(PAYOUT_STATUSES.toWord(PayoutStatus.REVERSED, 'status')).toBe('reversed');
+    expect(PAYOUT_FAILURE_CODES.toWord(PayoutFailureCode.RETURNED_BY_BANK, 'failure_reason')).toBe('returned_by_bank');
+    expect(ACCOUNT_SCHEMES.toWord(AccountScheme.SORT_CODE, 'scheme')).toBe('sort_code');
+  });
+
+  it('has the payout statuses @corridor/payments-json renders, in the same order', () => {
+    expect(PAYOUT_STATUSES.words).toEqual(PAYOUT_STATUS_WORDS);
   });
 
   const VOCABULARIES: [ProtoVocabulary<number>, DescEnum, 'upper' | 'lower'][] = [
@@ -63,6 +82,9 @@ describe('the payments vocabulary', () => {
     [ADJUSTMENT_DIRECTIONS, AdjustmentDirectionSchema, 'lower'],
     [FEE_OPERATIONS, FeeOperationSchema, 'lower'],
     [CURRENCY_OPERATIONS, CurrencyOperationSchema, 'lower'],
+    [PAYOUT_STATUSES, PayoutStatusSchema, 'lower'],
+    [PAYOUT_FAILURE_CODES, PayoutFailureCodeSchema, 'lower'],
+    [ACCOUNT_SCHEMES, AccountSchemeSchema, 'lower'],
   ];
 
   it.each(VOCABULARIES)('%# has a word for every value but UNSPECIFIED, and back', (vocabulary, descriptor, casing) => {
@@ -92,7 +114,10 @@ describe('the OpenAPI document against the payments protos', () => {
     return found;
   }
 
-  const PAYMENT_SCHEMAS = ['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction'];
+  const PAYMENT_SCHEMAS = [
+    ...['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction'],
+    ...['Bank', 'PayoutDestination', 'Payout', 'Beneficiary'],
+  ];
   const documented = new Map<string, unknown[]>();
   for (const name of PAYMENT_SCHEMAS) {
     enumsUnder(document.components?.schemas?.[name], `#/components/schemas/${name}`, documented);
@@ -110,6 +135,9 @@ describe('the OpenAPI document against the payments protos', () => {
     '#/components/schemas/Transaction/properties/type': [TransactionTypeSchema, 'upper'],
     '#/components/schemas/Transaction/properties/status': [TransactionStatusSchema, 'upper'],
     '#/components/schemas/Transaction/properties/refund_status/anyOf/0': [RefundStatusSchema, 'lower'],
+    '#/components/schemas/Bank/properties/scheme': [AccountSchemeSchema, 'lower'],
+    '#/components/schemas/Payout/properties/status': [PayoutStatusSchema, 'lower'],
+    '#/components/schemas/Payout/properties/failure_reason/anyOf/0': [PayoutFailureCodeSchema, 'lower'],
     '#/paths/~1api~1external~1fees/get/parameters/0/schema': [FeeOperationSchema, 'lower'],
     '#/paths/~1api~1external~1swap/post/requestBody/content/application~1json/schema/properties/amount_side': [
       AmountSideSchema,

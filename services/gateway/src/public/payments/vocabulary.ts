@@ -1,6 +1,11 @@
 import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
 import { CurrencyOperationSchema, FeeOperationSchema } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
+  AccountSchemeSchema,
+  PayoutFailureCodeSchema,
+  PayoutStatusSchema,
+} from '@corridor/contracts/corridor/payments/v1/payouts_pb';
+import {
   AdjustmentDirectionSchema,
   AmountSideSchema,
   RefundStatusSchema,
@@ -56,3 +61,6 @@ export const AMOUNT_SIDES = protoVocabulary(AmountSideSchema, 'lower');
 export const ADJUSTMENT_DIRECTIONS = protoVocabulary(AdjustmentDirectionSchema, 'lower');
 export const FEE_OPERATIONS = protoVocabulary(FeeOperationSchema, 'lower');
 export const CURRENCY_OPERATIONS = protoVocabulary(CurrencyOperationSchema, 'lower');
+export const PAYOUT_STATUSES = protoVocabulary(PayoutStatusSchema, 'lower');
+export const PAYOUT_FAILURE_CODES = protoVocabulary(PayoutFailureCodeSchema, 'lower');
+export const ACCOUNT_SCHEMES = protoVocabulary(AccountSchemeSchema, 'lower');

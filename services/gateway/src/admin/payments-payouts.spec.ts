@@ -1,0 +1,152 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { notFound } from '@corridor/grpc';
+import { createLogger } from '@corridor/logging';
+import { adminApp, type AppOptions } from '../app.js';
+import { startFakePaymentsService } from '../public/payments/fake-payments-service.js';
+import { BUSINESS_ID } from '../public/payments/payments.fixtures.js';
+import { PAYOUT_ID } from '../public/payments/payout.fixtures.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-payout-admin-spec';
+
+/** The back office's payout controls on the admin listener as bootstrap builds it, over a fake payments. */
+describe('admin payouts: daily limits and the sandbox rail’s view of a payout', () => {
+  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    service = await startFakePaymentsService();
+    const options = {
+      clients: { payments: service.client },
+      logger: createLogger('test', { level: 'silent' }),
+      environment: 'sandbox',
+      adminToken: ADMIN_TOKEN,
+      bodyLimit: '1mb',
+    } as unknown as AppOptions;
+    server = adminApp(options).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await service.stop();
+  });
+  beforeEach(() => {
+    service.calls.length = 0;
+    service.answers.clear();
+  });
+
+  async function admin(method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-request-id': 'req-admin-payouts',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** The one call payments received, for no business (Admin* name it in the request). */
+  const received = (method: string) => {
+    expect(service.calls).toHaveLength(1);
+    expect(service.calls[0]?.method).toBe(method);
+    expect(service.calls[0]?.caller.businessId).toBeUndefined();
+    expect(service.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-payouts', environment: 'sandbox' });
+    return service.calls[0]?.request;
+  };
+
+  const limitPath = `/admin/businesses/${BUSINESS_ID}/payout-limits/NGN`;
+
+  it('PUT payout-limits sets a business’s daily limit in a currency, as int64 minor units', async () => {
+    const response = await admin('PUT', limitPath, { daily_limit: 10_000_000 });
+    expect(response).toEqual({
+      status: 200,
+      body: { business_id: BUSINESS_ID, currency: 'NGN', daily_limit: 10_000_000 },
+    });
+    expect(received('adminSetPayoutLimit')).toMatchObject({
+      businessId: BUSINESS_ID,
+      currency: 'NGN',
+      dailyLimit: 10_000_000n,
+    });
+  });
+
+  it('PUT payout-limits with daily_limit null removes the limit', async () => {
+    const response = await admin('PUT', limitPath, { daily_limit: null });
+    expect(response).toEqual({ status: 200, body: { business_id: BUSINESS_ID, currency: 'NGN', daily_limit: null } });
+    expect(received('adminSetPayoutLimit')?.dailyLimit).toBeUndefined();
+  });
+
+  it('PUT payout-limits takes 0: no payouts in that currency', async () => {
+    expect((await admin('PUT', limitPath, { daily_limit: 0 })).body).toMatchObject({ daily_limit: 0 });
+    expect(received('adminSetPayoutLimit')?.dailyLimit).toBe(0n);
+  });
+
+  it.each([
+    [{}, 'daily_limit', /^is required$/],
+    [{ daily_limit: -1 }, 'daily_limit', /^must be at least 0, got -1$/],
+    [{ daily_limit: 1.5 }, 'daily_limit', /whole number of minor units/],
+    [{ daily_limit: '100000' }, 'daily_limit', /got a string$/],
+    [{ daily_limit: 9_007_199_254_740_992 }, 'daily_limit', /at most 9007199254740991/],
+    [{ daily_limit: 100, currency: 'NGN' }, 'currency', /^is not a recognised field$/],
+  ])('PUT payout-limits refuses %j, naming %s', async (body, field, problem) => {
+    const response = await admin('PUT', limitPath, body);
+    expect(response).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED' } });
+    const errors = response.body.errors as Record<string, string[]>;
+    expect(Object.keys(errors)).toEqual([field]);
+    expect(errors[field]?.[0]).toMatch(problem);
+    expect(service.calls).toHaveLength(0);
+  });
+
+  it('PUT payout-limits refuses a path currency that is not a code and a business id that is not a uuid', async () => {
+    expect(await admin('PUT', `/admin/businesses/${BUSINESS_ID}/payout-limits/ngn`, { daily_limit: 1 })).toMatchObject({
+      status: 422,
+      body: { code: 'VALIDATION_FAILED', errors: { currency: [expect.stringMatching(/currency code/)] } },
+    });
+    expect(await admin('PUT', '/admin/businesses/b001/payout-limits/NGN', { daily_limit: 1 })).toMatchObject({
+      status: 404,
+      body: { code: 'BUSINESS_NOT_FOUND' },
+    });
+    expect(service.calls).toHaveLength(0);
+  });
+
+  it('GET /admin/payouts/{id}/rail answers how often the rail was asked to submit and where it stands', async () => {
+    service.answers.set('adminGetRailPayout', (request) => ({
+      payoutId: request.payoutId,
+      submitCalls: 2,
+      state: 'reversed',
+    }));
+    expect(await admin('GET', `/admin/payouts/${PAYOUT_ID}/rail`)).toEqual({
+      status: 200,
+      body: { payout_id: PAYOUT_ID, submit_calls: 2, state: 'reversed' },
+    });
+    expect(received('adminGetRailPayout')).toMatchObject({ payoutId: PAYOUT_ID });
+  });
+
+  it('GET /admin/payouts/{id}/rail answers 404 for an id that is not a uuid, and passes payments’ 404 on', async () => {
+    expect(await admin('GET', '/admin/payouts/po_1/rail')).toMatchObject({
+      status: 404,
+      body: { code: 'PAYOUT_NOT_FOUND' },
+    });
+    expect(service.calls).toHaveLength(0);
+    service.answers.set('adminGetRailPayout', () => {
+      throw notFound('PAYOUT_NOT_FOUND', `the rail has no payout ${PAYOUT_ID}`);
+    });
+    expect(await admin('GET', `/admin/payouts/${PAYOUT_ID}/rail`)).toMatchObject({
+      status: 404,
+      body: { code: 'PAYOUT_NOT_FOUND', message: `the rail has no payout ${PAYOUT_ID}` },
+    });
+  });
+
+  it('refuses a caller without the admin token before calling payments', async () => {
+    expect(await admin('PUT', limitPath, { daily_limit: 1 }, 'wrong')).toMatchObject({
+      status: 401,
+      body: { code: 'ADMIN_TOKEN_INVALID' },
+    });
+    expect(await admin('GET', `/admin/payouts/${PAYOUT_ID}/rail`, undefined, 'wrong')).toMatchObject({ status: 401 });
+    expect(service.calls).toHaveLength(0);
+  });
+});

@@ -1,0 +1,82 @@
+import { isUuid } from '@corridor/grpc';
+import { HttpError } from '../../http/errors.js';
+import { pathParam } from '../path-params.js';
+import type { PublicRoute, RouteContext } from '../routes.js';
+import { int64Of } from './int64.js';
+import { readBody } from './input.js';
+import { jsonSchemaOf } from './json-schema.js';
+import { PayoutBody } from './payout-requests.js';
+import { payoutOf } from './payout-render.js';
+import { Payout } from './payout-responses.js';
+import { successBody } from './response-schemas.js';
+
+/** A payout from the business's wallet to a bank account, and reading it back (decision 0013). */
+
+export const payoutCreatedBody = successBody('payout created', Payout);
+export const payoutBody = successBody('payout retrieved', Payout);
+
+async function createPayout({ req, res, clients, call }: RouteContext): Promise<void> {
+  const body = readBody(PayoutBody, req.body);
+  const response = await clients.payments.createPayout(
+    {
+      amount: int64Of(body.amount),
+      currency: body.currency,
+      bankCode: body.bank_code,
+      accountNumber: body.account_number,
+      beneficiaryId: body.beneficiary_id,
+      narration: body.narration,
+      reference: body.reference,
+      saveBeneficiary: body.save_beneficiary,
+    },
+    call,
+  );
+  const payout = payoutOf(response);
+  res.status(201).location(`/api/external/payout/${payout.id}`).json({ message: 'payout created', data: payout });
+}
+
+async function getPayout({ req, res, clients, call }: RouteContext): Promise<void> {
+  const id = pathParam(req, 'id');
+  // Not a uuid names no payout: the same answer as one of another business.
+  if (!isUuid(id)) throw new HttpError(404, 'PAYOUT_NOT_FOUND', `no payout ${id} in this business`);
+  const response = await clients.payments.getPayout({ payoutId: id }, call);
+  res.json({ message: 'payout retrieved', data: payoutOf(response) });
+}
+
+export const PAYOUT_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'post',
+    path: '/api/external/payout',
+    scope: 'payout:create',
+    operationId: 'createPayout',
+    summary:
+      'Pay from your wallet to a bank account, given as bank_code and account_number or as a saved beneficiary; the outcome arrives by the payout webhook',
+    requestBody: jsonSchemaOf(PayoutBody, 'input'),
+    responses: {
+      201: {
+        description: 'The payout, pending: amount and fee are reserved in your wallet until it succeeds or fails',
+        schema: jsonSchemaOf(payoutCreatedBody),
+      },
+      409: {
+        description:
+          'reference is already used by another of your transactions (REFERENCE_ALREADY_USED), or a request with this Idempotency-Key is still in flight (IDEMPOTENCY_REQUEST_IN_FLIGHT)',
+      },
+      422: {
+        description:
+          'A field is missing, of the wrong JSON type, unknown or malformed: amount a whole number of minor units from 1 to 2^53 - 1, narration and reference 1 to 100 characters, bank_code and account_number letters and digits, beneficiary_id a uuid, and either bank_code with account_number or beneficiary_id, never both (VALIDATION_FAILED, `errors` names each field). Or payments refuses: INSUFFICIENT_FUNDS, UNKNOWN_BANK, INVALID_ACCOUNT_NUMBER (its check digits do not hold), ACCOUNT_NOT_FOUND, CURRENCY_MISMATCH (the bank holds another currency), BENEFICIARY_NOT_FOUND, PAYOUT_LIMIT_EXCEEDED (your daily limit in this currency), LOOKUP_REQUIRED (production: look the account up first), INVALID_AMOUNT, IDEMPOTENCY_KEY_REUSED (the key was used with another body)',
+      },
+    },
+    handle: createPayout,
+  },
+  {
+    method: 'get',
+    path: '/api/external/payout/{id}',
+    scope: 'transaction:read',
+    operationId: 'getPayout',
+    summary: 'Read one of your business’s payouts: its status, destination and, when it failed, why',
+    responses: {
+      200: { description: 'The payout', schema: jsonSchemaOf(payoutBody) },
+      404: { description: 'Your business has no payout with this id (PAYOUT_NOT_FOUND)' },
+    },
+    handle: getPayout,
+  },
+];
