@@ -75,7 +75,7 @@ const receiver = await WebhookReceiver.start({ certificates });
 const database = await createTestDatabase('bench_webhooks');
 const prefix = `bench-${uniqueSuffix()}.`;
 const topic = topicName(prefix, 'customer');
-await createTopics([topic]);
+await createTopics([topic, topicName(prefix, 'payments')]); // notification subscribes to both
 const secretKey = randomBytes(32).toString('hex');
 const env = {
   NOTIFICATION_GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,

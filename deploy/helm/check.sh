@@ -269,6 +269,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
   done
   same_topic_prefix "$environment" customer-kyb notification
   same_topic_prefix "$environment" customer-kyb payments
+  same_topic_prefix "$environment" payments notification
   manifest="$work/rendered/corridor-$environment.yaml"
   capture "$manifest" "helm template corridor with helm/environments/$environment/*.yaml" \
     "$helm" template "corridor-$environment" "$charts/corridor" --kube-version "$kube_version" "${files[@]}"

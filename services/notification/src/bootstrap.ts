@@ -1,5 +1,5 @@
 import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
-import { EventConsumer, topicName } from '@corridor/bus';
+import { EventConsumer } from '@corridor/bus';
 import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { query } from './deliveries/delivery-store.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { WebhookSender } from './deliveries/send-webhook.js';
 import { consumerLag } from './events/consumer-lag.js';
-import { deliveriesFromEvents } from './events/deliveries-from-events.js';
+import { deliveriesFromEvents, webhookEventTopics } from './events/deliveries-from-events.js';
 import { observeGauges } from './metrics.js';
 import { notificationServiceRegistration } from './notification.grpc.js';
 import { WebhookSecrets } from './secrets/webhook-secrets.js';
@@ -65,8 +65,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     wakeWorker: () => worker.wake(),
   };
 
-  // Every producing service's topic that carries a webhook event (payments will join it).
-  const topics = [topicName(config.KAFKA_TOPIC_PREFIX, 'customer')];
+  const topics = webhookEventTopics(config.KAFKA_TOPIC_PREFIX);
   const consumer = new EventConsumer({
     kafka,
     groupId: config.KAFKA_GROUP_ID,

@@ -22,6 +22,7 @@ import type { NotificationContext } from '../context.js';
 import {
   destinationOf,
   isWebhookEventType,
+  mockWebhookData,
   webhookBody,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENTS,
@@ -248,7 +249,7 @@ export async function triggerMockWebhook(
   }
   if (!problems.isEmpty || !destination) invalid(problems);
 
-  const data = { ...example, business_id: businessId, ...(isJsonObject(overrides) ? overrides : {}) } as WebhookData;
+  const data = mockWebhookData(event, businessId, isJsonObject(overrides) ? overrides : {});
   const runtime = runtimeOf(context);
   const now = context.now();
   const draft: Delivery = {

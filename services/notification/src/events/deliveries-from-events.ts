@@ -1,4 +1,4 @@
-import { captureTraceContext, Environment, type Event, type EventHandler } from '@corridor/bus';
+import { captureTraceContext, Environment, topicName, type Event, type EventHandler } from '@corridor/bus';
 import type { Logger } from '@corridor/logging';
 import type { Clock } from '@corridor/runtime';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { insertDelivery } from '../deliveries/delivery-store.js';
 import { nextAttemptAt } from '../deliveries/schedule.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
-import { renderEvent } from './render-event.js';
+import { renderEvent, type RenderedEvent } from './render-event.js';
 import { destinationOf, webhookBody } from './webhook-events.js';
 
 export interface DeliveriesFromEventsOptions {
@@ -15,6 +15,12 @@ export interface DeliveriesFromEventsOptions {
   now: Clock;
   logger: Logger;
 }
+
+/** Every producing service's topic that carries a webhook event, all read by one consumer group. */
+export const webhookEventTopics = (prefix: string): string[] => [
+  topicName(prefix, 'customer'),
+  topicName(prefix, 'payments'),
+];
 
 const ENVIRONMENTS: Record<DeliveriesFromEventsOptions['environment'], Environment> = {
   sandbox: Environment.SANDBOX,
@@ -36,7 +42,18 @@ export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): Even
       );
       return;
     }
-    const rendered = renderEvent(event);
+    let rendered: RenderedEvent | undefined;
+    try {
+      rendered = renderEvent(event);
+    } catch (error) {
+      // Rendering is pure: what it refuses now it refuses on every redelivery, and throwing would hold
+      // every later event of the partition. Skipped and logged, as an undecodable message is.
+      options.logger.error(
+        { err: error, eventId: event.id, eventType: event.type },
+        'event cannot be rendered as a webhook; skipped',
+      );
+      return;
+    }
     if (!rendered) return;
     const endpoint = await em.findOne(WebhookEndpoint, { businessId: event.businessId });
     if (!endpoint) return; // a registration receives the events after it (decision 0010)

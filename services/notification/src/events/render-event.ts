@@ -1,5 +1,6 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Event } from '@corridor/bus';
+import { renderPayout } from './payout-webhooks.js';
 import type { WebhookData, WebhookEventType } from './webhook-events.js';
 
 export interface RenderedEvent {
@@ -9,7 +10,8 @@ export interface RenderedEvent {
 
 /**
  * The public webhook of a bus event (seed 6, decision 0010), or undefined for the events platforms
- * are not told about (identity's business and credential events).
+ * are not told about (identity's business and credential events, swaps, adjustments). Throws when
+ * the event cannot be shown as its contract says (a defect upstream).
  */
 export function renderEvent(event: Event): RenderedEvent | undefined {
   const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : new Date(0);
@@ -28,6 +30,12 @@ export function renderEvent(event: Event): RenderedEvent | undefined {
           changed_at: occurredAt.toISOString(),
         },
       };
+    }
+    case 'transactionCreated':
+    case 'transactionUpdated': {
+      // Decision 0013: a payout's every state change; other money movements are read, not pushed.
+      const { transaction } = event.payload.value;
+      return transaction?.payoutDetails ? renderPayout(transaction) : undefined;
     }
     default:
       return undefined;

@@ -1,3 +1,5 @@
+import { payoutExample } from './payout-webhooks.js';
+
 /**
  * The public webhook events (decision 0010): where each goes and an example body for the mock
  * trigger. A body is always `{event, data}` (seed 6.2), rendered once and sent byte for byte.
@@ -10,7 +12,7 @@ export type WebhookData = Record<string, JsonValue>;
 
 interface WebhookEventKind {
   /** kyc_url only (seed 6.2), or kyc_url falling back to collection_url (decision 0009), or one URL. */
-  route: 'kyc_only' | 'kyc_else_collection' | 'collection';
+  route: 'kyc_only' | 'kyc_else_collection' | 'collection' | 'payout';
   /** What the mock trigger sends; its members are also the only ones a mock may replace. */
   example: WebhookData;
 }
@@ -86,6 +88,12 @@ export const WEBHOOK_EVENTS = {
       status: 'successful',
     },
   },
+  // Decision 0013: the payout as GET /payout/{id} shows it; examples from the same renderer.
+  'payout.pending': { route: 'payout', example: payoutExample('pending') },
+  'payout.processing': { route: 'payout', example: payoutExample('processing') },
+  'payout.successful': { route: 'payout', example: payoutExample('successful') },
+  'payout.failed': { route: 'payout', example: payoutExample('failed') },
+  'payout.reversed': { route: 'payout', example: payoutExample('reversed') },
 } as const satisfies Record<string, WebhookEventKind>;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
@@ -104,6 +112,7 @@ export interface RegisteredUrls {
 /** Which of the registration's URLs receives the event; undefined: none (recorded, not delivered, seed 6.2). */
 export function destinationOf(eventType: WebhookEventType, urls: RegisteredUrls): Destination | undefined {
   const { route } = WEBHOOK_EVENTS[eventType] as WebhookEventKind;
+  if (route === 'payout') return 'payout_url';
   if (route === 'collection') return 'collection_url';
   if (urls.kycUrl) return 'kyc_url';
   return route === 'kyc_else_collection' ? 'collection_url' : undefined;
@@ -117,6 +126,20 @@ export function urlOf(destination: Destination, urls: RegisteredUrls): string {
   if (destination === 'payout_url') return urls.payoutUrl;
   if (destination === 'kyc_url' && urls.kycUrl) return urls.kycUrl;
   return urls.collectionUrl;
+}
+
+/**
+ * The mock's `data`: the example with the caller's business where the event names one (payouts do
+ * not), then the caller's replacements (members the example has, checked by the caller).
+ */
+export function mockWebhookData(
+  eventType: WebhookEventType,
+  businessId: string,
+  replacements: Readonly<Record<string, unknown>> = {},
+): WebhookData {
+  const example: WebhookData = WEBHOOK_EVENTS[eventType].example;
+  const own = Object.hasOwn(example, 'business_id') ? { business_id: businessId } : {};
+  return { ...example, ...own, ...replacements } as WebhookData;
 }
 
 /** The exact bytes every attempt of the delivery sends. */

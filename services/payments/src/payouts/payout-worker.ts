@@ -5,6 +5,7 @@ import type { PaymentsContext } from '../context.js';
 import { applyTransfers, sql, walletAccount, type LedgerInstruction, type Row } from '../ledger/index.js';
 import { changeTransactionStatus } from '../transactions/transaction-store.js';
 import { reservationIds, SANDBOX_RAIL } from './create-payout.js';
+import { transactionStatusOfPayout, type PayoutStatusName } from './payout-record.js';
 import type { PayoutRail, RailStatus } from './sandbox-rail.js';
 
 export interface PayoutWorkerOptions {
@@ -101,9 +102,7 @@ export class PayoutWorker {
       }
       const reference = status.reference;
       await this.inTransaction(async (tx) => {
-        const moved = await changeTransactionStatus(tx, context, payout.id, 'PENDING', 'PROCESSING', now);
-        if (!moved) return;
-        await this.update(tx, payout.id, { status: 'processing', rail_reference: reference });
+        await this.move(tx, payout.id, 'pending', 'processing', { rail_reference: reference }, now);
       });
       // The rail may already have settled it (a crash left it pending here): apply that at once.
       if (status.state === 'accepted') {
@@ -122,7 +121,6 @@ export class PayoutWorker {
   }
 
   private async apply(payout: ClaimedPayout, status: RailStatus, now: Date): Promise<void> {
-    const { context } = this.options;
     if (status.state === 'accepted') {
       await this.recheckAt(payout.id, status.checkAgainAt);
       return;
@@ -148,14 +146,9 @@ export class PayoutWorker {
     ];
     await this.inTransaction(async (tx) => {
       if (status.state === 'failed') {
-        if (!(await changeTransactionStatus(tx, context, payout.id, 'PROCESSING', 'FAILED', now))) return;
+        const changes = { failure_code: status.failure ?? 'rejected_by_bank', completed_at: now, next_check_at: null };
+        if (!(await this.move(tx, payout.id, 'processing', 'failed', changes, now))) return;
         await applyTransfers(tx, resolve('void_pending'));
-        await this.update(tx, payout.id, {
-          status: 'failed',
-          failure_code: status.failure ?? 'rejected_by_bank',
-          completed_at: now,
-          next_check_at: null,
-        });
         await sql(
           tx,
           `update payout_daily_total set total = greatest(total - ?, 0) where business_id = ? and currency = ? and day = ?`,
@@ -164,23 +157,17 @@ export class PayoutWorker {
         return;
       }
       if (payout.status === 'processing') {
-        if (!(await changeTransactionStatus(tx, context, payout.id, 'PROCESSING', 'SUCCESSFUL', now))) return;
-        await applyTransfers(tx, resolve('post_pending'));
-        await this.update(tx, payout.id, {
-          status: 'successful',
+        const changes = {
           completed_at: now,
           next_check_at: status.state === 'successful' ? (status.checkAgainAt ?? null) : now,
-        });
+        };
+        if (!(await this.move(tx, payout.id, 'processing', 'successful', changes, now))) return;
+        await applyTransfers(tx, resolve('post_pending'));
       }
       if (status.state === 'reversed') {
-        if (!(await changeTransactionStatus(tx, context, payout.id, 'SUCCESSFUL', 'REVERSED', now))) return;
+        const changes = { failure_code: status.failure ?? 'returned_by_bank', reversed_at: now, next_check_at: null };
+        if (!(await this.move(tx, payout.id, 'successful', 'reversed', changes, now))) return;
         await applyTransfers(tx, await this.reversal(tx, payout));
-        await this.update(tx, payout.id, {
-          status: 'reversed',
-          failure_code: status.failure ?? 'returned_by_bank',
-          reversed_at: now,
-          next_check_at: null,
-        });
       } else if (payout.status === 'successful') {
         await this.update(tx, payout.id, { next_check_at: status.checkAgainAt ?? null });
       }
@@ -231,6 +218,38 @@ export class PayoutWorker {
       next,
       id,
     ]);
+  }
+
+  /**
+   * Moves the payout, and its transaction with its event, from one status to the next; false when it
+   * was no longer in `from` (another worker got there first). The payout row is written first, so
+   * the event carries the new payout_details.
+   */
+  private async move(
+    tx: EntityManager,
+    id: string,
+    from: PayoutStatusName,
+    to: PayoutStatusName,
+    changes: Record<string, unknown>,
+    now: Date,
+  ): Promise<boolean> {
+    const entries = Object.entries({ ...changes, status: to, lease_until: null, updated_at: now });
+    const moved = await sql(
+      tx,
+      `update payout set ${entries.map(([column]) => `${column} = ?`).join(', ')} where id = ? and status = ? returning id`,
+      [...entries.map(([, value]) => value), id, from],
+    );
+    if (moved.length === 0) return false;
+    const transaction = await changeTransactionStatus(
+      tx,
+      this.options.context,
+      id,
+      transactionStatusOfPayout(from),
+      transactionStatusOfPayout(to),
+      now,
+    );
+    if (!transaction) throw new Error(`payout ${id} was ${from} but its transaction was not`);
+    return true;
   }
 
   private async update(tx: EntityManager, id: string, changes: Record<string, unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { topicName } from '@corridor/bus';
+import { decodeEvent, topicName } from '@corridor/bus';
 import { CreatePayoutRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import { AdjustmentDirection, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
@@ -87,23 +87,21 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
   const payout = (businessId: string, fields: PayoutFields = {}) => {
     const { bankCode = '058', accountNumber = ordinary, ...rest } = fields;
     const destination = fields.beneficiaryId ? {} : { bankCode, accountNumber };
-    return orm.em
-      .fork()
-      .transactional((tx) =>
-        createPayout(
-          tx,
-          context,
-          businessId,
-          create(CreatePayoutRequestSchema, {
-            amount: 50_000n,
-            currency: 'NGN',
-            narration: 'test',
-            reference: randomUUID(),
-            ...destination,
-            ...rest,
-          }),
-        ),
-      );
+    return orm.em.fork().transactional((tx) =>
+      createPayout(
+        tx,
+        context,
+        businessId,
+        create(CreatePayoutRequestSchema, {
+          amount: 50_000n,
+          currency: 'NGN',
+          narration: 'test',
+          reference: randomUUID(),
+          ...destination,
+          ...rest,
+        }),
+      ),
+    );
   };
   const wallet = async (businessId: string) => (await walletBalances(orm.em.fork(), businessId)).get('NGN');
   const statusOf = async (businessId: string, id: string) =>
@@ -137,10 +135,20 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     expect(await statusOf(businessId, created.id)).toBe(PayoutStatus.SUCCESSFUL);
     expect(await wallet(businessId)).toMatchObject({ ledger: 940_000n, pending: 0n, available: 940_000n });
     expect((await rail.view(created.id, now))?.submitCalls).toBe(1);
-    const events = await query<{ n: string }>(db.url, 'select count(*) as n from outbox where message_key = $1', [
-      created.id,
-    ]);
-    expect(events[0]?.n).toBe('3'); // created, processing, successful
+    // Each event carries the payout as it became: pending, processing, successful.
+    const events = await query<{ payload: Buffer }>(
+      db.url,
+      'select payload from outbox where message_key = $1 order by id',
+      [created.id],
+    );
+    expect(
+      events.map(({ payload }) => {
+        const event = decodeEvent(payload);
+        return event.payload.case === 'transactionCreated' || event.payload.case === 'transactionUpdated'
+          ? event.payload.value.transaction?.payoutDetails?.status
+          : undefined;
+      }),
+    ).toEqual([PayoutStatus.PENDING, PayoutStatus.PROCESSING, PayoutStatus.SUCCESSFUL]);
   });
 
   it('a failing account voids the reservation; a returned one gives amount and fee back after success', async () => {

@@ -17,6 +17,11 @@ export const WEBHOOK_EVENTS = [
   'collection.expired',
   'refund_initiated',
   'refund',
+  'payout.pending',
+  'payout.processing',
+  'payout.successful',
+  'payout.failed',
+  'payout.reversed',
 ] as const;
 
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
