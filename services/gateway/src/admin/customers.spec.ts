@@ -1,8 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { failedPrecondition } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
-import { adminApp, type AppOptions } from '../app.js';
+import { startAdminListener } from './admin-listener.fixture.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, OWNER_ID } from '../public/customers/customer.fixtures.js';
 import { startFakeCustomerService } from '../public/customers/fake-customer-service.js';
 
@@ -11,24 +8,14 @@ const ADMIN_TOKEN = 'admin-token-for-the-customer-review-spec';
 /** The admin listener as bootstrap builds it, over a fake customer-kyb; identity is never called here. */
 describe('admin customer review (decision 0008 "Review")', () => {
   let service: Awaited<ReturnType<typeof startFakeCustomerService>>;
-  let server: Server;
-  let base: string;
+  let listener: Awaited<ReturnType<typeof startAdminListener>>;
 
   beforeAll(async () => {
     service = await startFakeCustomerService();
-    const options = {
-      clients: { customer: service.client },
-      logger: createLogger('test', { level: 'silent' }),
-      environment: 'sandbox',
-      adminToken: ADMIN_TOKEN,
-      bodyLimit: '1mb',
-    } as unknown as AppOptions;
-    server = adminApp(options).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listener = await startAdminListener({ customer: service.client }, ADMIN_TOKEN, 'req-admin-1');
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await listener.stop();
     await service.stop();
   });
   beforeEach(() => {
@@ -36,18 +23,8 @@ describe('admin customer review (decision 0008 "Review")', () => {
     service.answers.clear();
   });
 
-  async function admin(method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-request-id': 'req-admin-1',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const admin = (method: string, path: string, body?: unknown, token?: string) =>
+    listener.admin(method, path, body, token);
 
   /** Admin calls are not scoped to a business: no business-id, but the request id for the logs. */
   const expectUnscopedCaller = () => {

@@ -1,8 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { notFound } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
-import { adminApp, type AppOptions } from '../app.js';
+import { startAdminListener } from './admin-listener.fixture.js';
 import { startFakePaymentsService } from '../public/payments/fake-payments-service.js';
 import { BUSINESS_ID } from '../public/payments/payments.fixtures.js';
 import { PAYOUT_ID } from '../public/payments/payout.fixtures.js';
@@ -12,24 +9,14 @@ const ADMIN_TOKEN = 'admin-token-for-the-payout-admin-spec';
 /** The back office's payout controls on the admin listener as bootstrap builds it, over a fake payments. */
 describe('admin payouts: daily limits and the sandbox rail’s view of a payout', () => {
   let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let server: Server;
-  let base: string;
+  let listener: Awaited<ReturnType<typeof startAdminListener>>;
 
   beforeAll(async () => {
     service = await startFakePaymentsService();
-    const options = {
-      clients: { payments: service.client },
-      logger: createLogger('test', { level: 'silent' }),
-      environment: 'sandbox',
-      adminToken: ADMIN_TOKEN,
-      bodyLimit: '1mb',
-    } as unknown as AppOptions;
-    server = adminApp(options).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listener = await startAdminListener({ payments: service.client }, ADMIN_TOKEN, 'req-admin-payouts');
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await listener.stop();
     await service.stop();
   });
   beforeEach(() => {
@@ -37,18 +24,8 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
     service.answers.clear();
   });
 
-  async function admin(method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-request-id': 'req-admin-payouts',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const admin = (method: string, path: string, body?: unknown, token?: string) =>
+    listener.admin(method, path, body, token);
 
   /** The one call payments received, for no business (Admin* name it in the request). */
   const received = (method: string) => {

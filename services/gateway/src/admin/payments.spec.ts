@@ -1,10 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import { AdjustmentDirection } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { invalidArgument } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
-import { adminApp, type AppOptions } from '../app.js';
+import { startAdminListener } from './admin-listener.fixture.js';
 import { startFakePaymentsService } from '../public/payments/fake-payments-service.js';
 import { BUSINESS_ID, CREATED, TRANSACTION_ID, UPDATED } from '../public/payments/payments.fixtures.js';
 import { Transaction } from '../public/payments/response-schemas.js';
@@ -14,24 +11,14 @@ const ADMIN_TOKEN = 'admin-token-for-the-payments-admin-spec';
 /** The admin listener as bootstrap builds it, over a fake payments. */
 describe('admin payments: rates, spreads, fees, adjustments, the ledger check', () => {
   let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let server: Server;
-  let base: string;
+  let listener: Awaited<ReturnType<typeof startAdminListener>>;
 
   beforeAll(async () => {
     service = await startFakePaymentsService();
-    const options = {
-      clients: { payments: service.client },
-      logger: createLogger('test', { level: 'silent' }),
-      environment: 'sandbox',
-      adminToken: ADMIN_TOKEN,
-      bodyLimit: '1mb',
-    } as unknown as AppOptions;
-    server = adminApp(options).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listener = await startAdminListener({ payments: service.client }, ADMIN_TOKEN, 'req-admin-payments');
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await listener.stop();
     await service.stop();
   });
   beforeEach(() => {
@@ -39,18 +26,8 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     service.answers.clear();
   });
 
-  async function admin(method: string, path: string, body?: unknown, token = ADMIN_TOKEN) {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-request-id': 'req-admin-payments',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+  const admin = (method: string, path: string, body?: unknown, token?: string) =>
+    listener.admin(method, path, body, token);
 
   /** The one call payments received: the method and request, for no business (Admin* name it). */
   const received = (method: string) => {

@@ -10,7 +10,7 @@ import { allCurrencies, requireCurrency } from '../reference/currencies.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { insertTransaction, readTransaction } from '../transactions/transaction-store.js';
-import { lookupAccount, requireBeneficiary, saveBeneficiary } from './destinations.js';
+import { requireBeneficiary, resolveDestination, saveBeneficiary } from './destinations.js';
 
 /** The rail every sandbox payout settles through (decision 0013). */
 export const SANDBOX_RAIL = 'sandbox';
@@ -36,7 +36,7 @@ async function destinationOf(
     if (!beneficiary.destination) throw new Error('beneficiary without destination');
     return { destination: beneficiary.destination, beneficiaryId: beneficiary.id };
   }
-  const destination = await lookupAccount(tx, context, businessId, request.bankCode ?? '', request.accountNumber ?? '');
+  const destination = resolveDestination(request.bankCode ?? '', request.accountNumber ?? '');
   return { destination, beneficiaryId: undefined };
 }
 

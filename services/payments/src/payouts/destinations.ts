@@ -38,17 +38,8 @@ export function listBanks(country: string, currency: string): Bank[] {
   ).map((bank) => create(BankSchema, { ...bank, scheme: SCHEME[bank.scheme] }));
 }
 
-/**
- * The account holder at a bank, from the rail, or 422 naming why there is none (issue 12). A
- * successful lookup is remembered for the business: production pays only looked-up destinations.
- */
-export async function lookupAccount(
-  em: EntityManager,
-  context: PaymentsContext,
-  businessId: string,
-  bankCode: string,
-  accountNumber: string,
-): Promise<PayoutDestination> {
+/** The account holder at a bank, from the rail's directory, or 422 naming why there is none (issue 12). */
+export function resolveDestination(bankCode: string, accountNumber: string): PayoutDestination {
   const bank = sandboxBank(bankCode);
   const problem = accountProblem(bankCode, accountNumber);
   if (!bank || problem === 'unknown_bank') {
@@ -72,18 +63,32 @@ export async function lookupAccount(
       'ACCOUNT_NOT_FOUND',
     );
   }
-  const destination = create(PayoutDestinationSchema, {
+  return create(PayoutDestinationSchema, {
     bankCode: bank.code,
     bankName: bank.name,
     accountNumber,
     accountName: sandboxAccountName(bank.code, accountNumber),
     currency: bank.currency,
   });
+}
+
+/**
+ * GET /bank/account-lookup: resolveDestination, remembered for the business — production pays
+ * only destinations looked up first (decision 0013).
+ */
+export async function lookupAccount(
+  em: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  bankCode: string,
+  accountNumber: string,
+): Promise<PayoutDestination> {
+  const destination = resolveDestination(bankCode, accountNumber);
   await sql(
     em,
     `insert into account_lookup (business_id, bank_code, account_number, account_name, looked_up_at) values (?, ?, ?, ?, ?)
      on conflict (business_id, bank_code, account_number) do update set account_name = excluded.account_name, looked_up_at = excluded.looked_up_at`,
-    [businessId, bank.code, accountNumber, destination.accountName, context.now()],
+    [businessId, destination.bankCode, accountNumber, destination.accountName, context.now()],
   );
   return destination;
 }

@@ -13,6 +13,7 @@ import { checkLedger, LedgerAccounts, walletBalances } from '../ledger/index.js'
 import { getTransaction } from '../transactions/read-transactions.js';
 import { adjustWallet } from '../wallets/adjust-wallet.js';
 import { createPayout } from './create-payout.js';
+import { lookupAccount } from './destinations.js';
 import { PayoutWorker } from './payout-worker.js';
 import { setPayoutLimit } from './payout-limits.js';
 import { sandboxAccountNumber } from './sandbox-directory.js';
@@ -231,6 +232,53 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     await expect(payout(await funded(1_000_000n), { beneficiaryId })).rejects.toMatchObject({
       reason: 'BENEFICIARY_NOT_FOUND',
     });
+    await drain();
+    advance(1_000);
+    await drain();
+  });
+
+  it('in production pays only an account the business looked up (or a saved beneficiary)', async () => {
+    const businessId = await funded(1_000_000n);
+    const production = { ...context, environment: 'production' as const };
+    const payoutIn = (fields: { accountNumber: string }) =>
+      orm.em.fork().transactional((tx) =>
+        createPayout(
+          tx,
+          production,
+          businessId,
+          create(CreatePayoutRequestSchema, {
+            amount: 1_000n,
+            currency: 'NGN',
+            bankCode: '058',
+            narration: 'test',
+            reference: randomUUID(),
+            ...fields,
+          }),
+        ),
+      );
+    const account = sandboxAccountNumber('058', '076543210');
+    await expect(payoutIn({ accountNumber: account })).rejects.toMatchObject({ reason: 'LOOKUP_REQUIRED' });
+    expect(await wallet(businessId)).toMatchObject({ pending: 0n, available: 1_000_000n });
+    await lookupAccount(orm.em.fork(), production, businessId, '058', account);
+    expect((await payoutIn({ accountNumber: account })).payoutDetails?.status).toBe(PayoutStatus.PENDING);
+    // Another business's lookup does not count.
+    await expect(
+      orm.em.fork().transactional((tx) =>
+        createPayout(
+          tx,
+          production,
+          randomUUID(),
+          create(CreatePayoutRequestSchema, {
+            amount: 1n,
+            currency: 'NGN',
+            bankCode: '058',
+            accountNumber: account,
+            narration: 'x',
+            reference: randomUUID(),
+          }),
+        ),
+      ),
+    ).rejects.toMatchObject({ reason: 'LOOKUP_REQUIRED' });
     await drain();
     advance(1_000);
     await drain();

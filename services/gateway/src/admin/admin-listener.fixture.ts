@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@corridor/logging';
+import { adminApp, type AppOptions } from '../app.js';
+
+export interface AdminAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * For admin route specs: the admin listener as bootstrap builds it, on a free port, over the given
+ * (fake) clients. `admin()` calls it with the admin token and `requestId`.
+ */
+export async function startAdminListener(
+  clients: Partial<AppOptions['clients']>,
+  adminToken: string,
+  requestId: string,
+) {
+  const options = {
+    clients,
+    logger: createLogger('test', { level: 'silent' }),
+    environment: 'sandbox',
+    adminToken,
+    bodyLimit: '1mb',
+  } as unknown as AppOptions;
+  const server = adminApp(options).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    async admin(method: string, path: string, body?: unknown, token = adminToken): Promise<AdminAnswer> {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-request-id': requestId,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
