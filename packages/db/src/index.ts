@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Migration, Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
-import type { EntitySchema, MigrationObject } from '@mikro-orm/core';
+import type { EntityManager as CoreEntityManager, EntitySchema, MigrationObject } from '@mikro-orm/core';
 
 export { Migration, MikroORM, type EntityManager, type MigrationObject };
 
@@ -16,6 +16,18 @@ export interface ServiceDatabaseOptions {
   /** Where MikroORM's own log lines go; its default console logger when absent. */
   logger?: (message: string) => void;
 }
+
+/** One SQL statement (`?` placeholders) in the transaction of `em`, if it has one. */
+export function sql<Row = Record<string, unknown>>(
+  em: CoreEntityManager,
+  statement: string,
+  params: unknown[] = [],
+): Promise<Row[]> {
+  return em.getConnection().execute<Row[]>(statement, params, 'all', em.getTransactionContext());
+}
+
+/** A timestamptz column as the driver returns it (a Date, or text in a jsonb document) as a Date. */
+export const dateOf = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 
 export function ormOptions(options: ServiceDatabaseOptions): Options {
   return {

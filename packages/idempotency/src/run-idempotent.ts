@@ -1,4 +1,5 @@
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { sql } from '@corridor/db';
 import { alreadyExists, invalidArgument, type CallContext } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { callerKeyOf, IDEMPOTENCY_METADATA, type CallerKey } from './caller-key.js';
@@ -8,11 +9,6 @@ interface StoredKey {
   /** null: a claim of runIdempotentOutsideTransaction whose effect has not finished. */
   response: Buffer | null;
   age_ms: number;
-}
-
-/** One statement in the entity manager's transaction, if it has one. */
-function sql<Row>(em: EntityManager, statement: string, params: unknown[]): Promise<Row[]> {
-  return em.getConnection().execute<Row[]>(statement, params, 'all', em.getTransactionContext());
 }
 
 const inFlight = ({ key }: CallerKey) =>

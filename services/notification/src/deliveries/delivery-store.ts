@@ -1,3 +1,4 @@
+import { sql } from '@corridor/db';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Destination } from '../events/webhook-events.js';
 import type { AttemptResult } from './send-webhook.js';
@@ -86,9 +87,9 @@ export function attemptFromRow(row: Row): Attempt {
 }
 
 /** Runs one statement in the entity manager's transaction, if it has one. */
-export function query(em: EntityManager, sql: string, params: unknown[] = []): Promise<Row[]> {
-  return em.getConnection().execute<Row[]>(sql, params, 'all', em.getTransactionContext());
-}
+/** One statement in the transaction of `em` (the shared helper of @corridor/db, by notification's name). */
+export const query = (em: EntityManager, statement: string, params: unknown[] = []): Promise<Row[]> =>
+  sql<Row>(em, statement, params);
 
 export interface NewDelivery {
   id: string;

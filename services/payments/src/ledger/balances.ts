@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { int8, sql } from './sql.js';
+import { dateOf, int8, sql } from './sql.js';
 
 /** A wallet's balances (seed 4.4): ledger = posted; pending = reserved; available = ledger - pending. */
 export interface WalletBalance {
@@ -27,7 +27,7 @@ export async function walletBalances(em: EntityManager, businessId: string): Pro
         ledger,
         pending,
         available: ledger - pending,
-        updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(String(row.updated_at)),
+        updatedAt: dateOf(row.updated_at),
       };
       return [balance.currency, balance];
     }),

@@ -10,4 +10,4 @@ export {
 } from './transfers.js';
 export { walletBalances, type WalletBalance } from './balances.js';
 export { checkLedger, type LedgerCheck, type LedgerViolation, type LedgerRule } from './invariants.js';
-export { sql, int8, type Row } from './sql.js';
+export { sql, int8, dateOf, type Row } from './sql.js';

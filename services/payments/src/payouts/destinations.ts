@@ -12,7 +12,7 @@ import {
 import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
-import { sql, type Row } from '../ledger/index.js';
+import { dateOf, sql, type Row } from '../ledger/index.js';
 import { decodeCursor, encodeCursor } from '../transactions/cursor.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../transactions/read-transactions.js';
 import {
@@ -103,12 +103,8 @@ const beneficiaryOf = (row: Row): Beneficiary =>
       accountName: String(row.account_name),
       currency: String(row.currency),
     },
-    createdAt: timestampFromDate(
-      new Date(String(row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at)),
-    ),
-    lastUsedAt: timestampFromDate(
-      new Date(String(row.last_used_at instanceof Date ? row.last_used_at.toISOString() : row.last_used_at)),
-    ),
+    createdAt: timestampFromDate(dateOf(row.created_at)),
+    lastUsedAt: timestampFromDate(dateOf(row.last_used_at)),
   });
 
 export async function getBeneficiary(
@@ -195,7 +191,7 @@ export async function listBeneficiaries(
   const at = (row: Row | undefined, direction: 'older' | 'newer') =>
     row
       ? encodeCursor({
-          createdAt: new Date(String(row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at)),
+          createdAt: dateOf(row.created_at),
           id: String(row.id),
           direction,
         })

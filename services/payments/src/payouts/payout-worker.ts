@@ -2,7 +2,7 @@ import type { MikroORM } from '@corridor/db';
 import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
-import { applyTransfers, sql, walletAccount, type LedgerInstruction, type Row } from '../ledger/index.js';
+import { applyTransfers, dateOf, sql, walletAccount, type LedgerInstruction, type Row } from '../ledger/index.js';
 import { changeTransactionStatus } from '../transactions/transaction-store.js';
 import { reservationIds, SANDBOX_RAIL } from './create-payout.js';
 import { transactionStatusOfPayout, type PayoutStatusName } from './payout-record.js';
@@ -42,7 +42,7 @@ const claimedOf = (row: Row): ClaimedPayout => ({
   fee: BigInt(String(row.fee)),
   bankCode: String(row.bank_code),
   accountNumber: String(row.account_number),
-  createdAt: row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at)),
+  createdAt: dateOf(row.created_at),
 });
 
 /**

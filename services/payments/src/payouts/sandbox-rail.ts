@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { sql } from '../ledger/index.js';
+import { dateOf, sql } from '../ledger/index.js';
 import { sandboxOutcome } from './sandbox-directory.js';
 
 export type RailState = 'accepted' | 'successful' | 'failed' | 'reversed';
@@ -79,14 +79,14 @@ export class SandboxRail implements PayoutRail {
     ]);
     if (!row) return undefined;
     const reference = String(row.reference);
-    const settlesAt = new Date(String(row.settles_at instanceof Date ? row.settles_at.toISOString() : row.settles_at));
+    const settlesAt = dateOf(row.settles_at);
     if (now < settlesAt) return { state: 'accepted', reference, checkAgainAt: settlesAt };
     const outcome = String(row.outcome);
     if (outcome === 'invalid_account' || outcome === 'bank_unavailable' || outcome === 'account_closed') {
       return { state: 'failed', reference, failure: outcome };
     }
     if (row.reverses_at !== null) {
-      const reversesAt = row.reverses_at instanceof Date ? row.reverses_at : new Date(String(row.reverses_at));
+      const reversesAt = dateOf(row.reverses_at);
       return now >= reversesAt
         ? { state: 'reversed', reference, failure: 'returned_by_bank' }
         : { state: 'successful', reference, checkAgainAt: reversesAt };

@@ -8,7 +8,7 @@ import {
 import { invalidArgument, isUuid } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
-import { int8, sql, type Row } from '../ledger/index.js';
+import { dateOf, int8, sql, type Row } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from './currencies.js';
 import { feeFor, type FeeOperationName, type FeeRule } from './fee-rule.js';
 
@@ -42,7 +42,7 @@ const ruleOf = (row: Row): FeeRule => ({
   percentageBps: Number(row.percentage_bps),
   minimum: row.minimum === null ? null : int8(row.minimum),
   maximum: row.maximum === null ? null : int8(row.maximum),
-  updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(String(row.updated_at)),
+  updatedAt: dateOf(row.updated_at),
 });
 
 /** The rule that prices an operation for a business: its own when it has one, else the default. */

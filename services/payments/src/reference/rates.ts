@@ -6,11 +6,9 @@ import { invalidArgument, isUuid } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { sql, type Row } from '../ledger/index.js';
+import { dateOf, sql, type Row } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from './currencies.js';
 import { applySpread, formatRate, invertRate, parseRate, type Rate } from './decimal-rate.js';
-
-const dateOf = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
 
 const midRateMessage = (row: Row, derived: boolean): MidRate =>
   create(MidRateSchema, {

@@ -9,7 +9,7 @@ import {
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { int8, type Row } from '../ledger/index.js';
+import { dateOf, int8, type Row } from '../ledger/index.js';
 import { payoutDetailsOf } from '../payouts/payout-record.js';
 
 export type TransactionTypeName = 'SWAP' | 'COLLECTION' | 'PAYOUT' | 'REFUND' | 'ADJUSTMENT';
@@ -45,7 +45,6 @@ export const transactionStatusOf = (name: string) => enumValue(TransactionStatus
 export const transactionTypeName = (type: TransactionType) => TransactionType[type] as TransactionTypeName;
 export const transactionStatusName = (status: TransactionStatus) => TransactionStatus[status] as TransactionStatusName;
 
-const dateOf = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
 const jsonOf = <T>(value: unknown): T | null =>
   value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
 
