@@ -13,8 +13,7 @@ import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { dateOf, sql, type Row } from '../ledger/index.js';
-import { decodeCursor, encodeCursor } from '../transactions/cursor.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../transactions/read-transactions.js';
+import { keysetPage, keysetRead } from '../transactions/cursor.js';
 import {
   accountProblem,
   SANDBOX_BANKS,
@@ -166,40 +165,12 @@ export async function listBeneficiaries(
   businessId: string,
   page: { cursor: string; limit: number } | undefined,
 ) {
-  const limit = page?.limit ? page.limit : DEFAULT_PAGE_SIZE;
-  if (limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw invalidArgument(`per_page must be between 1 and ${MAX_PAGE_SIZE}`, {
-      per_page: [`must be between 1 and ${MAX_PAGE_SIZE}`],
-    });
-  }
-  const cursor = page?.cursor ? decodeCursor(page.cursor) : undefined;
-  if (page?.cursor && !cursor)
-    throw invalidArgument('cursor is not a cursor this API returned', {
-      cursor: ['is not a cursor this API returned'],
-    });
-  const newer = cursor?.direction === 'newer';
+  const read = keysetRead(page);
   const rows = await sql(
     em,
-    `select * from beneficiary where business_id = ? ${cursor ? (newer ? 'and (created_at, id) > (?, ?)' : 'and (created_at, id) < (?, ?)') : ''}
-     order by ${newer ? 'created_at asc, id asc' : 'created_at desc, id desc'} limit ?`,
-    [businessId, ...(cursor ? [cursor.createdAt, cursor.id] : []), limit + 1],
+    `select * from beneficiary where business_id = ? ${read.seek ? `and ${read.seek}` : ''} order by ${read.order} limit ?`,
+    [businessId, ...read.seekParams, read.limit + 1],
   );
-  const more = rows.length > limit;
-  const slice = rows.slice(0, limit);
-  if (newer) slice.reverse();
-  const beneficiaries = slice.map(beneficiaryOf);
-  const at = (row: Row | undefined, direction: 'older' | 'newer') =>
-    row
-      ? encodeCursor({
-          createdAt: dateOf(row.created_at),
-          id: String(row.id),
-          direction,
-        })
-      : undefined;
-  return {
-    beneficiaries,
-    nextCursor: (newer ? true : more) ? at(slice[slice.length - 1], 'older') : undefined,
-    previousCursor: (newer ? more : cursor !== undefined) ? at(slice[0], 'newer') : undefined,
-    limit,
-  };
+  const found = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: String(row.id) }));
+  return { ...found, beneficiaries: found.rows.map(beneficiaryOf) };
 }

@@ -1,19 +1,16 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ListTransactionsRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
-import { sql } from '../ledger/index.js';
-import { decodeCursor, encodeCursor, type Cursor } from './cursor.js';
+import { dateOf, sql } from '../ledger/index.js';
+import { keysetPage, keysetRead } from './cursor.js';
 import {
   TRANSACTION_COLUMNS,
   transactionOf,
   transactionStatusName,
   transactionTypeName,
 } from './transaction-record.js';
-
-export const DEFAULT_PAGE_SIZE = 15;
-export const MAX_PAGE_SIZE = 100;
 
 export async function getTransaction(
   em: EntityManager,
@@ -48,20 +45,7 @@ export async function listTransactions(
   businessId: string,
   request: ListTransactionsRequest,
 ): Promise<TransactionPage> {
-  const limit = request.page?.limit ? request.page.limit : DEFAULT_PAGE_SIZE;
-  if (limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw invalidArgument(`per_page must be between 1 and ${MAX_PAGE_SIZE}`, {
-      per_page: [`must be between 1 and ${MAX_PAGE_SIZE}`],
-    });
-  }
-  let cursor: Cursor | undefined;
-  if (request.page?.cursor) {
-    cursor = decodeCursor(request.page.cursor);
-    if (!cursor)
-      throw invalidArgument('cursor is not a cursor this API returned', {
-        cursor: ['is not a cursor this API returned'],
-      });
-  }
+  const read = keysetRead(request.page);
   const where = ['business_id = ?'];
   const params: unknown[] = [businessId];
   if (request.status !== undefined) {
@@ -88,34 +72,20 @@ export async function listTransactions(
     where.push('created_at < ?');
     params.push(timestampDate(request.to));
   }
-  const newer = cursor?.direction === 'newer';
-  if (cursor) {
-    where.push(newer ? '(created_at, id) > (?, ?)' : '(created_at, id) < (?, ?)');
-    params.push(cursor.createdAt, cursor.id);
+  if (read.seek) {
+    where.push(read.seek);
+    params.push(...read.seekParams);
   }
-  const order = newer ? 'created_at asc, id asc' : 'created_at desc, id desc';
   const rows = await sql(
     em,
-    `select ${TRANSACTION_COLUMNS} from payment_transaction where ${where.join(' and ')} order by ${order} limit ?`,
-    [...params, limit + 1],
+    `select ${TRANSACTION_COLUMNS} from payment_transaction where ${where.join(' and ')} order by ${read.order} limit ?`,
+    [...params, read.limit + 1],
   );
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit);
-  if (newer) page.reverse();
-  const transactions = page.map(transactionOf);
-  const first = transactions[0];
-  const last = transactions[transactions.length - 1];
-  const position = (transaction: Transaction | undefined, direction: Cursor['direction']) =>
-    transaction?.createdAt
-      ? encodeCursor({ createdAt: timestampDate(transaction.createdAt), id: transaction.id, direction })
-      : undefined;
-  // Reading older: newer rows exist whenever we came from a cursor. Reading newer: older rows exist.
-  const hasOlder = newer ? true : more;
-  const hasNewer = newer ? more : cursor !== undefined;
+  const page = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: String(row.id) }));
   return {
-    transactions,
-    nextCursor: hasOlder ? position(last, 'older') : undefined,
-    previousCursor: hasNewer ? position(first, 'newer') : undefined,
-    limit,
+    transactions: page.rows.map(transactionOf),
+    nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
+    limit: page.limit,
   };
 }
