@@ -233,13 +233,7 @@ export class PayoutWorker {
     changes: Record<string, unknown>,
     now: Date,
   ): Promise<boolean> {
-    const entries = Object.entries({ ...changes, status: to, lease_until: null, updated_at: now });
-    const moved = await sql(
-      tx,
-      `update payout set ${entries.map(([column]) => `${column} = ?`).join(', ')} where id = ? and status = ? returning id`,
-      [...entries.map(([, value]) => value), id, from],
-    );
-    if (moved.length === 0) return false;
+    if (!(await this.update(tx, id, { ...changes, status: to, updated_at: now }, from))) return false;
     const transaction = await changeTransactionStatus(
       tx,
       this.options.context,
@@ -252,11 +246,20 @@ export class PayoutWorker {
     return true;
   }
 
-  private async update(tx: EntityManager, id: string, changes: Record<string, unknown>): Promise<void> {
-    const entries = Object.entries({ ...changes, lease_until: null, updated_at: this.options.context.now() });
-    await sql(tx, `update payout set ${entries.map(([column]) => `${column} = ?`).join(', ')} where id = ?`, [
-      ...entries.map(([, value]) => value),
-      id,
-    ]);
+  /** Writes `changes` and releases the claim; with `onlyIf`, only while the payout is in that status. */
+  private async update(
+    em: EntityManager,
+    id: string,
+    changes: Record<string, unknown>,
+    onlyIf?: PayoutStatusName,
+  ): Promise<boolean> {
+    const entries = Object.entries({ updated_at: this.options.context.now(), ...changes, lease_until: null });
+    const updated = await sql(
+      em,
+      `update payout set ${entries.map(([column]) => `${column} = ?`).join(', ')}
+       where id = ? ${onlyIf ? 'and status = ?' : ''} returning id`,
+      [...entries.map(([, value]) => value), id, ...(onlyIf ? [onlyIf] : [])],
+    );
+    return updated.length > 0;
   }
 }
