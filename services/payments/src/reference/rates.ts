@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
 import { dateOf, sql, type Row } from '../ledger/index.js';
-import { allCurrencies, requireCurrency } from './currencies.js';
+import { allCurrencies, requireCurrency, type CurrencyRecord } from './currencies.js';
 import { applySpread, formatRate, invertRate, parseRate, type Rate } from './decimal-rate.js';
 
 const midRateMessage = (row: Row, derived: boolean): MidRate =>
@@ -111,6 +111,9 @@ export interface BusinessRate {
   rate: Rate;
   mid: Rate;
   spreadBps: number;
+  /** The two currencies, as checked. */
+  from: CurrencyRecord;
+  to: CurrencyRecord;
 }
 
 /**
@@ -124,8 +127,8 @@ export async function businessRate(
   pair: { from: string; to: string; fromField: string; toField: string },
 ): Promise<BusinessRate> {
   const currencies = await allCurrencies(em);
-  requireCurrency(currencies, pair.from, pair.fromField, 'swap');
-  requireCurrency(currencies, pair.to, pair.toField, 'swap');
+  const from = requireCurrency(currencies, pair.from, pair.fromField, 'swap');
+  const to = requireCurrency(currencies, pair.to, pair.toField, 'swap');
   if (pair.from === pair.to) {
     throw invalidArgument(
       `${pair.from} to ${pair.to} is not an exchange: the currencies must differ`,
@@ -142,7 +145,7 @@ export async function businessRate(
     );
   }
   const spreadBps = await spreadOf(em, context, businessId);
-  return { rate: applySpread(mid, spreadBps), mid, spreadBps };
+  return { rate: applySpread(mid, spreadBps), mid, spreadBps, from, to };
 }
 
 /** GET /rates: the business's rate for a pair now, recorded as a quote a swap may name until it expires. */

@@ -5,7 +5,6 @@ import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
 import { applyTransfers, LedgerError, walletAccount } from '../ledger/index.js';
-import { allCurrencies } from '../reference/currencies.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { formatRate as formatRateOf, parseRate } from '../reference/decimal-rate.js';
@@ -24,7 +23,8 @@ async function swapRate(em: EntityManager, context: PaymentsContext, businessId:
     fromField: 'from_currency',
     toField: 'to_currency',
   });
-  if (request.quoteId === undefined) return { rate: priced.rate, quoteId: undefined };
+  const { from, to } = priced;
+  if (request.quoteId === undefined) return { rate: priced.rate, quoteId: undefined, from, to };
   const quote = await findQuote(em, businessId, request.quoteId);
   if (!quote) {
     throw invalidArgument(
@@ -49,7 +49,7 @@ async function swapRate(em: EntityManager, context: PaymentsContext, businessId:
   }
   const rate = parseRate(quote.rate);
   if (rate === undefined) throw new Error(`stored quote ${quote.id} has no rate`);
-  return { rate, quoteId: quote.id };
+  return { rate, quoteId: quote.id, from, to };
 }
 
 /**
@@ -65,11 +65,8 @@ export async function createSwap(
   request: CreateSwapRequest,
 ): Promise<Transaction> {
   if (request.amount <= 0n) throw amountProblem('amount must be a positive whole number of minor units');
-  const { rate, quoteId } = await swapRate(tx, context, businessId, request);
-  const currencies = await allCurrencies(tx);
-  const from = currencies.get(request.fromCurrency);
-  const to = currencies.get(request.toCurrency);
-  if (!from || !to) throw new Error('swapRate accepted an unknown currency');
+  // The rate and both currencies, checked once.
+  const { rate, quoteId, from, to } = await swapRate(tx, context, businessId, request);
   const side = request.amountSide === AmountSide.TO ? 'to' : 'from';
   const amounts = swapAmounts({
     side,
