@@ -54,11 +54,13 @@ const KINDS: Record<string, LedgerErrorKind> = {
 
 /**
  * Applies linked transfers in the transaction of `tx`: all or none, in one round trip, with the
- * accounts locked in id order (ledger_apply, migration Ledger). Amounts must be positive.
+ * accounts locked in id order (ledger_apply, migration Ledger). Amounts must be positive. A wallet
+ * too short for them throws `shortBalance()` when given (the operation's own refusal), else a LedgerError.
  */
 export async function applyTransfers(
   tx: EntityManager,
   instructions: readonly LedgerInstruction[],
+  shortBalance?: () => Error,
 ): Promise<TransferOutcome[]> {
   const payload = instructions.map((instruction) =>
     isNewTransfer(instruction)
@@ -86,6 +88,7 @@ export async function applyTransfers(
     const { code, message, detail } = error as { code?: unknown; message?: string; detail?: unknown };
     const kind = typeof code === 'string' ? KINDS[code] : undefined;
     if (!kind) throw error;
+    if (kind === 'insufficient_funds' && shortBalance) throw shortBalance();
     throw new LedgerError(kind, message ?? kind, typeof detail === 'string' ? detail : undefined);
   }
 }

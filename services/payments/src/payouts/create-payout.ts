@@ -5,7 +5,7 @@ import { invalidArgument } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { applyTransfers, LedgerError, sql, walletAccount } from '../ledger/index.js';
+import { applyTransfers, sql, walletAccount } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from '../reference/currencies.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
@@ -141,8 +141,9 @@ export async function createPayout(
   const ids = await context.accounts.resolve([wallet, settlement, fees], tx);
   const id = randomUUID();
   const transfers = reservationIds(id);
-  try {
-    await applyTransfers(tx, [
+  await applyTransfers(
+    tx,
+    [
       {
         id: transfers.amount,
         phase: 'pending',
@@ -165,17 +166,14 @@ export async function createPayout(
             },
           ]
         : []),
-    ]);
-  } catch (error) {
-    if (error instanceof LedgerError && error.kind === 'insufficient_funds') {
-      throw invalidArgument(
+    ],
+    () =>
+      invalidArgument(
         `the ${currency.code} wallet's available balance is less than ${request.amount + fee} (amount ${request.amount} + fee ${fee}, in minor units)`,
         { amount: ['exceeds the available balance with the fee'] },
         'INSUFFICIENT_FUNDS',
-      );
-    }
-    throw error;
-  }
+      ),
+  );
   const beneficiaryId =
     request.saveBeneficiary && !existingBeneficiary
       ? await saveBeneficiary(tx, businessId, destination, randomUUID(), at)

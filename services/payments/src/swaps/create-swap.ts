@@ -4,7 +4,7 @@ import { invalidArgument } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { applyTransfers, LedgerError, walletAccount } from '../ledger/index.js';
+import { applyTransfers, walletAccount } from '../ledger/index.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { formatRate as formatRateOf, parseRate } from '../reference/decimal-rate.js';
@@ -108,23 +108,21 @@ export async function createSwap(
           },
         ]
       : [];
-  try {
-    await applyTransfers(tx, [
+  await applyTransfers(
+    tx,
+    [
       ...leg('source', specs.fromWallet, specs.fromLiquidity, from.code, amounts.exchanged),
       ...leg('rounding', specs.fromWallet, specs.rounding, from.code, amounts.rounding),
       ...leg('fee', specs.fromWallet, specs.fees, from.code, fee),
       ...leg('destination', specs.toLiquidity, specs.toWallet, to.code, amounts.toAmount),
-    ]);
-  } catch (error) {
-    if (error instanceof LedgerError && error.kind === 'insufficient_funds') {
-      throw invalidArgument(
+    ],
+    () =>
+      invalidArgument(
         `the ${from.code} wallet's available balance is less than ${amounts.fromAmount + fee} (amount ${amounts.fromAmount} + fee ${fee}, in minor units)`,
         { amount: ['exceeds the available balance with the fee'] },
         'INSUFFICIENT_FUNDS',
-      );
-    }
-    throw error;
-  }
+      ),
+  );
   return insertTransaction(tx, context, {
     id: transactionId,
     businessId,

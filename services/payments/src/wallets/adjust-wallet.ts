@@ -4,7 +4,7 @@ import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { applyTransfers, LedgerError, sql, walletAccount } from '../ledger/index.js';
+import { applyTransfers, sql, walletAccount } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from '../reference/currencies.js';
 import { insertTransaction } from '../transactions/transaction-store.js';
 
@@ -63,8 +63,9 @@ export async function adjustWallet(
   const ids = await context.accounts.resolve([wallet, counterpart], tx);
   const transactionId = randomUUID();
   const [debitAccount, creditAccount] = credit ? [counterpart, wallet] : [wallet, counterpart];
-  try {
-    await applyTransfers(tx, [
+  await applyTransfers(
+    tx,
+    [
       {
         id: `adjustment:${transactionId}`,
         phase: 'posted',
@@ -74,17 +75,14 @@ export async function adjustWallet(
         amount: request.amount,
         transactionId,
       },
-    ]);
-  } catch (error) {
-    if (error instanceof LedgerError && error.kind === 'insufficient_funds') {
-      throw invalidArgument(
+    ],
+    () =>
+      invalidArgument(
         `the ${currency.code} wallet's available balance is less than ${request.amount}: a debit never takes a wallet below zero`,
         { amount: ['exceeds the available balance'] },
         'INSUFFICIENT_FUNDS',
-      );
-    }
-    throw error;
-  }
+      ),
+  );
   const at = context.now();
   const actor = request.actor.trim() || 'admin';
   const transaction = await insertTransaction(tx, context, {
