@@ -15,6 +15,7 @@ export const EVENT_TYPES: Record<EventCase, string> = {
   businessUpdated: 'business.updated',
   credentialChanged: 'credential.changed',
   customerStatusChanged: 'customer.status_changed',
+  customerCreated: 'customer.created',
   transactionCreated: 'transaction.created',
   transactionUpdated: 'transaction.updated',
 };

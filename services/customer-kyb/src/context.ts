@@ -28,6 +28,41 @@ export interface Actor {
 
 export type StatusTrigger = 'submit' | 'review' | 'upgrade';
 
+/** What a bank account opened for the customer is named after: the business name, or first and last names. */
+export function displayNameOf(customer: Customer): string {
+  const text = (key: string) => {
+    const value = customer.fields[key];
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  if (customer.type === 'business') return text('business_name');
+  return [text('first_name'), text('last_name')].filter(Boolean).join(' ');
+}
+
+const kybScopeOf = (customer: Customer) => (customer.type === 'business' ? (customer.kybScope ?? 'MINIMAL') : '');
+
+/** Records customer.created (not a webhook: for other services' projections) in the unit of work of `tx`. */
+export function recordCustomerCreated(tx: EntityManager, context: CustomerContext, customer: Customer): void {
+  recordEvent(tx, {
+    topic: context.topic,
+    key: customer.id,
+    event: newEvent({
+      businessId: customer.businessId,
+      environment: environmentFromName(context.environment),
+      occurredAt: customer.createdAt,
+      payload: {
+        case: 'customerCreated',
+        value: {
+          customerId: customer.id,
+          customerType: customer.type,
+          kybScope: kybScopeOf(customer),
+          verificationStatus: customer.verificationStatus,
+          displayName: displayNameOf(customer),
+        },
+      },
+    }),
+  });
+}
+
 /**
  * Moves a customer's verification_status and records customer.status_changed in the same unit of
  * work (outbox). seed 6.1: the event fires on every status change and only then, so this is the
@@ -57,10 +92,11 @@ export function changeStatus(
         value: {
           customerId: customer.id,
           customerType: customer.type,
-          kybScope: customer.type === 'business' ? (customer.kybScope ?? 'MINIMAL') : '',
+          kybScope: kybScopeOf(customer),
           oldStatus: from,
           newStatus: to,
           trigger,
+          displayName: displayNameOf(customer),
         },
       },
     }),

@@ -2,7 +2,7 @@ import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/c
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Actor, CustomerContext } from '../context.js';
+import { recordCustomerCreated, type Actor, type CustomerContext } from '../context.js';
 import { validationFailed, storedFields } from './aggregate.js';
 import { Customer, Owner } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
@@ -68,6 +68,7 @@ export async function createCustomer(
           }),
         );
         recordAudit(tx, actor, created, 'customer.created', { owners_added: owners.map((o) => o.id) }, now);
+        recordCustomerCreated(tx, context, created);
         return toCustomerMessage({ customer: created, owners, documents: [], files: new Map() });
       }),
     () => customer,

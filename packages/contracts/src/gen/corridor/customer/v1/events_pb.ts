@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/customer/v1/events.proto.
  */
 export const file_corridor_customer_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFjb3JyaWRvci9jdXN0b21lci92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmN1c3RvbWVyLnYxIo8BChVDdXN0b21lclN0YXR1c0NoYW5nZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSEgoKb2xkX3N0YXR1cxgEIAEoCRISCgpuZXdfc3RhdHVzGAUgASgJEg8KB3RyaWdnZXIYBiABKAliBnByb3RvMw");
+  fileDesc("CiFjb3JyaWRvci9jdXN0b21lci92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmN1c3RvbWVyLnYxIqUBChVDdXN0b21lclN0YXR1c0NoYW5nZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSEgoKb2xkX3N0YXR1cxgEIAEoCRISCgpuZXdfc3RhdHVzGAUgASgJEg8KB3RyaWdnZXIYBiABKAkSFAoMZGlzcGxheV9uYW1lGAcgASgJIoMBCg9DdXN0b21lckNyZWF0ZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSGwoTdmVyaWZpY2F0aW9uX3N0YXR1cxgEIAEoCRIUCgxkaXNwbGF5X25hbWUYBSABKAliBnByb3RvMw");
 
 /**
  * Published on corridor.customer.v1 whenever a customer's verification_status changes, and only
@@ -54,6 +54,14 @@ export type CustomerStatusChanged = Message<"corridor.customer.v1.CustomerStatus
    * @generated from field: string trigger = 6;
    */
   trigger: string;
+
+  /**
+   * The business name, or an individual's first and last names: what a bank account opened for the
+   * customer is named after.
+   *
+   * @generated from field: string display_name = 7;
+   */
+  displayName: string;
 };
 
 /**
@@ -62,4 +70,49 @@ export type CustomerStatusChanged = Message<"corridor.customer.v1.CustomerStatus
  */
 export const CustomerStatusChangedSchema: GenMessage<CustomerStatusChanged> = /*@__PURE__*/
   messageDesc(file_corridor_customer_v1_events, 0);
+
+/**
+ * Published on corridor.customer.v1 when a customer is created, so other services can know every
+ * customer of a business without reading customer-kyb's database. Not a webhook (seed 6.1). Keyed by
+ * customer id.
+ *
+ * @generated from message corridor.customer.v1.CustomerCreated
+ */
+export type CustomerCreated = Message<"corridor.customer.v1.CustomerCreated"> & {
+  /**
+   * @generated from field: string customer_id = 1;
+   */
+  customerId: string;
+
+  /**
+   * "individual" or "business".
+   *
+   * @generated from field: string customer_type = 2;
+   */
+  customerType: string;
+
+  /**
+   * "FULL" or "MINIMAL" for a business; empty for an individual.
+   *
+   * @generated from field: string kyb_scope = 3;
+   */
+  kybScope: string;
+
+  /**
+   * @generated from field: string verification_status = 4;
+   */
+  verificationStatus: string;
+
+  /**
+   * @generated from field: string display_name = 5;
+   */
+  displayName: string;
+};
+
+/**
+ * Describes the message corridor.customer.v1.CustomerCreated.
+ * Use `create(CustomerCreatedSchema)` to create a new message.
+ */
+export const CustomerCreatedSchema: GenMessage<CustomerCreated> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_events, 1);
 

@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { CustomerStatusChanged } from "../../customer/v1/events_pb.js";
+import type { CustomerCreated, CustomerStatusChanged } from "../../customer/v1/events_pb.js";
 import { file_corridor_customer_v1_events } from "../../customer/v1/events_pb.js";
 import type { BusinessCreated, BusinessUpdated, CredentialChanged } from "../../identity/v1/events_pb.js";
 import { file_corridor_identity_v1_events } from "../../identity/v1/events_pb.js";
@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/events/v1/event.proto.
  */
 export const file_corridor_events_v1_event: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jb3JyaWRvci9ldmVudHMvdjEvZXZlbnQucHJvdG8SEmNvcnJpZG9yLmV2ZW50cy52MSLaBAoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLYnVzaW5lc3NfaWQYBCABKAkSNAoLZW52aXJvbm1lbnQYBSABKA4yHy5jb3JyaWRvci5ldmVudHMudjEuRW52aXJvbm1lbnQSQQoQYnVzaW5lc3NfY3JlYXRlZBhkIAEoCzIlLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzQ3JlYXRlZEgAEkEKEGJ1c2luZXNzX3VwZGF0ZWQYZSABKAsyJS5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzc1VwZGF0ZWRIABJFChJjcmVkZW50aWFsX2NoYW5nZWQYZiABKAsyJy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsQ2hhbmdlZEgAEk8KF2N1c3RvbWVyX3N0YXR1c19jaGFuZ2VkGMgBIAEoCzIrLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkN1c3RvbWVyU3RhdHVzQ2hhbmdlZEgAEkgKE3RyYW5zYWN0aW9uX2NyZWF0ZWQYrAIgASgLMiguY29ycmlkb3IucGF5bWVudHMudjEuVHJhbnNhY3Rpb25DcmVhdGVkSAASSAoTdHJhbnNhY3Rpb25fdXBkYXRlZBitAiABKAsyKC5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvblVwZGF0ZWRIAEIJCgdwYXlsb2FkKl8KC0Vudmlyb25tZW50EhsKF0VOVklST05NRU5UX1VOU1BFQ0lGSUVEEAASFwoTRU5WSVJPTk1FTlRfU0FOREJPWBABEhoKFkVOVklST05NRU5UX1BST0RVQ1RJT04QAmIGcHJvdG8z", [file_corridor_customer_v1_events, file_corridor_identity_v1_events, file_corridor_payments_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Ch5jb3JyaWRvci9ldmVudHMvdjEvZXZlbnQucHJvdG8SEmNvcnJpZG9yLmV2ZW50cy52MSKeBQoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLYnVzaW5lc3NfaWQYBCABKAkSNAoLZW52aXJvbm1lbnQYBSABKA4yHy5jb3JyaWRvci5ldmVudHMudjEuRW52aXJvbm1lbnQSQQoQYnVzaW5lc3NfY3JlYXRlZBhkIAEoCzIlLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzQ3JlYXRlZEgAEkEKEGJ1c2luZXNzX3VwZGF0ZWQYZSABKAsyJS5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzc1VwZGF0ZWRIABJFChJjcmVkZW50aWFsX2NoYW5nZWQYZiABKAsyJy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsQ2hhbmdlZEgAEk8KF2N1c3RvbWVyX3N0YXR1c19jaGFuZ2VkGMgBIAEoCzIrLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkN1c3RvbWVyU3RhdHVzQ2hhbmdlZEgAEkIKEGN1c3RvbWVyX2NyZWF0ZWQYyQEgASgLMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuQ3VzdG9tZXJDcmVhdGVkSAASSAoTdHJhbnNhY3Rpb25fY3JlYXRlZBisAiABKAsyKC5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbkNyZWF0ZWRIABJIChN0cmFuc2FjdGlvbl91cGRhdGVkGK0CIAEoCzIoLmNvcnJpZG9yLnBheW1lbnRzLnYxLlRyYW5zYWN0aW9uVXBkYXRlZEgAQgkKB3BheWxvYWQqXwoLRW52aXJvbm1lbnQSGwoXRU5WSVJPTk1FTlRfVU5TUEVDSUZJRUQQABIXChNFTlZJUk9OTUVOVF9TQU5EQk9YEAESGgoWRU5WSVJPTk1FTlRfUFJPRFVDVElPThACYgZwcm90bzM", [file_corridor_customer_v1_events, file_corridor_identity_v1_events, file_corridor_payments_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Event is the one envelope every Kafka message carries. The Kafka key is the aggregate id
@@ -87,6 +87,12 @@ export type Event = Message<"corridor.events.v1.Event"> & {
      */
     value: CustomerStatusChanged;
     case: "customerStatusChanged";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.CustomerCreated customer_created = 201;
+     */
+    value: CustomerCreated;
+    case: "customerCreated";
   } | {
     /**
      * @generated from field: corridor.payments.v1.TransactionCreated transaction_created = 300;

@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { CollectionDetails, Refund, RefundStatus } from "./collections_pb.js";
+import { file_corridor_payments_v1_collections } from "./collections_pb.js";
 import type { PayoutDetails } from "./payouts_pb.js";
 import { file_corridor_payments_v1_payouts } from "./payouts_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/payments/v1/transaction.proto.
  */
 export const file_corridor_payments_v1_transaction: GenFile = /*@__PURE__*/
-  fileDesc("CiZjb3JyaWRvci9wYXltZW50cy92MS90cmFuc2FjdGlvbi5wcm90bxIUY29ycmlkb3IucGF5bWVudHMudjEi1wEKC1N3YXBEZXRhaWxzEhUKDWZyb21fY3VycmVuY3kYASABKAkSEwoLZnJvbV9hbW91bnQYAiABKAMSEwoLdG9fY3VycmVuY3kYAyABKAkSEQoJdG9fYW1vdW50GAQgASgDEgwKBHJhdGUYBSABKAkSCwoDZmVlGAYgASgDEhUKCHF1b3RlX2lkGAcgASgJSACIAQESNQoLYW1vdW50X3NpZGUYCCABKA4yIC5jb3JyaWRvci5wYXltZW50cy52MS5BbW91bnRTaWRlQgsKCV9xdW90ZV9pZCJwChFBZGp1c3RtZW50RGV0YWlscxI8CglkaXJlY3Rpb24YASABKA4yKS5jb3JyaWRvci5wYXltZW50cy52MS5BZGp1c3RtZW50RGlyZWN0aW9uEg4KBnJlYXNvbhgCIAEoCRINCgVhY3RvchgDIAEoCSLKBQoLVHJhbnNhY3Rpb24SCgoCaWQYASABKAkSEwoLYnVzaW5lc3NfaWQYAiABKAkSMwoEdHlwZRgDIAEoDjIlLmNvcnJpZG9yLnBheW1lbnRzLnYxLlRyYW5zYWN0aW9uVHlwZRI3CgZzdGF0dXMYBCABKA4yJy5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvblN0YXR1cxIQCghjdXJyZW5jeRgFIAEoCRIOCgZhbW91bnQYBiABKAMSCwoDZmVlGAcgASgDEgsKA25ldBgIIAEoAxIWCglyZWZlcmVuY2UYCSABKAlIAIgBARI+Cg1yZWZ1bmRfc3RhdHVzGAogASgOMiIuY29ycmlkb3IucGF5bWVudHMudjEuUmVmdW5kU3RhdHVzSAGIAQESPAoMc3dhcF9kZXRhaWxzGAsgASgLMiEuY29ycmlkb3IucGF5bWVudHMudjEuU3dhcERldGFpbHNIAogBARJIChJhZGp1c3RtZW50X2RldGFpbHMYDCABKAsyJy5jb3JyaWRvci5wYXltZW50cy52MS5BZGp1c3RtZW50RGV0YWlsc0gDiAEBEhMKC2Rlc2NyaXB0aW9uGA0gASgJEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkAKDnBheW91dF9kZXRhaWxzGBAgASgLMiMuY29ycmlkb3IucGF5bWVudHMudjEuUGF5b3V0RGV0YWlsc0gEiAEBQgwKCl9yZWZlcmVuY2VCEAoOX3JlZnVuZF9zdGF0dXNCDwoNX3N3YXBfZGV0YWlsc0IVChNfYWRqdXN0bWVudF9kZXRhaWxzQhEKD19wYXlvdXRfZGV0YWlscyrKAQoPVHJhbnNhY3Rpb25UeXBlEiAKHFRSQU5TQUNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIZChVUUkFOU0FDVElPTl9UWVBFX1NXQVAQARIfChtUUkFOU0FDVElPTl9UWVBFX0NPTExFQ1RJT04QAhIbChdUUkFOU0FDVElPTl9UWVBFX1BBWU9VVBADEhsKF1RSQU5TQUNUSU9OX1RZUEVfUkVGVU5EEAQSHwobVFJBTlNBQ1RJT05fVFlQRV9BREpVU1RNRU5UEAUq/QEKEVRyYW5zYWN0aW9uU3RhdHVzEiIKHlRSQU5TQUNUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGlRSQU5TQUNUSU9OX1NUQVRVU19QRU5ESU5HEAESIQodVFJBTlNBQ1RJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIhCh1UUkFOU0FDVElPTl9TVEFUVVNfU1VDQ0VTU0ZVTBADEh0KGVRSQU5TQUNUSU9OX1NUQVRVU19GQUlMRUQQBBIeChpUUkFOU0FDVElPTl9TVEFUVVNfRVhQSVJFRBAFEh8KG1RSQU5TQUNUSU9OX1NUQVRVU19SRVZFUlNFRBAGKoMBCgxSZWZ1bmRTdGF0dXMSHQoZUkVGVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGFJFRlVORF9TVEFUVVNfUFJPQ0VTU0lORxABEhwKGFJFRlVORF9TVEFUVVNfU1VDQ0VTU0ZVTBACEhgKFFJFRlVORF9TVEFUVVNfRkFJTEVEEAMqUwoKQW1vdW50U2lkZRIbChdBTU9VTlRfU0lERV9VTlNQRUNJRklFRBAAEhQKEEFNT1VOVF9TSURFX0ZST00QARISCg5BTU9VTlRfU0lERV9UTxACKnwKE0FkanVzdG1lbnREaXJlY3Rpb24SJAogQURKVVNUTUVOVF9ESVJFQ1RJT05fVU5TUEVDSUZJRUQQABIfChtBREpVU1RNRU5UX0RJUkVDVElPTl9DUkVESVQQARIeChpBREpVU1RNRU5UX0RJUkVDVElPTl9ERUJJVBACYgZwcm90bzM", [file_corridor_payments_v1_payouts, file_google_protobuf_timestamp]);
+  fileDesc("CiZjb3JyaWRvci9wYXltZW50cy92MS90cmFuc2FjdGlvbi5wcm90bxIUY29ycmlkb3IucGF5bWVudHMudjEi1wEKC1N3YXBEZXRhaWxzEhUKDWZyb21fY3VycmVuY3kYASABKAkSEwoLZnJvbV9hbW91bnQYAiABKAMSEwoLdG9fY3VycmVuY3kYAyABKAkSEQoJdG9fYW1vdW50GAQgASgDEgwKBHJhdGUYBSABKAkSCwoDZmVlGAYgASgDEhUKCHF1b3RlX2lkGAcgASgJSACIAQESNQoLYW1vdW50X3NpZGUYCCABKA4yIC5jb3JyaWRvci5wYXltZW50cy52MS5BbW91bnRTaWRlQgsKCV9xdW90ZV9pZCJwChFBZGp1c3RtZW50RGV0YWlscxI8CglkaXJlY3Rpb24YASABKA4yKS5jb3JyaWRvci5wYXltZW50cy52MS5BZGp1c3RtZW50RGlyZWN0aW9uEg4KBnJlYXNvbhgCIAEoCRINCgVhY3RvchgDIAEoCSL5BgoLVHJhbnNhY3Rpb24SCgoCaWQYASABKAkSEwoLYnVzaW5lc3NfaWQYAiABKAkSMwoEdHlwZRgDIAEoDjIlLmNvcnJpZG9yLnBheW1lbnRzLnYxLlRyYW5zYWN0aW9uVHlwZRI3CgZzdGF0dXMYBCABKA4yJy5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvblN0YXR1cxIQCghjdXJyZW5jeRgFIAEoCRIOCgZhbW91bnQYBiABKAMSCwoDZmVlGAcgASgDEgsKA25ldBgIIAEoAxIWCglyZWZlcmVuY2UYCSABKAlIAIgBARI+Cg1yZWZ1bmRfc3RhdHVzGAogASgOMiIuY29ycmlkb3IucGF5bWVudHMudjEuUmVmdW5kU3RhdHVzSAGIAQESPAoMc3dhcF9kZXRhaWxzGAsgASgLMiEuY29ycmlkb3IucGF5bWVudHMudjEuU3dhcERldGFpbHNIAogBARJIChJhZGp1c3RtZW50X2RldGFpbHMYDCABKAsyJy5jb3JyaWRvci5wYXltZW50cy52MS5BZGp1c3RtZW50RGV0YWlsc0gDiAEBEhMKC2Rlc2NyaXB0aW9uGA0gASgJEi4KCmNyZWF0ZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkAKDnBheW91dF9kZXRhaWxzGBAgASgLMiMuY29ycmlkb3IucGF5bWVudHMudjEuUGF5b3V0RGV0YWlsc0gEiAEBEkgKEmNvbGxlY3Rpb25fZGV0YWlscxgRIAEoCzInLmNvcnJpZG9yLnBheW1lbnRzLnYxLkNvbGxlY3Rpb25EZXRhaWxzSAWIAQESOQoOcmVmdW5kX2RldGFpbHMYEiABKAsyHC5jb3JyaWRvci5wYXltZW50cy52MS5SZWZ1bmRIBogBAUIMCgpfcmVmZXJlbmNlQhAKDl9yZWZ1bmRfc3RhdHVzQg8KDV9zd2FwX2RldGFpbHNCFQoTX2FkanVzdG1lbnRfZGV0YWlsc0IRCg9fcGF5b3V0X2RldGFpbHNCFQoTX2NvbGxlY3Rpb25fZGV0YWlsc0IRCg9fcmVmdW5kX2RldGFpbHMqygEKD1RyYW5zYWN0aW9uVHlwZRIgChxUUkFOU0FDVElPTl9UWVBFX1VOU1BFQ0lGSUVEEAASGQoVVFJBTlNBQ1RJT05fVFlQRV9TV0FQEAESHwobVFJBTlNBQ1RJT05fVFlQRV9DT0xMRUNUSU9OEAISGwoXVFJBTlNBQ1RJT05fVFlQRV9QQVlPVVQQAxIbChdUUkFOU0FDVElPTl9UWVBFX1JFRlVORBAEEh8KG1RSQU5TQUNUSU9OX1RZUEVfQURKVVNUTUVOVBAFKv0BChFUcmFuc2FjdGlvblN0YXR1cxIiCh5UUkFOU0FDVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpUUkFOU0FDVElPTl9TVEFUVVNfUEVORElORxABEiEKHVRSQU5TQUNUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISIQodVFJBTlNBQ1RJT05fU1RBVFVTX1NVQ0NFU1NGVUwQAxIdChlUUkFOU0FDVElPTl9TVEFUVVNfRkFJTEVEEAQSHgoaVFJBTlNBQ1RJT05fU1RBVFVTX0VYUElSRUQQBRIfChtUUkFOU0FDVElPTl9TVEFUVVNfUkVWRVJTRUQQBipTCgpBbW91bnRTaWRlEhsKF0FNT1VOVF9TSURFX1VOU1BFQ0lGSUVEEAASFAoQQU1PVU5UX1NJREVfRlJPTRABEhIKDkFNT1VOVF9TSURFX1RPEAIqfAoTQWRqdXN0bWVudERpcmVjdGlvbhIkCiBBREpVU1RNRU5UX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEh8KG0FESlVTVE1FTlRfRElSRUNUSU9OX0NSRURJVBABEh4KGkFESlVTVE1FTlRfRElSRUNUSU9OX0RFQklUEAJiBnByb3RvMw", [file_corridor_payments_v1_collections, file_corridor_payments_v1_payouts, file_google_protobuf_timestamp]);
 
 /**
  * seed 2.6: swap_details exists on transactions of type SWAP.
@@ -198,6 +200,20 @@ export type Transaction = Message<"corridor.payments.v1.Transaction"> & {
    * @generated from field: optional corridor.payments.v1.PayoutDetails payout_details = 16;
    */
   payoutDetails?: PayoutDetails | undefined;
+
+  /**
+   * Set on transactions of type COLLECTION.
+   *
+   * @generated from field: optional corridor.payments.v1.CollectionDetails collection_details = 17;
+   */
+  collectionDetails?: CollectionDetails | undefined;
+
+  /**
+   * Set on transactions of type REFUND: the refund itself (its id is the transaction id).
+   *
+   * @generated from field: optional corridor.payments.v1.Refund refund_details = 18;
+   */
+  refundDetails?: Refund | undefined;
 };
 
 /**
@@ -299,39 +315,6 @@ export const TransactionStatusSchema: GenEnum<TransactionStatus> = /*@__PURE__*/
   enumDesc(file_corridor_payments_v1_transaction, 1);
 
 /**
- * A refund's state as carried on the transaction it refunds (seed 2.5, 3.5).
- *
- * @generated from enum corridor.payments.v1.RefundStatus
- */
-export enum RefundStatus {
-  /**
-   * @generated from enum value: REFUND_STATUS_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * @generated from enum value: REFUND_STATUS_PROCESSING = 1;
-   */
-  PROCESSING = 1,
-
-  /**
-   * @generated from enum value: REFUND_STATUS_SUCCESSFUL = 2;
-   */
-  SUCCESSFUL = 2,
-
-  /**
-   * @generated from enum value: REFUND_STATUS_FAILED = 3;
-   */
-  FAILED = 3,
-}
-
-/**
- * Describes the enum corridor.payments.v1.RefundStatus.
- */
-export const RefundStatusSchema: GenEnum<RefundStatus> = /*@__PURE__*/
-  enumDesc(file_corridor_payments_v1_transaction, 2);
-
-/**
  * Which side of a swap the amount names.
  *
  * @generated from enum corridor.payments.v1.AmountSide
@@ -361,7 +344,7 @@ export enum AmountSide {
  * Describes the enum corridor.payments.v1.AmountSide.
  */
 export const AmountSideSchema: GenEnum<AmountSide> = /*@__PURE__*/
-  enumDesc(file_corridor_payments_v1_transaction, 3);
+  enumDesc(file_corridor_payments_v1_transaction, 2);
 
 /**
  * @generated from enum corridor.payments.v1.AdjustmentDirection
@@ -387,5 +370,5 @@ export enum AdjustmentDirection {
  * Describes the enum corridor.payments.v1.AdjustmentDirection.
  */
 export const AdjustmentDirectionSchema: GenEnum<AdjustmentDirection> = /*@__PURE__*/
-  enumDesc(file_corridor_payments_v1_transaction, 4);
+  enumDesc(file_corridor_payments_v1_transaction, 3);
 
