@@ -1,11 +1,15 @@
-import { topicName } from '@corridor/bus';
+import { EventConsumer, topicName } from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';
 import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
+import { expireDueCollections } from './collections/collect.js';
+import { SandboxCollectionRail } from './collections/collection-rail.js';
+import { decideDueRefunds } from './collections/refunds.js';
 import { loadPaymentsConfig } from './config.js';
 import type { PaymentsContext } from './context.js';
+import { customerProjection } from './customers/customer-projection.js';
 import { paymentsDatabase } from './database.js';
 import { LedgerAccounts } from './ledger/index.js';
 import { paymentsServiceRegistration } from './payments.grpc.js';
@@ -41,6 +45,11 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     quoteTtlMs: config.QUOTE_TTL_SECONDS * 1000,
     defaultSpreadBps: config.DEFAULT_SPREAD_BPS,
     identity,
+    collectionRail: new SandboxCollectionRail({
+      settleMs: config.SANDBOX_RAIL_SETTLE_MS,
+      delayMs: config.SANDBOX_RAIL_DELAY_MS,
+    }),
+    collectionExpiryMs: config.COLLECTION_EXPIRY_MS,
   };
   // Keys are kept 24 h (decision 0012), then deleted in bounded batches.
   service.every('idempotency key retention', PRUNE_INTERVAL_MS, async () => {
@@ -67,8 +76,26 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     // Drain what is due before sleeping again.
     while ((await payouts.runOnce()) > 0);
   });
+  // Money requests expire even when nobody reads them; refunds get the rail's answer (decision 0014).
+  service.every('collection expiry', config.COLLECTION_SWEEP_INTERVAL_MS, async () => {
+    while ((await expireDueCollections(orm.em.fork(), context)) > 0);
+  });
+  service.every('refund worker', config.COLLECTION_SWEEP_INTERVAL_MS, async () => {
+    while ((await decideDueRefunds(orm.em.fork(), context)) > 0);
+  });
+  // What payments knows of customers comes from their events, never customer-kyb's database.
+  const customers = new EventConsumer({
+    kafka: service.kafka,
+    groupId: config.KAFKA_GROUP_ID,
+    topics: [topicName(config.KAFKA_TOPIC_PREFIX, 'customer')],
+    em: orm.em,
+    handler: customerProjection({ logger: service.logger }),
+    logger: service.logger,
+  });
+  service.onStop('customer consumer', () => customers.stop(), 'before-server');
   await service.serve({
     address: config.PAYMENTS_GRPC_ADDRESS,
     services: [paymentsServiceRegistration({ orm, context, rail })],
+    startWork: () => customers.start(),
   });
 }

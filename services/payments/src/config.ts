@@ -26,6 +26,12 @@ export const paymentsConfigShape = {
   SANDBOX_RAIL_SETTLE_MS: env.positiveInt(1_000),
   SANDBOX_RAIL_DELAY_MS: env.positiveInt(10_000),
   SANDBOX_RAIL_REVERSE_MS: env.positiveInt(2_000),
+  /** A money request not paid within this expires (seed 3.5: 48 hours); shorter in tests. */
+  COLLECTION_EXPIRY_MS: env.positiveInt(48 * 3_600_000),
+  /** How often the expiry sweep and the refund worker look for what is due. */
+  COLLECTION_SWEEP_INTERVAL_MS: env.positiveInt(1_000),
+  /** Consumer group of payments' customer projection; defaults to `<prefix>payments`. */
+  KAFKA_GROUP_ID: z.string().min(1).optional(),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
   LOG_LEVEL: env.logLevel(),
@@ -34,5 +40,6 @@ export const paymentsConfigShape = {
 export type PaymentsConfig = ReturnType<typeof loadPaymentsConfig>;
 
 export function loadPaymentsConfig(source: NodeJS.ProcessEnv = process.env) {
-  return loadConfig('payments', paymentsConfigShape, source);
+  const loaded = loadConfig('payments', paymentsConfigShape, source);
+  return { ...loaded, KAFKA_GROUP_ID: loaded.KAFKA_GROUP_ID ?? `${loaded.KAFKA_TOPIC_PREFIX}payments` };
 }

@@ -1,5 +1,6 @@
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
+import type { CollectionRail } from './collections/collection-rail.js';
 import type { LedgerAccounts } from './ledger/index.js';
 
 /** What every payments use case knows about where it runs. */
@@ -11,6 +12,10 @@ export interface PaymentsContext {
   accounts: LedgerAccounts;
   quoteTtlMs: number;
   defaultSpreadBps: number;
+  /** The rail collections and refunds go through (the sandbox's, decision 0014). */
+  collectionRail: CollectionRail;
+  /** How long a money request waits for its payer before it expires (seed 3.5: 48 hours). */
+  collectionExpiryMs: number;
   /** To refuse back-office operations on a business that does not exist; absent in some tests. */
   identity?: Pick<ClientOf<typeof IdentityService>, 'getBusiness'>;
 }

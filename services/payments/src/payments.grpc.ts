@@ -1,13 +1,36 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
+  CreateCollectionResponseSchema,
   CreatePayoutResponseSchema,
+  CreateRefundResponseSchema,
   CreateSwapResponseSchema,
+  CreateVirtualAccountResponseSchema,
   PaymentsService,
+  SandboxCollectionOutcome,
+  SandboxIncomingTransferResponseSchema,
+  SandboxSettleCollectionResponseSchema,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { AdminAdjustWalletResponseSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { MikroORM } from '@corridor/db';
-import { isUuid, notFound, permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { invalidArgument, isUuid, notFound, permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
+import {
+  authorizePaymentRequest,
+  createCollection,
+  getCollection,
+  getPaymentRequest,
+  receiveTransfer,
+  settleCollection,
+  type MoneyRequestOutcome,
+} from './collections/collect.js';
+import { createRefund, getRefund, refundOfCollection } from './collections/refunds.js';
+import {
+  closeVirtualAccount,
+  createVirtualAccount,
+  getVirtualAccount,
+  identificationTypes,
+  listVirtualAccounts,
+} from './collections/virtual-accounts.js';
 import type { PaymentsContext } from './context.js';
 import { checkLedger } from './ledger/index.js';
 import { allCurrencies, currencyMessage } from './reference/currencies.js';
@@ -27,6 +50,12 @@ function businessOf({ caller }: CallContext): string {
   if (!caller.businessId) throw permissionDenied('NO_BUSINESS', 'the call names no business');
   return caller.businessId;
 }
+
+const SANDBOX_OUTCOMES: Partial<Record<SandboxCollectionOutcome, MoneyRequestOutcome>> = {
+  [SandboxCollectionOutcome.PAY]: 'pay',
+  [SandboxCollectionOutcome.DECLINE]: 'decline',
+  [SandboxCollectionOutcome.EXPIRE]: 'expire',
+};
 
 /** The gRPC edge of payments: thin, one fork of the entity manager per call. */
 export function paymentsServiceRegistration({
@@ -62,7 +91,11 @@ export function paymentsServiceRegistration({
       }));
     },
     async getTransaction(request, call) {
-      return { transaction: await getTransaction(em(), businessOf(call), request.transactionId) };
+      const transaction = await getTransaction(em(), businessOf(call), request.transactionId);
+      return {
+        transaction,
+        refund: transaction.collectionDetails ? await refundOfCollection(em(), transaction.id) : undefined,
+      };
     },
     async listTransactions(request, call) {
       const page = await listTransactions(em(), businessOf(call), request);
@@ -104,6 +137,85 @@ export function paymentsServiceRegistration({
       if (!transaction?.payoutDetails)
         throw notFound('PAYOUT_NOT_FOUND', `no payout ${request.payoutId} for this business`);
       return { transaction };
+    },
+    async createVirtualAccount(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreateVirtualAccount', CreateVirtualAccountResponseSchema, async (tx) => ({
+        $typeName: CreateVirtualAccountResponseSchema.typeName,
+        virtualAccount: await createVirtualAccount(tx, context, businessId, request),
+      }));
+    },
+    async listVirtualAccounts(request, call) {
+      const page = await listVirtualAccounts(em(), businessOf(call), request);
+      return {
+        virtualAccounts: page.virtualAccounts,
+        page: { nextCursor: page.nextCursor, previousCursor: page.previousCursor, limit: page.limit },
+      };
+    },
+    async getVirtualAccount(request, call) {
+      return { virtualAccount: await getVirtualAccount(em(), businessOf(call), request.virtualAccountId) };
+    },
+    async closeVirtualAccount(request, call) {
+      return {
+        virtualAccount: await closeVirtualAccount(em(), context, businessOf(call), request.virtualAccountId),
+      };
+    },
+    async listIdentificationTypes() {
+      return { identificationTypes: [...identificationTypes()] };
+    },
+    async createCollection(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreateCollection', CreateCollectionResponseSchema, async (tx) => ({
+        $typeName: CreateCollectionResponseSchema.typeName,
+        transaction: await createCollection(tx, context, businessId, request),
+      }));
+    },
+    async getCollection(request, call) {
+      return { transaction: await getCollection(em(), businessOf(call), request.collectionId) };
+    },
+    async getPaymentRequest(request) {
+      return { request: await getPaymentRequest(em(), context, request.paymentToken) };
+    },
+    async authorizePaymentRequest(request) {
+      return { request: await authorizePaymentRequest(em(), context, request.paymentToken, request.approve) };
+    },
+    async createRefund(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreateRefund', CreateRefundResponseSchema, async (tx) => ({
+        $typeName: CreateRefundResponseSchema.typeName,
+        ...(await createRefund(tx, context, businessId, request)),
+      }));
+    },
+    async getRefund(request, call) {
+      return { refund: await getRefund(em(), businessOf(call), request.refundId) };
+    },
+    async sandboxIncomingTransfer(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(
+        em(),
+        call,
+        'SandboxIncomingTransfer',
+        SandboxIncomingTransferResponseSchema,
+        async (tx) => ({
+          $typeName: SandboxIncomingTransferResponseSchema.typeName,
+          transaction: await receiveTransfer(tx, context, businessId, request),
+        }),
+      );
+    },
+    async sandboxSettleCollection(request, call) {
+      const businessId = businessOf(call);
+      const outcome = SANDBOX_OUTCOMES[request.outcome];
+      if (!outcome) throw invalidArgument('outcome must be pay, decline or expire', { outcome: ['is required'] });
+      return runIdempotent(
+        em(),
+        call,
+        'SandboxSettleCollection',
+        SandboxSettleCollectionResponseSchema,
+        async (tx) => ({
+          $typeName: SandboxSettleCollectionResponseSchema.typeName,
+          transaction: await settleCollection(tx, context, businessId, request.collectionId, outcome),
+        }),
+      );
     },
 
     async adminSetPayoutLimit(request) {

@@ -5,19 +5,15 @@ import { invalidArgument } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { applyTransfers, sql, walletAccount } from '../ledger/index.js';
+import { sql } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from '../reference/currencies.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { insertTransaction, readTransaction } from '../transactions/transaction-store.js';
+import { reserveForRail } from '../wallets/rail-reservation.js';
 import { requireBeneficiary, resolveDestination, saveBeneficiary } from './destinations.js';
 
-/** The rail every sandbox payout settles through (decision 0013). */
-export const SANDBOX_RAIL = 'sandbox';
 const LOOKUP_VALIDITY_MS = 30 * 86_400_000;
-
-const reservationIds = (payoutId: string) => ({ amount: `payout:${payoutId}:amount`, fee: `payout:${payoutId}:fee` });
-export { reservationIds };
 
 async function destinationOf(
   tx: EntityManager,
@@ -135,38 +131,11 @@ export async function createPayout(
   await countAgainstDailyLimit(tx, businessId, currency.code, request.amount, at);
   const fee = feeFor(await feeRuleFor(tx, businessId, 'payout', currency.code), request.amount).total;
 
-  const wallet = walletAccount(businessId, currency.code);
-  const settlement = context.accounts.system('settlement', currency.code, businessId, SANDBOX_RAIL);
-  const fees = context.accounts.system('fees', currency.code, businessId);
-  const ids = await context.accounts.resolve([wallet, settlement, fees], tx);
   const id = randomUUID();
-  const transfers = reservationIds(id);
-  await applyTransfers(
+  await reserveForRail(
     tx,
-    [
-      {
-        id: transfers.amount,
-        phase: 'pending',
-        debitAccountId: ids.get(wallet.code) ?? '',
-        creditAccountId: ids.get(settlement.code) ?? '',
-        currency: currency.code,
-        amount: request.amount,
-        transactionId: id,
-      },
-      ...(fee > 0n
-        ? [
-            {
-              id: transfers.fee,
-              phase: 'pending' as const,
-              debitAccountId: ids.get(wallet.code) ?? '',
-              creditAccountId: ids.get(fees.code) ?? '',
-              currency: currency.code,
-              amount: fee,
-              transactionId: id,
-            },
-          ]
-        : []),
-    ],
+    context,
+    { kind: 'payout', id, businessId, currency: currency.code, amount: request.amount, fee },
     () =>
       invalidArgument(
         `the ${currency.code} wallet's available balance is less than ${request.amount + fee} (amount ${request.amount} + fee ${fee}, in minor units)`,

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { applyTransfers, dateOf, sql, walletAccount, type LedgerInstruction, type Row } from '../ledger/index.js';
 import { changeTransactionStatus } from '../transactions/transaction-store.js';
-import { reservationIds, SANDBOX_RAIL } from './create-payout.js';
+import { SANDBOX_RAIL, settleReservation } from '../wallets/rail-reservation.js';
 import { transactionStatusOfPayout, type PayoutStatusName } from './payout-record.js';
 import type { PayoutRail, RailStatus } from './sandbox-rail.js';
 
@@ -125,30 +125,12 @@ export class PayoutWorker {
       await this.recheckAt(payout.id, status.checkAgainAt);
       return;
     }
-    const ids = reservationIds(payout.id);
-    const resolve = (phase: 'post_pending' | 'void_pending'): LedgerInstruction[] => [
-      {
-        id: `${ids.amount}:${phase === 'post_pending' ? 'post' : 'void'}`,
-        phase,
-        pendingId: ids.amount,
-        transactionId: payout.id,
-      },
-      ...(payout.fee > 0n
-        ? [
-            {
-              id: `${ids.fee}:${phase === 'post_pending' ? 'post' : 'void'}`,
-              phase,
-              pendingId: ids.fee,
-              transactionId: payout.id,
-            },
-          ]
-        : []),
-    ];
+    const resolve = (outcome: 'post' | 'void') => settleReservation({ kind: 'payout', ...payout }, outcome);
     await this.inTransaction(async (tx) => {
       if (status.state === 'failed') {
         const changes = { failure_code: status.failure ?? 'rejected_by_bank', completed_at: now, next_check_at: null };
         if (!(await this.move(tx, payout.id, 'processing', 'failed', changes, now))) return;
-        await applyTransfers(tx, resolve('void_pending'));
+        await applyTransfers(tx, resolve('void'));
         await sql(
           tx,
           `update payout_daily_total set total = greatest(total - ?, 0) where business_id = ? and currency = ? and day = ?`,
@@ -162,7 +144,7 @@ export class PayoutWorker {
           next_check_at: status.state === 'successful' ? (status.checkAgainAt ?? null) : now,
         };
         if (!(await this.move(tx, payout.id, 'processing', 'successful', changes, now))) return;
-        await applyTransfers(tx, resolve('post_pending'));
+        await applyTransfers(tx, resolve('post'));
       }
       if (status.state === 'reversed') {
         const changes = { failure_code: status.failure ?? 'returned_by_bank', reversed_at: now, next_check_at: null };

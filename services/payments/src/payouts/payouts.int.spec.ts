@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { decodeEvent, topicName } from '@corridor/bus';
+import { decodeEvent } from '@corridor/bus';
 import { CreatePayoutRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import { AdjustmentDirection, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
@@ -8,8 +8,9 @@ import { createLogger } from '@corridor/logging';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
+import { testPaymentsContext } from '../test-context.js';
 import { paymentsDatabase } from '../database.js';
-import { checkLedger, LedgerAccounts, walletBalances } from '../ledger/index.js';
+import { checkLedger, walletBalances } from '../ledger/index.js';
 import { getTransaction } from '../transactions/read-transactions.js';
 import { adjustWallet } from '../wallets/adjust-wallet.js';
 import { createPayout } from './create-payout.js';
@@ -32,14 +33,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase('payments_payouts');
     orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = {
-      environment: 'sandbox',
-      topic: topicName('test.', 'payments'),
-      now: () => now,
-      accounts: new LedgerAccounts(() => orm.em.fork(), 4),
-      quoteTtlMs: 60_000,
-      defaultSpreadBps: 50,
-    };
+    context = testPaymentsContext(orm, () => now, { shards: 4 });
     rail = new SandboxRail(() => orm.em.fork(), { settleMs: 1_000, delayMs: 10_000, reverseMs: 2_000 });
     worker = new PayoutWorker({
       orm,

@@ -50,6 +50,12 @@ function ibanRemainder(iban: string): number {
   return remainder;
 }
 
+/** The IBAN of a country's BBAN (digits and capital letters), its two check digits computed. */
+export function ibanOf(country: string, bban: string): string {
+  const check = 98 - ibanRemainder(`${country}00${bban}`);
+  return `${country}${String(check).padStart(2, '0')}${bban}`;
+}
+
 export const ibanIsValid = (iban: string) => /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban) && ibanRemainder(iban) === 1;
 
 /** ABA routing numbers: 3·d1 + 7·d2 + d3 + … ≡ 0 (mod 10). */
@@ -119,8 +125,7 @@ export function sandboxAccountNumber(bankCode: string, core: string): string {
       const bban = `${bank.code.slice(0, 4)}${'0'.repeat(10)}${core}`.replace(/[A-Z]/g, (c) =>
         String((c.charCodeAt(0) - 55) % 10),
       );
-      const check = 98 - ibanRemainder(`${bank.country}00${bban}`);
-      return `${bank.country}${String(check).padStart(2, '0')}${bban}`;
+      return ibanOf(bank.country, bban);
     }
     default:
       return core;

@@ -1,5 +1,4 @@
 import { create } from '@bufbuild/protobuf';
-import { topicName } from '@corridor/bus';
 import { CreateSwapRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import {
   AdjustmentDirection,
@@ -12,8 +11,9 @@ import { DomainError } from '@corridor/grpc';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
+import { testPaymentsContext } from '../test-context.js';
 import { paymentsDatabase } from '../database.js';
-import { checkLedger, LedgerAccounts, walletBalances } from '../ledger/index.js';
+import { checkLedger, walletBalances } from '../ledger/index.js';
 import { quoteRate, setMidRate } from '../reference/rates.js';
 import { adjustWallet } from '../wallets/adjust-wallet.js';
 import { createSwap } from './create-swap.js';
@@ -27,14 +27,7 @@ describe('payments: swapping between a business’s own wallets (real PostgreSQL
   beforeAll(async () => {
     db = await createTestDatabase('payments_swap');
     orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = {
-      environment: 'sandbox',
-      topic: topicName('test.', 'payments'),
-      now: () => now,
-      accounts: new LedgerAccounts(() => orm.em.fork(), 8),
-      quoteTtlMs: 60_000,
-      defaultSpreadBps: 50,
-    };
+    context = testPaymentsContext(orm, () => now);
     await setMidRate(orm.em.fork(), context, { baseCurrency: 'USD', quoteCurrency: 'NGN', rate: '1550' });
     await setMidRate(orm.em.fork(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
   });

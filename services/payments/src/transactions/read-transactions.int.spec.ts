@@ -1,14 +1,13 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { topicName } from '@corridor/bus';
 import { ListTransactionsRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
+import { testPaymentsContext } from '../test-context.js';
 import { paymentsDatabase } from '../database.js';
-import { LedgerAccounts } from '../ledger/index.js';
 import { getTransaction, listTransactions } from './read-transactions.js';
 import { insertTransaction } from './transaction-store.js';
 
@@ -24,14 +23,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase('payments_transactions');
     orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = {
-      environment: 'sandbox',
-      topic: topicName('test.', 'payments'),
-      now: () => new Date(base),
-      accounts: new LedgerAccounts(() => orm.em.fork(), 1),
-      quoteTtlMs: 60_000,
-      defaultSpreadBps: 50,
-    };
+    context = testPaymentsContext(orm, () => new Date(base), { shards: 1 });
     // 7 of the business's (oldest first; two share a timestamp, so the id breaks the tie), 1 of another's.
     const rows = [
       ['SWAP', 'USD', 0],

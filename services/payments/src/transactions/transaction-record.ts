@@ -1,15 +1,16 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import {
   AdjustmentDirection,
   AmountSide,
-  RefundStatus,
   TransactionSchema,
   TransactionStatus,
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { dateOf, int8, type Row } from '../ledger/index.js';
+import { collectionDetailsOf, refundOf } from '../collections/collection-record.js';
 import { payoutDetailsOf } from '../payouts/payout-record.js';
 
 export type TransactionTypeName = 'SWAP' | 'COLLECTION' | 'PAYOUT' | 'REFUND' | 'ADJUSTMENT';
@@ -49,14 +50,19 @@ const jsonOf = <T>(value: unknown): T | null =>
   value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
 
 /**
- * Selects a transaction row with its payout (`payout`, null unless a PAYOUT): the one column list
- * every read of transactions uses, so payout_details is never missing.
+ * Selects a transaction row with its payout, collection or refund (each null unless of that type):
+ * the one column list every read of transactions uses, so no details are ever missing.
  */
-export const TRANSACTION_COLUMNS = `*, (select to_jsonb(p) from payout p where p.id = payment_transaction.id) as payout`;
+export const TRANSACTION_COLUMNS = `*,
+  (select to_jsonb(p) from payout p where p.id = payment_transaction.id) as payout,
+  (select to_jsonb(c) from collection c where c.id = payment_transaction.id) as collection,
+  (select to_jsonb(r) from refund r where r.id = payment_transaction.id) as refund`;
 
 /** A payment_transaction row (TRANSACTION_COLUMNS) as the contract's Transaction. */
 export function transactionOf(row: Row): Transaction {
   const payout = jsonOf<Row>(row.payout);
+  const collection = jsonOf<Row>(row.collection);
+  const refund = jsonOf<Row>(row.refund);
   const swap = jsonOf<StoredSwapDetails>(row.swap_details);
   const adjustment = jsonOf<StoredAdjustmentDetails>(row.adjustment_details);
   return create(TransactionSchema, {
@@ -93,6 +99,8 @@ export function transactionOf(row: Row): Transaction {
         }
       : undefined,
     payoutDetails: payout ? payoutDetailsOf(payout) : undefined,
+    collectionDetails: collection ? collectionDetailsOf(collection) : undefined,
+    refundDetails: refund ? refundOf(refund) : undefined,
     description: String(row.description),
     createdAt: timestampFromDate(dateOf(row.created_at)),
     updatedAt: timestampFromDate(dateOf(row.updated_at)),

@@ -50,7 +50,7 @@ export async function insertTransaction(
       `insert into payment_transaction (id, business_id, type, status, currency, amount, fee, net, reference,
          description, swap_details, adjustment_details, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?)
-       returning *`,
+       returning ${TRANSACTION_COLUMNS}`,
       [
         input.id,
         input.businessId,

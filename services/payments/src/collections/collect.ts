@@ -1,0 +1,414 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  PaymentRequestViewSchema,
+  type PaymentRequestView,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import type { CreateCollectionRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { failedPrecondition, invalidArgument, isUuid, notFound, permissionDenied } from '@corridor/grpc';
+import type { EntityManager } from '@mikro-orm/core';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { PaymentsContext } from '../context.js';
+import { requireCustomer } from '../customers/customer-projection.js';
+import { applyTransfers, dateOf, int8, sql, walletAccount, type Row } from '../ledger/index.js';
+import { allCurrencies, requireCurrency } from '../reference/currencies.js';
+import { feeFor } from '../reference/fee-rule.js';
+import { feeRuleFor } from '../reference/fees.js';
+import { changeTransactionStatus, insertTransaction, readTransaction } from '../transactions/transaction-store.js';
+import { SANDBOX_RAIL } from '../wallets/rail-reservation.js';
+import type { CollectionFailureName, CollectionStatusName } from './collection-record.js';
+import { requireVirtualAccount } from './virtual-accounts.js';
+
+/** Sandbox-only operations answer 403 in production (DESIGN.md "Rails behind one interface"). */
+export function requireSandbox(context: PaymentsContext, what: string): void {
+  if (context.environment === 'production') {
+    throw permissionDenied('SANDBOX_ONLY', `${what} is a sandbox simulation; production has real banks`);
+  }
+}
+
+const positiveAmount = (amount: bigint) => {
+  if (amount <= 0n) {
+    throw invalidArgument(
+      'amount must be a positive whole number of minor units',
+      { amount: ['must be a positive whole number of minor units'] },
+      'INVALID_AMOUNT',
+    );
+  }
+};
+
+/**
+ * Credits a collected amount: the rail's settlement account pays the wallet the net and the fee
+ * account the fee, posted at once (money in needs no reservation). Transfer ids derive from the
+ * collection, so a repeat changes nothing.
+ */
+async function creditCollection(
+  tx: EntityManager,
+  context: PaymentsContext,
+  collection: { id: string; businessId: string; currency: string; amount: bigint; fee: bigint },
+): Promise<void> {
+  const wallet = walletAccount(collection.businessId, collection.currency);
+  const settlement = context.accounts.system('settlement', collection.currency, collection.businessId, SANDBOX_RAIL);
+  const fees = context.accounts.system('fees', collection.currency, collection.businessId);
+  const ids = await context.accounts.resolve([wallet, settlement, fees], tx);
+  const id = (code: string) => ids.get(code) ?? '';
+  const net = collection.amount - collection.fee;
+  await applyTransfers(tx, [
+    ...(net > 0n
+      ? [
+          {
+            id: `collection:${collection.id}:net`,
+            phase: 'posted' as const,
+            debitAccountId: id(settlement.code),
+            creditAccountId: id(wallet.code),
+            currency: collection.currency,
+            amount: net,
+            transactionId: collection.id,
+          },
+        ]
+      : []),
+    ...(collection.fee > 0n
+      ? [
+          {
+            id: `collection:${collection.id}:fee`,
+            phase: 'posted' as const,
+            debitAccountId: id(settlement.code),
+            creditAccountId: id(fees.code),
+            currency: collection.currency,
+            amount: collection.fee,
+            transactionId: collection.id,
+          },
+        ]
+      : []),
+  ]);
+}
+
+const collectionFee = async (tx: EntityManager, businessId: string, currency: string, amount: bigint) => {
+  const fee = feeFor(await feeRuleFor(tx, businessId, 'collection', currency), amount).total;
+  // A bank transfer has arrived: the fee can take all of it, never more.
+  return fee > amount ? amount : fee;
+};
+
+/**
+ * Sandbox: a bank transfer arrives in a virtual account (issue 11). An open account credits the
+ * business's wallet (fee to the fee account) as a SUCCESSFUL collection; a closed one, or a magic
+ * amount the sending bank refuses, is bounced: a FAILED collection and no money moves.
+ */
+export async function receiveTransfer(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  request: { virtualAccountId: string; amount: bigint; senderName: string },
+): Promise<Transaction> {
+  requireSandbox(context, 'an incoming transfer');
+  positiveAmount(request.amount);
+  // Locked against a close racing the transfer: it arrives before the close or bounces after it.
+  const account = await requireVirtualAccount(tx, businessId, request.virtualAccountId, true);
+  const currency = String(account.currency);
+  const received = context.collectionRail.receive(request.amount);
+  const failure: CollectionFailureName | undefined = account.status === 'closed' ? 'account_closed' : received.failure;
+  const fee = failure ? 0n : await collectionFee(tx, businessId, currency, request.amount);
+  const id = randomUUID();
+  const at = context.now();
+  if (!failure) await creditCollection(tx, context, { id, businessId, currency, amount: request.amount, fee });
+  return insertTransaction(tx, context, {
+    id,
+    businessId,
+    type: 'COLLECTION',
+    status: failure ? 'FAILED' : 'SUCCESSFUL',
+    currency,
+    amount: request.amount,
+    fee,
+    reference: undefined,
+    description: failure
+      ? `Transfer from ${request.senderName} to ${String(account.account_number)} bounced (${failure.replaceAll('_', ' ')})`
+      : `Transfer from ${request.senderName} to ${String(account.account_number)}`,
+    at,
+    beforeEvent: () =>
+      insertCollection(tx, {
+        id,
+        businessId,
+        method: 'bank_transfer',
+        status: failure ? 'failed' : 'successful',
+        customerId: String(account.customer_id),
+        currency,
+        amount: request.amount,
+        fee,
+        virtualAccountId: String(account.id),
+        senderName: request.senderName,
+        failureCode: failure,
+        railReference: received.reference,
+        completedAt: at,
+        at,
+      }),
+  });
+}
+
+interface NewCollection {
+  id: string;
+  businessId: string;
+  method: 'bank_transfer' | 'money_request';
+  status: CollectionStatusName;
+  customerId: string;
+  currency: string;
+  amount: bigint;
+  fee: bigint;
+  virtualAccountId?: string;
+  senderName?: string;
+  description?: string;
+  redirectUrl?: string;
+  paymentToken?: string;
+  expiresAt?: Date;
+  failureCode?: CollectionFailureName;
+  railReference: string;
+  completedAt?: Date;
+  at: Date;
+}
+
+async function insertCollection(tx: EntityManager, row: NewCollection): Promise<void> {
+  await sql(
+    tx,
+    `insert into collection (id, business_id, method, status, customer_id, currency, amount, fee, virtual_account_id,
+       sender_name, description, redirect_url, payment_token, expires_at, completed_at, failure_code, rail_reference,
+       created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.businessId,
+      row.method,
+      row.status,
+      row.customerId,
+      row.currency,
+      row.amount.toString(),
+      row.fee.toString(),
+      row.virtualAccountId ?? null,
+      row.senderName ?? null,
+      row.description ?? null,
+      row.redirectUrl ?? null,
+      row.paymentToken ?? null,
+      row.expiresAt ?? null,
+      row.completedAt ?? null,
+      row.failureCode ?? null,
+      row.railReference,
+      row.at,
+    ],
+  );
+}
+
+/**
+ * POST /collection: a money request to one of the business's customers (issue 11). PENDING until the
+ * payer approves or declines it on its payment link, or it expires (seed 3.5: 48 hours by default).
+ */
+export async function createCollection(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  request: CreateCollectionRequest,
+): Promise<Transaction> {
+  positiveAmount(request.amount);
+  const currency = requireCurrency(await allCurrencies(tx), request.currency, 'currency', 'collection');
+  const customer = await requireCustomer(tx, businessId, request.customerId);
+  const fee = feeFor(await feeRuleFor(tx, businessId, 'collection', currency.code), request.amount).total;
+  if (fee >= request.amount) {
+    throw invalidArgument(
+      `amount ${request.amount} does not cover the collection fee of ${fee} minor units`,
+      { amount: [`must be more than the fee of ${fee}`] },
+      'INVALID_AMOUNT',
+    );
+  }
+  const id = randomUUID();
+  const at = context.now();
+  return insertTransaction(tx, context, {
+    id,
+    businessId,
+    type: 'COLLECTION',
+    status: 'PENDING',
+    currency: currency.code,
+    amount: request.amount,
+    fee,
+    reference: request.reference,
+    description: request.description,
+    at,
+    beforeEvent: () =>
+      insertCollection(tx, {
+        id,
+        businessId,
+        method: 'money_request',
+        status: 'pending',
+        customerId: customer.id,
+        currency: currency.code,
+        amount: request.amount,
+        fee,
+        description: request.description,
+        redirectUrl: request.redirectUrl,
+        // The payer's credential: 256 random bits, shown only to the business in the payment link.
+        paymentToken: randomBytes(32).toString('base64url'),
+        expiresAt: new Date(at.getTime() + context.collectionExpiryMs),
+        railReference: '',
+        at,
+      }),
+  });
+}
+
+export type MoneyRequestOutcome = 'pay' | 'decline' | 'expire';
+
+/**
+ * Ends a pending money request, under its row lock: paid (the payer's bank may refuse a magic
+ * amount), declined, or expired. A request past its expiry time expires whatever was asked, so a
+ * late approval never moves money (seed 3.5). Undefined when it was no longer pending.
+ */
+async function endMoneyRequest(
+  tx: EntityManager,
+  context: PaymentsContext,
+  collection: Row,
+  asked: MoneyRequestOutcome,
+): Promise<Transaction | undefined> {
+  if (collection.status !== 'pending') return undefined;
+  const at = context.now();
+  const outcome: MoneyRequestOutcome = dateOf(collection.expires_at) <= at ? 'expire' : asked;
+  const id = String(collection.id);
+  const amount = int8(collection.amount);
+  let status: CollectionStatusName;
+  let failure: CollectionFailureName | undefined;
+  let railReference = '';
+  if (outcome === 'expire') status = 'expired';
+  else if (outcome === 'decline') [status, failure] = ['failed', 'declined_by_payer'];
+  else {
+    const received = context.collectionRail.receive(amount);
+    railReference = received.reference;
+    [status, failure] = received.failure ? ['failed', received.failure] : ['successful', undefined];
+  }
+  await sql(
+    tx,
+    `update collection set status = ?, failure_code = ?, rail_reference = ?, completed_at = ? where id = ?`,
+    [status, failure ?? null, railReference, status === 'expired' ? null : at, id],
+  );
+  if (status === 'successful') {
+    await creditCollection(tx, context, {
+      id,
+      businessId: String(collection.business_id),
+      currency: String(collection.currency),
+      amount,
+      fee: int8(collection.fee),
+    });
+  }
+  return changeTransactionStatus(
+    tx,
+    context,
+    id,
+    'PENDING',
+    status === 'expired' ? 'EXPIRED' : status === 'failed' ? 'FAILED' : 'SUCCESSFUL',
+    at,
+  );
+}
+
+/** Sandbox: the payer pays or declines a money request, or its expiry time comes now. */
+export async function settleCollection(
+  tx: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  collectionId: string,
+  outcome: MoneyRequestOutcome,
+): Promise<Transaction> {
+  requireSandbox(context, 'settling a money request');
+  const [collection] = isUuid(collectionId)
+    ? await sql(tx, 'select * from collection where id = ? and business_id = ? for update', [collectionId, businessId])
+    : [];
+  if (!collection) throw notFound('COLLECTION_NOT_FOUND', `no collection ${collectionId} for this business`);
+  if (collection.method !== 'money_request' || collection.status !== 'pending') {
+    throw failedPrecondition(
+      'COLLECTION_NOT_PENDING',
+      `collection ${collectionId} is ${collection.method === 'money_request' ? `a money request already ${String(collection.status)}` : 'a bank transfer'}: only a pending money request can be paid, declined or expired`,
+    );
+  }
+  if (outcome === 'expire') {
+    // The sandbox's "now" for this request: its expiry time is moved to the present.
+    await sql(tx, 'update collection set expires_at = ? where id = ?', [context.now(), collectionId]);
+    collection.expires_at = context.now();
+  }
+  await endMoneyRequest(tx, context, collection, outcome);
+  return readTransaction(tx, collectionId);
+}
+
+/**
+ * The expiry sweep (seed 3.5): pending money requests past their time become EXPIRED with their
+ * event, even when nobody reads them. SKIP LOCKED lets several replicas sweep side by side.
+ */
+export async function expireDueCollections(em: EntityManager, context: PaymentsContext, batch = 100): Promise<number> {
+  return em.transactional(async (tx) => {
+    const due = await sql(
+      tx,
+      `select * from collection where status = 'pending' and expires_at <= ?
+       order by expires_at limit ? for update skip locked`,
+      [context.now(), batch],
+    );
+    for (const collection of due) await endMoneyRequest(tx, context, collection, 'expire');
+    return due.length;
+  });
+}
+
+/** A money request by its payment token (the payer's page): 404 when no such request. */
+async function requestByToken(em: EntityManager, token: string, lock: boolean): Promise<Row> {
+  const [collection] =
+    token.length > 0
+      ? await sql(em, `select * from collection where payment_token = ?${lock ? ' for update' : ''}`, [token])
+      : [];
+  if (!collection) throw notFound('PAYMENT_REQUEST_NOT_FOUND', 'no payment request has this link');
+  return collection;
+}
+
+async function viewOf(em: EntityManager, context: PaymentsContext, collection: Row): Promise<PaymentRequestView> {
+  const transaction = await readTransaction(em, String(collection.id));
+  const business = await context.identity?.getBusiness({ id: String(collection.business_id) }).catch(() => undefined);
+  return create(PaymentRequestViewSchema, {
+    transactionId: transaction.id,
+    businessName: business?.business?.name ?? '',
+    amount: int8(collection.amount),
+    currency: String(collection.currency),
+    description: String(collection.description ?? ''),
+    status: String(collection.status).toUpperCase(),
+    expiresAt: timestampFromDate(dateOf(collection.expires_at)),
+    redirectUrl: collection.redirect_url === null ? undefined : String(collection.redirect_url),
+  });
+}
+
+export async function getPaymentRequest(
+  em: EntityManager,
+  context: PaymentsContext,
+  token: string,
+): Promise<PaymentRequestView> {
+  return viewOf(em, context, await requestByToken(em, token, false));
+}
+
+/**
+ * The payer approves or declines on the payment link. 400 when the request is no longer pending;
+ * a request past its expiry time expires now and answers EXPIRED.
+ */
+export async function authorizePaymentRequest(
+  em: EntityManager,
+  context: PaymentsContext,
+  token: string,
+  approve: boolean,
+): Promise<PaymentRequestView> {
+  const collection = await em.transactional(async (tx) => {
+    const locked = await requestByToken(tx, token, true);
+    if (locked.status !== 'pending') {
+      throw failedPrecondition(
+        'PAYMENT_REQUEST_NOT_PENDING',
+        `this payment request is already ${String(locked.status).toUpperCase()}`,
+      );
+    }
+    await endMoneyRequest(tx, context, locked, approve ? 'pay' : 'decline');
+    return requestByToken(tx, token, false);
+  });
+  return viewOf(em, context, collection);
+}
+
+/** GET /collection/{id}: the COLLECTION transaction; another business's is indistinguishable from none. */
+export async function getCollection(em: EntityManager, businessId: string, id: string): Promise<Transaction> {
+  const [row] = isUuid(id)
+    ? await sql(em, 'select id from collection where id = ? and business_id = ?', [id, businessId])
+    : [];
+  if (!row) throw notFound('COLLECTION_NOT_FOUND', `no collection ${id} for this business`);
+  return readTransaction(em, id);
+}

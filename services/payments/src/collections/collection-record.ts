@@ -1,0 +1,67 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  CollectionDetailsSchema,
+  CollectionFailureCode,
+  CollectionMethod,
+  RefundSchema,
+  RefundStatus,
+  type CollectionDetails,
+  type Refund,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import { dateOf, int8, type Row } from '../ledger/index.js';
+
+/** Collection and refund rows (as selected, or as to_jsonb gives them) as the contract's messages. */
+
+export type CollectionStatusName = 'pending' | 'successful' | 'failed' | 'expired';
+export type CollectionFailureName = 'account_closed' | 'declined_by_payer' | 'rejected_by_bank';
+export type RefundStatusName = 'processing' | 'successful' | 'failed';
+
+const FAILURE: Record<CollectionFailureName, CollectionFailureCode> = {
+  account_closed: CollectionFailureCode.ACCOUNT_CLOSED,
+  declined_by_payer: CollectionFailureCode.DECLINED_BY_PAYER,
+  rejected_by_bank: CollectionFailureCode.REJECTED_BY_BANK,
+};
+
+const REFUND_STATUS: Record<RefundStatusName, RefundStatus> = {
+  processing: RefundStatus.PROCESSING,
+  successful: RefundStatus.SUCCESSFUL,
+  failed: RefundStatus.FAILED,
+};
+
+const optionalText = (value: unknown) => (value === null || value === undefined ? undefined : String(value));
+const optionalTimestamp = (value: unknown) =>
+  value === null || value === undefined ? undefined : timestampFromDate(dateOf(value));
+
+export function collectionDetailsOf(row: Row): CollectionDetails {
+  const failure = optionalText(row.failure_code) as CollectionFailureName | undefined;
+  return create(CollectionDetailsSchema, {
+    method: row.method === 'money_request' ? CollectionMethod.MONEY_REQUEST : CollectionMethod.BANK_TRANSFER,
+    customerId: String(row.customer_id),
+    virtualAccountId: optionalText(row.virtual_account_id),
+    senderName: optionalText(row.sender_name),
+    description: optionalText(row.description),
+    redirectUrl: optionalText(row.redirect_url),
+    paymentToken: optionalText(row.payment_token),
+    expiresAt: optionalTimestamp(row.expires_at),
+    completedAt: optionalTimestamp(row.completed_at),
+    failureCode: failure === undefined ? undefined : FAILURE[failure],
+    railReference: String(row.rail_reference ?? ''),
+  });
+}
+
+export function refundOf(row: Row): Refund {
+  return create(RefundSchema, {
+    id: String(row.id),
+    transactionId: String(row.collection_id),
+    status: REFUND_STATUS[String(row.status) as RefundStatusName],
+    amount: int8(row.amount),
+    currency: String(row.currency),
+    reason: optionalText(row.reason),
+    reference: optionalText(row.reference),
+    failureReason: optionalText(row.failure_reason),
+    createdAt: timestampFromDate(dateOf(row.created_at)),
+    updatedAt: timestampFromDate(dateOf(row.updated_at)),
+    completedAt: optionalTimestamp(row.completed_at),
+  });
+}
