@@ -7,6 +7,44 @@ import type { AttemptMadeJson } from '../support/webhooks.js';
 /** Seed 6.4 rule 4's schedule scaled down: five failures take about a second. */
 const SCHEDULE = [0, 200, 200, 200, 200];
 
+/** Issue 11's collection webhook `data` (seed 6.3 names transaction_status and message). */
+const COLLECTION_FIELDS = [
+  'transaction_id',
+  'business_id',
+  'transaction_status',
+  'message',
+  'method',
+  'customer_id',
+  'virtual_account_id',
+  'sender_name',
+  'description',
+  'reference',
+  'amount',
+  'fee',
+  'net',
+  'currency',
+  'failure_reason',
+  'created_at',
+  'completed_at',
+  'expired_at',
+];
+
+/** Issue 11's refund webhook `data` (seed 6.3 names type and status). */
+const REFUND_FIELDS = [
+  'refund_id',
+  'transaction_id',
+  'business_id',
+  'reference',
+  'reason',
+  'type',
+  'status',
+  'amount',
+  'currency',
+  'failure_reason',
+  'created_at',
+  'completed_at',
+];
+
 /**
  * Decision 0010's events: where each goes (with kyc_url registered), the members of `data`
  * exactly, and the values the seed fixes.
@@ -38,22 +76,34 @@ const EVENTS: Record<string, { path: string; destination: string; fields: string
       destination: 'kyc_url',
       fields: ['session_id', 'business_id', 'customer_reference', 'expired_at'],
     },
+    'collection.successful': {
+      path: '/collection',
+      destination: 'collection_url',
+      fields: COLLECTION_FIELDS,
+      fixed: { transaction_status: 'SUCCESSFUL', message: 'Transaction Successful' },
+    },
+    'collection.failed': {
+      path: '/collection',
+      destination: 'collection_url',
+      fields: COLLECTION_FIELDS,
+      fixed: { transaction_status: 'FAILED', message: 'Transaction Failed' },
+    },
     'collection.expired': {
       path: '/collection',
       destination: 'collection_url',
-      fields: ['transaction_id', 'business_id', 'transaction_status', 'message', 'expired_at'],
+      fields: COLLECTION_FIELDS,
       fixed: { transaction_status: 'EXPIRED', message: 'Transaction Expired' },
     },
     refund_initiated: {
       path: '/collection',
       destination: 'collection_url',
-      fields: ['refund_id', 'transaction_id', 'business_id', 'reference', 'reason', 'type', 'status'],
+      fields: REFUND_FIELDS,
       fixed: { type: 'refund_initiated', status: 'processing' },
     },
     refund: {
       path: '/collection',
       destination: 'collection_url',
-      fields: ['refund_id', 'transaction_id', 'business_id', 'reference', 'reason', 'type', 'status'],
+      fields: REFUND_FIELDS,
       fixed: { type: 'refund' },
     },
   };

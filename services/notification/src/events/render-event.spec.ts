@@ -74,7 +74,13 @@ describe('webhook bodies (seed 6, decision 0010)', () => {
   });
 
   it('seed 6.3: collection and refund events go to collection_url', () => {
-    for (const type of ['collection.expired', 'refund_initiated', 'refund'] as const) {
+    for (const type of [
+      'collection.successful',
+      'collection.failed',
+      'collection.expired',
+      'refund_initiated',
+      'refund',
+    ] as const) {
       expect(destinationOf(type, { ...urls, kycUrl: 'https://k.example/h' })).toBe('collection_url');
     }
   });

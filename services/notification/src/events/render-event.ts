@@ -1,5 +1,7 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Event } from '@corridor/bus';
+import { TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { renderCollection, renderRefund } from './collection-webhooks.js';
 import { renderPayout } from './payout-webhooks.js';
 import type { WebhookData, WebhookEventType } from './webhook-events.js';
 
@@ -10,8 +12,8 @@ export interface RenderedEvent {
 
 /**
  * The public webhook of a bus event (seed 6, decision 0010), or undefined for the events platforms
- * are not told about (identity's business and credential events, swaps, adjustments). Throws when
- * the event cannot be shown as its contract says (a defect upstream).
+ * are not told about (identity's business and credential events, swaps, adjustments, an unpaid money
+ * request). Throws when the event cannot be shown as its contract says (a defect upstream).
  */
 export function renderEvent(event: Event): RenderedEvent | undefined {
   const occurredAt = event.occurredAt ? timestampDate(event.occurredAt) : new Date(0);
@@ -33,9 +35,18 @@ export function renderEvent(event: Event): RenderedEvent | undefined {
     }
     case 'transactionCreated':
     case 'transactionUpdated': {
-      // Decision 0013: a payout's every state change; other money movements are read, not pushed.
       const { transaction } = event.payload.value;
-      return transaction?.payoutDetails ? renderPayout(transaction) : undefined;
+      if (!transaction) return undefined;
+      // Decision 0013: a payout's every state change.
+      if (transaction.payoutDetails) return renderPayout(transaction);
+      // Collections and refunds by their new status; an update keeping it (a collection's refund_status) is none.
+      const payload = event.payload;
+      if (payload.case === 'transactionUpdated' && payload.value.previousStatus === transaction.status)
+        return undefined;
+      if (transaction.type === TransactionType.COLLECTION) return renderCollection(transaction);
+      if (transaction.type === TransactionType.REFUND) return renderRefund(transaction);
+      // Swaps and adjustments are read, not pushed.
+      return undefined;
     }
     default:
       return undefined;

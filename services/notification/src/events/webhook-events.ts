@@ -1,3 +1,4 @@
+import { collectionExample, refundExample } from './collection-webhooks.js';
 import { payoutExample } from './payout-webhooks.js';
 
 /**
@@ -54,40 +55,12 @@ export const WEBHOOK_EVENTS = {
       expired_at: '2026-11-21T09:30:00.000Z',
     },
   },
-  'collection.expired': {
-    route: 'collection',
-    example: {
-      transaction_id: '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33',
-      business_id: EXAMPLE_BUSINESS,
-      transaction_status: 'EXPIRED',
-      message: 'Transaction Expired',
-      expired_at: '2026-11-21T09:30:00.000Z',
-    },
-  },
-  refund_initiated: {
-    route: 'collection',
-    example: {
-      refund_id: 'c3a9d1f4-6b2e-4d7a-8f15-9e0b2c4d6a77',
-      transaction_id: '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33',
-      business_id: EXAMPLE_BUSINESS,
-      reference: 'refund-2026-0042',
-      reason: 'customer request',
-      type: 'refund_initiated',
-      status: 'processing',
-    },
-  },
-  refund: {
-    route: 'collection',
-    example: {
-      refund_id: 'c3a9d1f4-6b2e-4d7a-8f15-9e0b2c4d6a77',
-      transaction_id: '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33',
-      business_id: EXAMPLE_BUSINESS,
-      reference: 'refund-2026-0042',
-      reason: 'customer request',
-      type: 'refund',
-      status: 'successful',
-    },
-  },
+  // Seed 6.3, decision 0014: the collection or refund as its transaction shows it; examples from the same renderer.
+  'collection.successful': { route: 'collection', example: collectionExample('SUCCESSFUL') },
+  'collection.failed': { route: 'collection', example: collectionExample('FAILED') },
+  'collection.expired': { route: 'collection', example: collectionExample('EXPIRED') },
+  refund_initiated: { route: 'collection', example: refundExample('processing') },
+  refund: { route: 'collection', example: refundExample('successful') },
   // Decision 0013: the payout as GET /payout/{id} shows it; examples from the same renderer.
   'payout.pending': { route: 'payout', example: payoutExample('pending') },
   'payout.processing': { route: 'payout', example: payoutExample('processing') },

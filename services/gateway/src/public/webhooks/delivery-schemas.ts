@@ -14,6 +14,8 @@ export const WEBHOOK_EVENTS = [
   'customer.status_changed',
   'merchant.kyc.session.completed',
   'merchant.kyc.session.expired',
+  'collection.successful',
+  'collection.failed',
   'collection.expired',
   'refund_initiated',
   'refund',

@@ -1,0 +1,273 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import {
+  CollectionFailureCode,
+  CollectionMethod,
+  RefundStatus,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import {
+  TransactionSchema,
+  TransactionStatus,
+  TransactionType,
+  type Transaction,
+} from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { jsonInteger } from '@corridor/payments-json';
+
+/**
+ * Collection and refund webhooks (seed 6.3, decisions 0010 and 0014): a COLLECTION or REFUND
+ * transaction reaching a status the platform is told about, sent to collection_url. The mock
+ * trigger's examples are fixture transactions rendered here too, so a mock has a real body's shape.
+ */
+
+export const COLLECTION_EVENTS = {
+  SUCCESSFUL: 'collection.successful',
+  FAILED: 'collection.failed',
+  EXPIRED: 'collection.expired',
+} as const;
+
+export type CollectionOutcome = keyof typeof COLLECTION_EVENTS;
+export type CollectionEventType = (typeof COLLECTION_EVENTS)[CollectionOutcome];
+
+/** Seed 6.3's message of each outcome. */
+const COLLECTION_MESSAGES: Record<CollectionOutcome, string> = {
+  SUCCESSFUL: 'Transaction Successful',
+  FAILED: 'Transaction Failed',
+  EXPIRED: 'Transaction Expired',
+};
+
+/** The collection's status as its webhook names it; PENDING (an unpaid money request) has none. */
+function collectionOutcome(status: TransactionStatus): CollectionOutcome | undefined {
+  if (status === TransactionStatus.SUCCESSFUL) return 'SUCCESSFUL';
+  if (status === TransactionStatus.FAILED) return 'FAILED';
+  if (status === TransactionStatus.EXPIRED) return 'EXPIRED';
+  return undefined;
+}
+
+/** A proto enum value as its public word (CollectionMethod.BANK_TRANSFER → "bank_transfer"); unset is a defect upstream. */
+function word(names: Record<number, string>, value: number, field: string): string {
+  const name = names[value];
+  if (!name || value === 0) throw new RangeError(`${field} ${value} has no public word`);
+  return name.toLowerCase();
+}
+
+const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
+function iso(timestamp: Timestamp | undefined, field: string): string {
+  if (!timestamp) throw new RangeError(`${field} is missing`);
+  return timestampDate(timestamp).toISOString();
+}
+
+/** The `data` of a collection webhook; throws (RangeError) when the contract cannot show the transaction. */
+function collectionData(transaction: Transaction, outcome: CollectionOutcome) {
+  const details = transaction.collectionDetails;
+  if (!details) throw new RangeError(`collection ${transaction.id} has no collection_details`);
+  return {
+    transaction_id: transaction.id,
+    business_id: transaction.businessId,
+    transaction_status: outcome,
+    message: COLLECTION_MESSAGES[outcome],
+    method: word(CollectionMethod, details.method, 'method'),
+    customer_id: details.customerId,
+    virtual_account_id: details.virtualAccountId ?? null,
+    sender_name: details.senderName ?? null,
+    description: details.description ?? null,
+    reference: transaction.reference ?? null,
+    amount: jsonInteger(transaction.amount),
+    fee: jsonInteger(transaction.fee),
+    net: jsonInteger(transaction.net),
+    currency: transaction.currency,
+    failure_reason:
+      details.failureCode === undefined ? null : word(CollectionFailureCode, details.failureCode, 'failure_reason'),
+    created_at: iso(transaction.createdAt, 'created_at'),
+    completed_at: isoOrNull(details.completedAt),
+    // An expired collection's last change is its expiry.
+    expired_at: outcome === 'EXPIRED' ? iso(transaction.updatedAt, 'updated_at') : null,
+  };
+}
+
+export type CollectionWebhookData = ReturnType<typeof collectionData>;
+
+/** The webhook of a COLLECTION transaction at its status, or undefined when that status has none. */
+export function renderCollection(
+  transaction: Transaction,
+): { eventType: CollectionEventType; data: CollectionWebhookData } | undefined {
+  const outcome = collectionOutcome(transaction.status);
+  if (!outcome) return undefined;
+  return { eventType: COLLECTION_EVENTS[outcome], data: collectionData(transaction, outcome) };
+}
+
+export type RefundStatusWord = 'processing' | 'successful' | 'failed';
+export type RefundEventType = 'refund_initiated' | 'refund';
+
+interface RefundStage {
+  eventType: RefundEventType;
+  status: RefundStatusWord;
+  refundStatus: RefundStatus;
+}
+
+/** Seed 3.5: initiation is `refund_initiated` (processing), the final stage `refund`. */
+function refundStage(status: TransactionStatus): RefundStage | undefined {
+  if (status === TransactionStatus.PROCESSING) {
+    return { eventType: 'refund_initiated', status: 'processing', refundStatus: RefundStatus.PROCESSING };
+  }
+  if (status === TransactionStatus.SUCCESSFUL) {
+    return { eventType: 'refund', status: 'successful', refundStatus: RefundStatus.SUCCESSFUL };
+  }
+  if (status === TransactionStatus.FAILED) {
+    return { eventType: 'refund', status: 'failed', refundStatus: RefundStatus.FAILED };
+  }
+  return undefined;
+}
+
+function refundData(transaction: Transaction, stage: RefundStage) {
+  const refund = transaction.refundDetails;
+  if (!refund) throw new RangeError(`refund ${transaction.id} has no refund_details`);
+  // The webhook and GET /refund/{id} must not disagree about where the refund is.
+  if (refund.status !== stage.refundStatus) {
+    throw new RangeError(
+      `refund ${refund.id} is ${RefundStatus[refund.status]} but its transaction is ${TransactionStatus[transaction.status]}`,
+    );
+  }
+  if (refund.amount <= 0n) throw new RangeError(`refund ${refund.id} has amount ${refund.amount}, not positive`);
+  return {
+    refund_id: refund.id,
+    transaction_id: refund.transactionId,
+    business_id: transaction.businessId,
+    reference: refund.reference ?? null,
+    reason: refund.reason ?? null,
+    type: stage.eventType,
+    status: stage.status,
+    amount: jsonInteger(refund.amount),
+    currency: refund.currency,
+    failure_reason: refund.failureReason ?? null,
+    created_at: iso(refund.createdAt, 'created_at'),
+    completed_at: isoOrNull(refund.completedAt),
+  };
+}
+
+export type RefundWebhookData = ReturnType<typeof refundData>;
+
+/** The webhook of a REFUND transaction at its status, or undefined when that status has none. */
+export function renderRefund(
+  transaction: Transaction,
+): { eventType: RefundEventType; data: RefundWebhookData } | undefined {
+  const stage = refundStage(transaction.status);
+  if (!stage) return undefined;
+  return { eventType: stage.eventType, data: refundData(transaction, stage) };
+}
+
+const EXAMPLE_BUSINESS = '00000000-0000-4000-8000-000000000000';
+const EXAMPLE_COLLECTION = '7b1e4c52-3f60-4a8e-b9d4-2e6f0a1c9d33';
+const exampleAt = (hours: number, seconds = 0) =>
+  timestampFromDate(new Date(Date.UTC(2026, 10, 21, 9 + hours, 30, seconds)));
+
+/**
+ * The mock trigger's collections: £250.00 sent by bank transfer into a GBP virtual account (FAILED:
+ * bounced, the account being closed), or a ₦15,000.00 money request nobody paid within 48 hours.
+ */
+export function exampleCollectionTransaction(outcome: CollectionOutcome): Transaction {
+  if (outcome === 'EXPIRED') {
+    return create(TransactionSchema, {
+      id: '2d9f6a13-8c4b-4e07-a5d2-6b1e9c3f0a48',
+      businessId: EXAMPLE_BUSINESS,
+      type: TransactionType.COLLECTION,
+      status: TransactionStatus.EXPIRED,
+      currency: 'NGN',
+      amount: 1_500_000n,
+      fee: 0n,
+      net: 1_500_000n,
+      reference: 'invoice-2026-0117',
+      description: 'Money request: Invoice 117',
+      createdAt: exampleAt(0),
+      updatedAt: exampleAt(48),
+      collectionDetails: {
+        method: CollectionMethod.MONEY_REQUEST,
+        customerId: '5f0c2a7e-2d7b-4f3e-9a61-0c5d1b9b6a11',
+        description: 'Invoice 117',
+        redirectUrl: 'https://shop.example.com/paid',
+        paymentToken: 'pay_example_token',
+        expiresAt: exampleAt(48),
+        railReference: 'sandbox-request-4b7e20',
+      },
+    });
+  }
+  const failed = outcome === 'FAILED';
+  return create(TransactionSchema, {
+    id: EXAMPLE_COLLECTION,
+    businessId: EXAMPLE_BUSINESS,
+    type: TransactionType.COLLECTION,
+    status: failed ? TransactionStatus.FAILED : TransactionStatus.SUCCESSFUL,
+    currency: 'GBP',
+    amount: 25_000n,
+    // A bounced transfer credits nothing, so nothing is charged.
+    fee: failed ? 0n : 125n,
+    net: failed ? 25_000n : 24_875n,
+    reference: 'collection-2026-0042',
+    description: 'Bank transfer from Jane Doe',
+    createdAt: exampleAt(0),
+    updatedAt: exampleAt(0),
+    collectionDetails: {
+      method: CollectionMethod.BANK_TRANSFER,
+      customerId: '5f0c2a7e-2d7b-4f3e-9a61-0c5d1b9b6a11',
+      virtualAccountId: '8e3b5d71-0c2a-4f69-b4e8-1d7a9c2f6b05',
+      senderName: 'Jane Doe',
+      completedAt: exampleAt(0),
+      failureCode: failed ? CollectionFailureCode.ACCOUNT_CLOSED : undefined,
+      railReference: 'sandbox-transfer-91c3de',
+    },
+  });
+}
+
+const REFUND_EXAMPLE_STATUS: Record<RefundStatusWord, [TransactionStatus, RefundStatus]> = {
+  processing: [TransactionStatus.PROCESSING, RefundStatus.PROCESSING],
+  successful: [TransactionStatus.SUCCESSFUL, RefundStatus.SUCCESSFUL],
+  failed: [TransactionStatus.FAILED, RefundStatus.FAILED],
+};
+
+/** The mock trigger's refund: the whole £250.00 of the example bank transfer, at the given status. */
+export function exampleRefundTransaction(status: RefundStatusWord): Transaction {
+  const [transactionStatus, refundStatus] = REFUND_EXAMPLE_STATUS[status];
+  const id = 'c3a9d1f4-6b2e-4d7a-8f15-9e0b2c4d6a77';
+  const ended = status !== 'processing';
+  const updatedAt = exampleAt(1, ended ? 5 : 0);
+  return create(TransactionSchema, {
+    id,
+    businessId: EXAMPLE_BUSINESS,
+    type: TransactionType.REFUND,
+    status: transactionStatus,
+    currency: 'GBP',
+    amount: -25_000n,
+    fee: 0n,
+    net: -25_000n,
+    reference: 'refund-2026-0042',
+    description: 'Refund of collection-2026-0042',
+    createdAt: exampleAt(1),
+    updatedAt,
+    refundDetails: {
+      id,
+      transactionId: EXAMPLE_COLLECTION,
+      status: refundStatus,
+      amount: 25_000n,
+      currency: 'GBP',
+      reason: 'customer request',
+      reference: 'refund-2026-0042',
+      failureReason: status === 'failed' ? 'declined by the receiving bank' : undefined,
+      createdAt: exampleAt(1),
+      updatedAt,
+      completedAt: ended ? updatedAt : undefined,
+    },
+  });
+}
+
+/** The example `data` of a collection event, from the same renderer as a real collection's. */
+export function collectionExample(outcome: CollectionOutcome): CollectionWebhookData {
+  const rendered = renderCollection(exampleCollectionTransaction(outcome));
+  if (!rendered) throw new Error(`the ${outcome} example collection has no webhook`);
+  return rendered.data;
+}
+
+/** The example `data` of a refund event, from the same renderer as a real refund's. */
+export function refundExample(status: RefundStatusWord): RefundWebhookData {
+  const rendered = renderRefund(exampleRefundTransaction(status));
+  if (!rendered) throw new Error(`the ${status} example refund has no webhook`);
+  return rendered.data;
+}
