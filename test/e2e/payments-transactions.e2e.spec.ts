@@ -11,6 +11,7 @@ import { type PaymentsCaller, type TransactionJson, type TransactionPage } from 
 /** Every field of the public transaction, no more (the shared contract). */
 const TRANSACTION_FIELDS = [
   'amount',
+  'collection_details',
   'created_at',
   'currency',
   'description',
@@ -18,6 +19,7 @@ const TRANSACTION_FIELDS = [
   'id',
   'net',
   'reference',
+  'refund_details',
   'refund_status',
   'status',
   'swap_details',

@@ -1,4 +1,3 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
   AccountScheme,
   PayoutFailureCode,
@@ -8,33 +7,16 @@ import {
   type PayoutDestination,
 } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { iso, isoOrNull, jsonInteger, word } from './json-values.js';
+
+export { jsonInteger } from './json-values.js';
+export * from './collections.js';
 
 /**
  * The public JSON of payout resources (decision 0013), rendered from the typed contract in one
  * place: the gateway answers it and notification sends it in payout webhooks, so the two can never
  * disagree. Money is integer minor units; enums are lowercase words from the proto's names.
  */
-
-/** A proto enum value as its public word: PayoutStatus.SUCCESSFUL → "successful". Unset or unknown is a defect upstream. */
-function word(names: Record<number, string>, value: number, field: string): string {
-  const name = names[value];
-  if (!name || value === 0) throw new RangeError(`${field} ${value} has no public word`);
-  return name.toLowerCase();
-}
-
-/** int64 as a JSON number; a value past 2^53 - 1 cannot be sent exactly, which is a defect upstream. */
-export function jsonInteger(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new RangeError(`${value} is beyond the exact range of a JSON number`);
-  }
-  return Number(value);
-}
-
-const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
-function iso(timestamp: Timestamp | undefined, field: string): string {
-  if (!timestamp) throw new RangeError(`${field} is missing`);
-  return timestampDate(timestamp).toISOString();
-}
 
 export type PayoutStatusWord = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
 export const PAYOUT_STATUS_WORDS: readonly PayoutStatusWord[] = [

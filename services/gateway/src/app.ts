@@ -14,6 +14,7 @@ import { jsonBody, requestId } from './http/common.js';
 import { errorHandler, routeNotFound } from './http/errors.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { apiDocumentationRouter } from './openapi/docs-router.js';
+import { paymentPageRouter } from './pay/payment-page-router.js';
 import { publicApiRouter } from './public/public-router.js';
 
 export interface AppOptions {
@@ -55,6 +56,8 @@ export function publicApp(options: AppOptions): Express {
   app.get('/readyz', readinessHandler(options.readiness));
   app.use(apiDocumentationRouter(options));
   app.use(tokenEndpoint(options));
+  // The payer's money-request page: its payment token is the credential, not an API token.
+  app.use(paymentPageRouter(options));
   app.use(publicApiRouter(options));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));

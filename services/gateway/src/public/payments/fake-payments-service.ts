@@ -1,11 +1,16 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
+  VirtualAccountCloseReason,
+  VirtualAccountStatus,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import {
   FeeRuleSchema,
   PaymentsService,
   type FeeRule,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { Metadata } from '@grpc/grpc-js';
+import type { Authenticated } from '../../auth/authenticate.js';
 import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
 import { serveRoutes } from '../route-harness.js';
 import type { PublicRoute } from '../routes.js';
@@ -22,6 +27,14 @@ import {
   wallet,
 } from './payments.fixtures.js';
 import { banks, beneficiary, gtbankAccount, payoutTransaction } from './payout.fixtures.js';
+import {
+  bankTransferTransaction,
+  identificationTypes,
+  moneyRequestTransaction,
+  paymentRequestView,
+  refund,
+  virtualAccount,
+} from './collection.fixtures.js';
 
 export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
 
@@ -42,6 +55,27 @@ export function startFakePaymentsService() {
     getBeneficiary: () => ({ beneficiary: beneficiary() }),
     createPayout: () => ({ transaction: payoutTransaction() }),
     getPayout: () => ({ transaction: payoutTransaction() }),
+    createVirtualAccount: () => ({ virtualAccount: virtualAccount() }),
+    listVirtualAccounts: () => ({ virtualAccounts: [virtualAccount()], page: { limit: 15 } }),
+    getVirtualAccount: () => ({ virtualAccount: virtualAccount() }),
+    closeVirtualAccount: () => ({
+      virtualAccount: virtualAccount({
+        status: VirtualAccountStatus.CLOSED,
+        closedAt: at(UPDATED),
+        closeReason: VirtualAccountCloseReason.REQUESTED,
+      }),
+    }),
+    listIdentificationTypes: () => ({ identificationTypes: identificationTypes() }),
+    createCollection: () => ({ transaction: moneyRequestTransaction() }),
+    getCollection: () => ({ transaction: moneyRequestTransaction() }),
+    getPaymentRequest: () => ({ request: paymentRequestView() }),
+    authorizePaymentRequest: (request) => ({
+      request: paymentRequestView({ status: request.approve ? 'SUCCESSFUL' : 'FAILED' }),
+    }),
+    createRefund: () => ({ refund: refund(), existing: false }),
+    getRefund: () => ({ refund: refund() }),
+    sandboxIncomingTransfer: () => ({ transaction: bankTransferTransaction() }),
+    sandboxSettleCollection: () => ({ transaction: moneyRequestTransaction({ completedAt: at(UPDATED) }) }),
     adminSetRate: (request) => ({
       rate: { ...request, derived: false, updatedAt: at(UPDATED) },
     }),
@@ -81,17 +115,31 @@ export function startFakePaymentsService() {
 /**
  * The routes on loopback against the fake, as a caller of BUSINESS_ID holding `scopes`. The caller
  * reaches payments only through `call` (RouteContext.metadata is emptied), so a handler that passed
- * `{ metadata }` instead would call payments as nobody, and the specs would see it.
+ * `{ metadata }` instead would call payments as nobody, and the specs would see it. `auth` is the
+ * token as the public router authenticated it, for the routes whose answer depends on its scopes.
  */
 export function servePaymentRoutes(
   routes: readonly PublicRoute[],
   payments: Awaited<ReturnType<typeof startFakePaymentsService>>,
   scopes: string[],
 ) {
+  const window = { used: 1, limit: 120, resetSeconds: 60 };
+  const auth: Authenticated = {
+    caller: {
+      businessId: BUSINESS_ID,
+      clientId: 'ci_test_1',
+      scopes,
+      generation: 1,
+      environment: 'sandbox',
+      expiresAt: Math.floor(Date.now() / 1000) + 3600,
+    },
+    minute: window,
+    hour: { ...window, limit: 1500, resetSeconds: 3600 },
+  };
   const throughCallOnly = routes.map((route) => ({
     ...route,
     handle: (context: Parameters<PublicRoute['handle']>[0]) =>
-      route.handle({ ...context, metadata: new Metadata(), call: { ...context.call } }),
+      route.handle({ ...context, auth, metadata: new Metadata(), call: { ...context.call } }),
   }));
   return serveRoutes(throughCallOnly, { businessId: BUSINESS_ID, scopes }, { payments: payments.client });
 }

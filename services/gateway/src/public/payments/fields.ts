@@ -111,7 +111,11 @@ export const flag = (description: string) => z.boolean({ error: typeProblem('tru
 
 /** An id Corridor issued: 8-4-4-4-12 hexadecimal digits. */
 export const uuidField = (description: string) =>
-  z.guid({ error: (issue) => `must be a uuid, got ${shown(issue.input)}` }).meta({ description });
+  z
+    .guid({
+      error: (issue) => (issue.input === undefined ? 'is required' : `must be a uuid, got ${shown(issue.input)}`),
+    })
+    .meta({ description });
 
 /** One of a proto enum's public words. */
 export const wordOf = (vocabulary: ProtoVocabulary<number>, description: string) =>

@@ -8,7 +8,7 @@ describe('the OpenAPI document of the payments routes', () => {
   const operation = (path: string, method: string) =>
     (document.paths?.[path] as Record<string, OperationObject> | undefined)?.[method];
 
-  /** method, path, scope, success status, [query parameter, required][] */
+  /** method, path, scope, success statuses, [query parameter, required][] */
   const ROUTES = [
     ['get', '/api/external/currency', 'currency:read', '200', []],
     [
@@ -88,6 +88,32 @@ describe('the OpenAPI document of the payments routes', () => {
       ],
     ],
     ['get', '/api/external/beneficiary/{id}', 'beneficiary:read', '200', []],
+    ['post', '/api/external/virtual-account', 'virtual-account:create', '201', []],
+    [
+      'get',
+      '/api/external/virtual-account',
+      'virtual-account:read',
+      '200',
+      [
+        ['customer_id', false],
+        ['currency', false],
+        ['status', false],
+        ['cursor', false],
+        ['per_page', false],
+      ],
+    ],
+    ['get', '/api/external/virtual-account/identification-types', 'virtual-account:read', '200', []],
+    ['get', '/api/external/virtual-account/{id}', 'virtual-account:read', '200', []],
+    ['post', '/api/external/virtual-account/{id}/close', 'virtual-account:close', '200', []],
+    ['post', '/api/external/collection', 'collection:create', '201', []],
+    ['get', '/api/external/collection/{id}', 'transaction:read', '200', []],
+    // seed 4.4: the same reference on the same collection answers that refund again, 200.
+    ['post', '/api/external/refund', 'refund:create', '200,201', []],
+    ['get', '/api/external/refund/{id}', 'refund:read', '200', []],
+    ['post', '/api/external/sandbox/virtual-account/{id}/incoming-transfer', 'virtual-account:create', '201', []],
+    ['post', '/api/external/sandbox/collection/{id}/pay', 'collection:create', '200', []],
+    ['post', '/api/external/sandbox/collection/{id}/decline', 'collection:create', '200', []],
+    ['post', '/api/external/sandbox/collection/{id}/expire', 'collection:create', '200', []],
   ] as const;
 
   it('has exactly these payments routes', () => {
@@ -97,12 +123,14 @@ describe('the OpenAPI document of the payments routes', () => {
   });
 
   it.each(ROUTES)('%s %s requires %s, answers %s with a closed JSON body, documents its query', (...row) => {
-    const [method, path, scope, status, query] = row;
+    const [method, path, scope, statuses, query] = row;
     const op = operation(path, method);
     expect(op?.security).toEqual([{ oauth2: [scope] }]);
-    expect(Object.keys(op?.responses ?? {}).filter((code) => code.startsWith('2'))).toEqual([status]);
-    const success = op?.responses?.[status] as ResponseObject;
-    expect(success.content?.['application/json']?.schema).toMatchObject({ additionalProperties: false });
+    expect(Object.keys(op?.responses ?? {}).filter((code) => code.startsWith('2'))).toEqual(statuses.split(','));
+    for (const status of statuses.split(',')) {
+      const success = op?.responses?.[status] as ResponseObject;
+      expect(success.content?.['application/json']?.schema).toMatchObject({ additionalProperties: false });
+    }
     const inQuery = (op?.parameters as ParameterObject[]).filter((parameter) => parameter.in === 'query');
     expect(inQuery.map(({ name, required }) => [name, required])).toEqual(query);
     if (!path.endsWith('{id}')) expect(op?.responses?.['422']).toBeDefined();
@@ -142,7 +170,8 @@ describe('the OpenAPI document of the payments routes', () => {
   it('names the Transaction fields of the contract, every one required and nothing else', () => {
     const transaction = document.components?.schemas?.Transaction as SchemaObject;
     const fields = ['id', 'type', 'status', 'currency', 'amount', 'fee', 'net', 'reference', 'description'];
-    const all = [...fields, 'refund_status', 'swap_details', 'created_at', 'updated_at'];
+    const details = ['refund_status', 'swap_details', 'collection_details', 'refund_details'];
+    const all = [...fields, ...details, 'created_at', 'updated_at'];
     expect(Object.keys(transaction.properties ?? {})).toEqual(all);
     expect(transaction.required).toEqual(all);
     expect(transaction.additionalProperties).toBe(false);
@@ -150,7 +179,12 @@ describe('the OpenAPI document of the payments routes', () => {
 
   it('keeps every payments component closed, every property required (nullable where it may be absent)', () => {
     const payouts = ['Bank', 'PayoutDestination', 'Payout', 'Beneficiary'];
-    for (const name of ['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction', ...payouts]) {
+    const collections = ['VirtualAccount', 'IdentificationType', 'CollectionDetails', 'Refund'];
+    for (const name of [
+      ...['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction'],
+      ...payouts,
+      ...collections,
+    ]) {
       const schema = document.components?.schemas?.[name] as SchemaObject;
       expect(schema.additionalProperties).toBe(false);
       expect([...(schema.required ?? [])].sort()).toEqual(Object.keys(schema.properties ?? {}).sort());

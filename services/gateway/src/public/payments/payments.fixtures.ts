@@ -134,6 +134,8 @@ export const SWAP_JSON = {
     quote_id: QUOTE_ID,
     amount_side: 'from',
   },
+  collection_details: null,
+  refund_details: null,
   created_at: CREATED.toISOString(),
   updated_at: UPDATED.toISOString(),
 };

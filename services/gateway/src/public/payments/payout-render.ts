@@ -1,4 +1,3 @@
-import { z } from '@corridor/config';
 import type {
   Bank as BankMessage,
   Beneficiary as BeneficiaryMessage,
@@ -7,19 +6,12 @@ import type { PayoutDestination as DestinationMessage } from '@corridor/contract
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { bankJson, beneficiaryJson, destinationJson, payoutJson } from '@corridor/payments-json';
 import { Bank, Beneficiary, Payout, PayoutDestination } from './payout-responses.js';
-import { present } from './render.js';
+import { documented, present } from './render.js';
 
 /**
  * The payout routes answer @corridor/payments-json's rendering, checked against the documented
- * schema first: a status the contract has no word for, a missing timestamp or an empty destination
- * is a defect of payments (500), never sent to the caller.
+ * schema first (render.ts documented): a status the contract has no word for is a 500, never sent.
  */
-function documented<T>(schema: z.ZodType, rendered: T, what: string): T {
-  const result = schema.safeParse(rendered);
-  if (!result.success)
-    throw new Error(`payments sent a ${what} the contract cannot show: ${z.prettifyError(result.error)}`);
-  return rendered;
-}
 
 /** A response's payout transaction, which payments must always send. */
 export const payoutOf = (response: { transaction?: Transaction }) =>

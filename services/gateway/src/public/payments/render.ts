@@ -1,6 +1,9 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { z } from '@corridor/config';
 import type { Currency, FeeBreakdown, RateQuote, Wallet } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import type { SwapDetails, Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { collectionDetailsJson, refundJson } from '@corridor/payments-json';
+import type { Request } from 'express';
 import { jsonIntegerOf, nullableJsonIntegerOf } from './int64.js';
 import {
   AMOUNT_SIDES,
@@ -17,6 +20,17 @@ import {
 export function present<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`payments returned no ${what}`);
   return value;
+}
+
+/**
+ * A rendering of @corridor/payments-json, checked against the documented schema first: a word the
+ * contract lacks, a missing timestamp or a wrong sign is a defect of payments (500), never sent.
+ */
+export function documented<T>(schema: z.ZodType, rendered: T, what: string): T {
+  const result = schema.safeParse(rendered);
+  if (!result.success)
+    throw new Error(`payments sent a ${what} the contract cannot show: ${z.prettifyError(result.error)}`);
+  return rendered;
 }
 
 const iso = (timestamp: Timestamp | undefined, what: string) => timestampDate(present(timestamp, what)).toISOString();
@@ -81,8 +95,23 @@ function swapDetailsJson(swap: SwapDetails) {
   };
 }
 
-/** seed 2.5, 2.6: refund_status on every transaction, swap_details on a SWAP. */
-export function transactionJson(transaction: Transaction) {
+/** A money request's page for its payment token: the full URL the payer opens. */
+export type PaymentLinkOf = (paymentToken: string) => string;
+
+/** The payer's page on this gateway, at the scheme and host the caller reached it by (as cursor-page.ts). */
+export const paymentLinksOf =
+  (req: Request): PaymentLinkOf =>
+  (paymentToken) =>
+    `${req.protocol}://${req.get('host') ?? 'localhost'}/pay/${encodeURIComponent(paymentToken)}`;
+
+/**
+ * seed 2.5, 2.6: refund_status on every transaction, swap_details on a SWAP; collection_details on a
+ * COLLECTION and refund_details on a REFUND (issue 11). Without `paymentLinkOf` (the admin listener,
+ * whose host is no payer's) a money request's payment_link is null.
+ */
+export function transactionJson(transaction: Transaction, paymentLinkOf?: PaymentLinkOf) {
+  const collection = transaction.collectionDetails;
+  const token = collection?.paymentToken;
   return {
     id: transaction.id,
     type: TRANSACTION_TYPES.toWord(transaction.type, 'type'),
@@ -96,11 +125,15 @@ export function transactionJson(transaction: Transaction) {
     refund_status:
       transaction.refundStatus === undefined ? null : REFUND_STATUSES.toWord(transaction.refundStatus, 'refund_status'),
     swap_details: transaction.swapDetails ? swapDetailsJson(transaction.swapDetails) : null,
+    collection_details: collection
+      ? collectionDetailsJson(collection, token && paymentLinkOf ? paymentLinkOf(token) : null)
+      : null,
+    refund_details: transaction.refundDetails ? refundJson(transaction.refundDetails) : null,
     created_at: iso(transaction.createdAt, 'created_at'),
     updated_at: iso(transaction.updatedAt, 'updated_at'),
   };
 }
 
 /** A response's transaction, which payments must always send. */
-export const transactionOf = (response: { transaction?: Transaction }) =>
-  transactionJson(present(response.transaction, 'transaction'));
+export const transactionOf = (response: { transaction?: Transaction }, paymentLinkOf?: PaymentLinkOf) =>
+  transactionJson(present(response.transaction, 'transaction'), paymentLinkOf);

@@ -1,4 +1,5 @@
 import { z } from '@corridor/config';
+import { COLLECTION_COMPONENTS, CollectionDetails, Refund } from './collection-responses.js';
 import { cursorList } from './cursor-page.js';
 import { PAYOUT_COMPONENTS } from './payout-responses.js';
 import {
@@ -99,6 +100,12 @@ export const Transaction = z
       description: 'null until a refund of this transaction exists',
     }),
     swap_details: SwapDetails.nullable().meta({ description: 'the legs of a SWAP; null for other types' }),
+    collection_details: CollectionDetails.nullable().meta({
+      description: 'how a COLLECTION collected; null for other types',
+    }),
+    refund_details: Refund.nullable().meta({
+      description: 'the refund a REFUND transaction is (same id); null for other types',
+    }),
     created_at: instant('when the movement started'),
     updated_at: instant('its last change'),
   })
@@ -106,6 +113,17 @@ export const Transaction = z
     description:
       'A money movement of your business. amount and net are signed as the wallet sees them (negative when money leaves), fee never is; net = amount - fee.',
   });
+
+/**
+ * GET /transaction/{id}: the transaction, plus `refund` when the token can read refunds (seed 2.5);
+ * without refund:read the key is absent.
+ */
+export const TransactionWithRefund = Transaction.extend({
+  refund: Refund.nullable().optional().meta({
+    description:
+      'only with the scope refund:read: the refund of this collection, null when it has none; absent without the scope',
+  }),
+}).meta({ description: 'A transaction, with its refund when your token has refund:read' });
 
 /** `{message, data}`, as every success of the public API (decision 0008). */
 export const successBody = <T extends z.ZodType>(message: string, data: T) =>
@@ -122,5 +140,7 @@ export const PAYMENT_COMPONENTS = {
   Wallet,
   SwapDetails,
   Transaction,
+  TransactionWithRefund,
   ...PAYOUT_COMPONENTS,
+  ...COLLECTION_COMPONENTS,
 } as const;

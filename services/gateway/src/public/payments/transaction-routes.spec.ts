@@ -1,14 +1,20 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import {
-  RefundStatus,
-  TransactionStatus,
-  TransactionType,
-} from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { notFound } from '@corridor/grpc';
 import { TransactionList } from './response-schemas.js';
 import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
 import { BUSINESS_ID, SWAP_JSON, swapTransaction, TRANSACTION_ID } from './payments.fixtures.js';
 import { transactionBody, TRANSACTION_ROUTES } from './transaction-routes.js';
+import {
+  COLLECTION_ID,
+  moneyRequestJson,
+  moneyRequestTransaction,
+  refund,
+  REFUND_ID,
+  REFUND_JSON,
+  refundTransaction,
+} from './collection.fixtures.js';
 
 /** GET /transaction/{id} and the cursor-paginated GET /transaction against a fake payments. */
 describe('the transaction routes', () => {
@@ -175,5 +181,72 @@ describe('the transaction routes', () => {
     expect(Object.keys(errors)).toEqual([field]);
     expect(errors[field]?.[0]).toMatch(problem);
     expect(service.calls).toHaveLength(0);
+  });
+
+  describe('with collections and refunds (issue 11)', () => {
+    let refundReader: Awaited<ReturnType<typeof servePaymentRoutes>>;
+    beforeAll(async () => {
+      refundReader = await servePaymentRoutes(TRANSACTION_ROUTES, service, ['transaction:read', 'refund:read']);
+    });
+    afterAll(async () => {
+      await refundReader.close();
+    });
+
+    const collection = `${list}/${COLLECTION_ID}`;
+
+    it('GET /transaction/{id} answers a collection with its details and the payment link on this host', async () => {
+      service.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction() }));
+      const response = await get(collection);
+      expect(response).toEqual({
+        status: 200,
+        body: { message: 'transaction retrieved', data: moneyRequestJson(routes.base) },
+      });
+      expect(transactionBody.safeParse(response.body).error).toBeUndefined();
+    });
+
+    it('GET /transaction/{id} with refund:read adds the collection’s refund as `refund` (seed 2.5)', async () => {
+      service.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction(), refund: refund() }));
+      const response = await refundReader.call('get', collection);
+      expect(response.body.data).toEqual({ ...moneyRequestJson(refundReader.base), refund: REFUND_JSON });
+      expect(transactionBody.safeParse(response.body).error).toBeUndefined();
+    });
+
+    it('GET /transaction/{id} with refund:read answers refund null when there is none', async () => {
+      service.answers.set('getTransaction', () => ({ transaction: swapTransaction() }));
+      const response = await refundReader.call('get', `${list}/${TRANSACTION_ID}`);
+      expect(response.body.data).toEqual({ ...SWAP_JSON, refund: null });
+      expect(transactionBody.safeParse(response.body).error).toBeUndefined();
+    });
+
+    it('GET /transaction/{id} without refund:read has no `refund` key, even when the collection has one', async () => {
+      service.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction(), refund: refund() }));
+      const data = (await get(collection)).body.data as Record<string, unknown>;
+      expect(Object.keys(data)).not.toContain('refund');
+      expect(data).toEqual(moneyRequestJson(routes.base));
+    });
+
+    it('renders a REFUND transaction with its refund_details, the refund itself', async () => {
+      service.answers.set('getTransaction', () => ({ transaction: refundTransaction() }));
+      const response = await get(`${list}/${REFUND_ID}`);
+      expect(response.body.data).toMatchObject({
+        id: REFUND_ID,
+        type: 'REFUND',
+        status: 'PROCESSING',
+        amount: -15_000,
+        collection_details: null,
+        refund_details: REFUND_JSON,
+      });
+      expect(transactionBody.safeParse(response.body).error).toBeUndefined();
+    });
+
+    it('GET /transaction lists collections with their payment links', async () => {
+      service.answers.set('listTransactions', () => ({
+        transactions: [moneyRequestTransaction(), refundTransaction()],
+        page: { limit: 15 },
+      }));
+      const response = await get(`${list}?type=COLLECTION`);
+      expect((response.body.data as unknown[])[0]).toEqual(moneyRequestJson(routes.base));
+      expect(TransactionList.safeParse(response.body).error).toBeUndefined();
+    });
   });
 });

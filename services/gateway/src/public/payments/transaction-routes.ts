@@ -8,21 +8,27 @@ import { parseDateTime } from '../webhooks/delivery-query.js';
 import { cursorEnvelope, listLocationOf } from './cursor-page.js';
 import { readQuery } from './input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
-import { present, transactionJson, transactionOf } from './render.js';
+import { refundJsonOf } from './collection-render.js';
+import { paymentLinksOf, present, transactionJson, transactionOf } from './render.js';
 import { TransactionListQuery } from './request-schemas.js';
-import { successBody, Transaction, TransactionList } from './response-schemas.js';
+import { successBody, TransactionList, TransactionWithRefund } from './response-schemas.js';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './vocabulary.js';
 
 /** The business's transactions: one, and the list with exact combinable filters (seed part 1). */
 
-export const transactionBody = successBody('transaction retrieved', Transaction);
+export const transactionBody = successBody('transaction retrieved', TransactionWithRefund);
 
-async function getTransaction({ req, res, clients, call }: RouteContext): Promise<void> {
+async function getTransaction({ req, res, auth, clients, call }: RouteContext): Promise<void> {
   const id = pathParam(req, 'id');
   // Not a uuid names no transaction: the same answer as one of another business.
   if (!isUuid(id)) throw new HttpError(404, 'TRANSACTION_NOT_FOUND', `no transaction ${id} in this business`);
   const response = await clients.payments.getTransaction({ transactionId: id }, call);
-  res.json({ message: 'transaction retrieved', data: transactionOf(response) });
+  const transaction = transactionOf(response, paymentLinksOf(req));
+  // seed 2.5: the nested refund only for a token that can read refunds; for others the key is absent.
+  const data = auth.caller.scopes.includes('refund:read')
+    ? { ...transaction, refund: response.refund ? refundJsonOf(response.refund) : null }
+    : transaction;
+  res.json({ message: 'transaction retrieved', data });
 }
 
 /** A query date-time already checked by the schema, as a Timestamp. */
@@ -36,6 +42,7 @@ function timestampOf(value: string | undefined) {
 async function listTransactions({ req, res, clients, call }: RouteContext): Promise<void> {
   const params = queryOf(req.originalUrl);
   const query = readQuery(TransactionListQuery, params);
+  const paymentLinkOf = paymentLinksOf(req);
   const { transactions, page } = await clients.payments.listTransactions(
     {
       status: query.status === undefined ? undefined : TRANSACTION_STATUSES.toProto(query.status),
@@ -50,7 +57,7 @@ async function listTransactions({ req, res, clients, call }: RouteContext): Prom
   );
   res.json(
     cursorEnvelope(
-      transactions.map(transactionJson),
+      transactions.map((transaction) => transactionJson(transaction, paymentLinkOf)),
       present(page, 'page'),
       query.per_page,
       listLocationOf(req, params),
@@ -64,9 +71,13 @@ export const TRANSACTION_ROUTES: readonly PublicRoute[] = [
     path: '/api/external/transaction/{id}',
     scope: 'transaction:read',
     operationId: 'getTransaction',
-    summary: 'Read one of your business’s transactions',
+    summary:
+      'Read one of your business’s transactions; with the scope refund:read, a collection’s refund comes with it as `refund`',
     responses: {
-      200: { description: 'The transaction', schema: jsonSchemaOf(transactionBody) },
+      200: {
+        description: 'The transaction, and `refund` (or null) when your token has refund:read',
+        schema: jsonSchemaOf(transactionBody),
+      },
       404: { description: 'Your business has no transaction with this id (TRANSACTION_NOT_FOUND)' },
     },
     handle: getTransaction,

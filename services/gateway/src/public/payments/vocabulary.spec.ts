@@ -1,11 +1,21 @@
 import type { DescEnum } from '@bufbuild/protobuf';
 import { CurrencyOperationSchema, FeeOperationSchema } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
+  CollectionFailureCode,
+  CollectionFailureCodeSchema,
+  CollectionMethod,
+  CollectionMethodSchema,
+  RefundStatusSchema,
+  VirtualAccountCloseReason,
+  VirtualAccountCloseReasonSchema,
+  VirtualAccountStatus,
+  VirtualAccountStatusSchema,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import {
   AdjustmentDirection,
   AdjustmentDirectionSchema,
   AmountSide,
   AmountSideSchema,
-  RefundStatusSchema,
   TransactionStatusSchema,
   TransactionType,
   TransactionTypeSchema,
@@ -19,7 +29,8 @@ import {
   PayoutStatus,
   PayoutStatusSchema,
 } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
-import { PAYOUT_STATUS_WORDS } from '@corridor/payments-json';
+import { PAYOUT_STATUS_WORDS, REFUND_STATUS_WORDS } from '@corridor/payments-json';
+import { CUSTOMER_TYPES } from '../customers/fields.js';
 import { openApiDocument } from '../../openapi/document.js';
 import { PAYMENT_ROUTES } from './index.js';
 import {
@@ -27,6 +38,8 @@ import {
   ACCOUNT_SCHEMES,
   ADJUSTMENT_DIRECTIONS,
   AMOUNT_SIDES,
+  COLLECTION_FAILURE_CODES,
+  COLLECTION_METHODS,
   CURRENCY_OPERATIONS,
   FEE_OPERATIONS,
   PAYOUT_FAILURE_CODES,
@@ -34,6 +47,8 @@ import {
   REFUND_STATUSES,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
+  VIRTUAL_ACCOUNT_CLOSE_REASONS,
+  VIRTUAL_ACCOUNT_STATUSES,
 } from './vocabulary.js';
 
 /**
@@ -68,10 +83,19 @@ describe('the payments vocabulary', () => {
     expect(PAYOUT_STATUSES.toWord(PayoutStatus.REVERSED, 'status')).toBe('reversed');
     expect(PAYOUT_FAILURE_CODES.toWord(PayoutFailureCode.RETURNED_BY_BANK, 'failure_reason')).toBe('returned_by_bank');
     expect(ACCOUNT_SCHEMES.toWord(AccountScheme.SORT_CODE, 'scheme')).toBe('sort_code');
+    expect(VIRTUAL_ACCOUNT_STATUSES.toProto('closed')).toBe(VirtualAccountStatus.CLOSED);
+    expect(VIRTUAL_ACCOUNT_CLOSE_REASONS.toWord(VirtualAccountCloseReason.CUSTOMER_REJECTED, 'close_reason')).toBe(
+      'customer_rejected',
+    );
+    expect(COLLECTION_METHODS.toWord(CollectionMethod.MONEY_REQUEST, 'method')).toBe('money_request');
+    expect(COLLECTION_FAILURE_CODES.toWord(CollectionFailureCode.DECLINED_BY_PAYER, 'failure_reason')).toBe(
+      'declined_by_payer',
+    );
   });
 
-  it('has the payout statuses @corridor/payments-json renders, in the same order', () => {
+  it('has the payout and refund statuses @corridor/payments-json renders, in the same order', () => {
     expect(PAYOUT_STATUSES.words).toEqual(PAYOUT_STATUS_WORDS);
+    expect(REFUND_STATUSES.words).toEqual(REFUND_STATUS_WORDS);
   });
 
   const VOCABULARIES: [ProtoVocabulary<number>, DescEnum, 'upper' | 'lower'][] = [
@@ -85,6 +109,10 @@ describe('the payments vocabulary', () => {
     [PAYOUT_STATUSES, PayoutStatusSchema, 'lower'],
     [PAYOUT_FAILURE_CODES, PayoutFailureCodeSchema, 'lower'],
     [ACCOUNT_SCHEMES, AccountSchemeSchema, 'lower'],
+    [VIRTUAL_ACCOUNT_STATUSES, VirtualAccountStatusSchema, 'lower'],
+    [VIRTUAL_ACCOUNT_CLOSE_REASONS, VirtualAccountCloseReasonSchema, 'lower'],
+    [COLLECTION_METHODS, CollectionMethodSchema, 'lower'],
+    [COLLECTION_FAILURE_CODES, CollectionFailureCodeSchema, 'lower'],
   ];
 
   it.each(VOCABULARIES)('%# has a word for every value but UNSPECIFIED, and back', (vocabulary, descriptor, casing) => {
@@ -117,6 +145,7 @@ describe('the OpenAPI document against the payments protos', () => {
   const PAYMENT_SCHEMAS = [
     ...['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction'],
     ...['Bank', 'PayoutDestination', 'Payout', 'Beneficiary'],
+    ...['TransactionWithRefund', 'VirtualAccount', 'IdentificationType', 'CollectionDetails', 'Refund'],
   ];
   const documented = new Map<string, unknown[]>();
   for (const name of PAYMENT_SCHEMAS) {
@@ -145,10 +174,28 @@ describe('the OpenAPI document against the payments protos', () => {
     ],
     '#/paths/~1api~1external~1transaction/get/parameters/0/schema': [TransactionStatusSchema, 'upper'],
     '#/paths/~1api~1external~1transaction/get/parameters/1/schema': [TransactionTypeSchema, 'upper'],
+    '#/components/schemas/TransactionWithRefund/properties/type': [TransactionTypeSchema, 'upper'],
+    '#/components/schemas/TransactionWithRefund/properties/status': [TransactionStatusSchema, 'upper'],
+    '#/components/schemas/TransactionWithRefund/properties/refund_status/anyOf/0': [RefundStatusSchema, 'lower'],
+    '#/components/schemas/VirtualAccount/properties/status': [VirtualAccountStatusSchema, 'lower'],
+    '#/components/schemas/VirtualAccount/properties/close_reason/anyOf/0': [VirtualAccountCloseReasonSchema, 'lower'],
+    '#/components/schemas/CollectionDetails/properties/method': [CollectionMethodSchema, 'lower'],
+    '#/components/schemas/CollectionDetails/properties/failure_reason/anyOf/0': [CollectionFailureCodeSchema, 'lower'],
+    '#/components/schemas/Refund/properties/status': [RefundStatusSchema, 'lower'],
+    '#/paths/~1api~1external~1virtual-account/get/parameters/2/schema': [VirtualAccountStatusSchema, 'lower'],
   };
 
-  it('has no public enum of payments that is not held against its proto enum here', () => {
-    expect([...documented.keys()].sort()).toEqual(Object.keys(SENT_AS).sort());
+  /** Public enums that are no proto enum: customer-kyb sends customer types as these strings. */
+  const STRING_WORDS: Record<string, readonly string[]> = {
+    '#/components/schemas/IdentificationType/properties/customer_types/items': CUSTOMER_TYPES,
+  };
+
+  it('has no public enum of payments that is not held against its proto enum (or its string words) here', () => {
+    expect([...documented.keys()].sort()).toEqual([...Object.keys(SENT_AS), ...Object.keys(STRING_WORDS)].sort());
+  });
+
+  it.each(Object.entries(STRING_WORDS))('%s lists exactly its words', (pointer, words) => {
+    expect(documented.get(pointer)).toEqual(words);
   });
 
   it.each(Object.entries(SENT_AS))('%s lists exactly the words of its proto enum', (pointer, [descriptor, casing]) => {
@@ -165,5 +212,6 @@ describe('the OpenAPI document against the payments protos', () => {
     expect(parameter('/api/external/fees', 0)).toBe('type');
     expect(parameter('/api/external/transaction', 0)).toBe('status');
     expect(parameter('/api/external/transaction', 1)).toBe('type');
+    expect(parameter('/api/external/virtual-account', 2)).toBe('status');
   });
 });

@@ -6,9 +6,15 @@ import {
   PayoutStatusSchema,
 } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import {
+  CollectionFailureCodeSchema,
+  CollectionMethodSchema,
+  RefundStatusSchema,
+  VirtualAccountCloseReasonSchema,
+  VirtualAccountStatusSchema,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import {
   AdjustmentDirectionSchema,
   AmountSideSchema,
-  RefundStatusSchema,
   TransactionStatusSchema,
   TransactionTypeSchema,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
@@ -64,3 +70,7 @@ export const CURRENCY_OPERATIONS = protoVocabulary(CurrencyOperationSchema, 'low
 export const PAYOUT_STATUSES = protoVocabulary(PayoutStatusSchema, 'lower');
 export const PAYOUT_FAILURE_CODES = protoVocabulary(PayoutFailureCodeSchema, 'lower');
 export const ACCOUNT_SCHEMES = protoVocabulary(AccountSchemeSchema, 'lower');
+export const VIRTUAL_ACCOUNT_STATUSES = protoVocabulary(VirtualAccountStatusSchema, 'lower');
+export const VIRTUAL_ACCOUNT_CLOSE_REASONS = protoVocabulary(VirtualAccountCloseReasonSchema, 'lower');
+export const COLLECTION_METHODS = protoVocabulary(CollectionMethodSchema, 'lower');
+export const COLLECTION_FAILURE_CODES = protoVocabulary(CollectionFailureCodeSchema, 'lower');

@@ -1,0 +1,101 @@
+import { z } from '@corridor/config';
+import { describeJson } from '@corridor/grpc';
+import { currencyCode, positiveMinorUnits, shown, text, uuidField, wordOf } from './fields.js';
+import { pageCursor, perPage, REFERENCE_MAX } from './request-schemas.js';
+import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';
+
+/** What the virtual account, collection, refund and sandbox routes read (issue 11). */
+
+export const DESCRIPTION_MAX = 255;
+export const REASON_MAX = 255;
+export const SENDER_NAME_MAX = 100;
+/** seed 8: redirect_url is HTTPS only, at most 2048 characters. */
+export const REDIRECT_URL_MAX = 2048;
+
+/** seed 9 removed these fields; a request still sending one is told why, not only that it is unknown. */
+export const REMOVED_FIELDS: Readonly<Record<string, string>> = {
+  account_name:
+    'is not a recognised field: it was removed (customer_id is required instead), and the account is named after the customer',
+};
+
+export const VirtualAccountBody = z
+  .strictObject({
+    customer_id: uuidField('a VERIFIED customer of yours; the account is named after them'),
+    currency: currencyCode().meta({
+      description: 'NGN for every verified customer; USD, GBP and EUR for business customers with FULL KYB',
+    }),
+  })
+  .meta({ description: 'A virtual bank account for one of your customers, one open account per currency (seed 1)' });
+
+export const VirtualAccountListQuery = z.strictObject({
+  customer_id: uuidField('only this customer’s accounts').optional(),
+  currency: currencyCode().meta({ description: 'only accounts in this currency' }).optional(),
+  status: wordOf(VIRTUAL_ACCOUNT_STATUSES, 'only accounts in this status').optional(),
+  cursor: pageCursor(),
+  per_page: perPage('virtual accounts'),
+});
+
+/**
+ * seed 8: an absolute https URL of at most 2048 characters. Each rule broken is its own problem, so
+ * the answer says which; spaces and control characters must be percent-encoded, as in any URL.
+ */
+const redirectUrl = () =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : `must be a string, got ${typeof issue.input === 'number' ? shown(issue.input) : describeJson(issue.input)}`,
+    })
+    .max(REDIRECT_URL_MAX, `must be at most ${REDIRECT_URL_MAX} characters`)
+    .regex(/^[^\p{Cc}\s]*$/u, 'must not contain spaces or control characters (percent-encode them)')
+    .superRefine((value, context) => {
+      if (!URL.canParse(value)) {
+        context.addIssue({ code: 'custom', message: `must be an absolute URL such as https://…, got ${shown(value)}` });
+      } else if (new URL(value).protocol !== 'https:') {
+        context.addIssue({ code: 'custom', message: `must use https, got ${new URL(value).protocol.slice(0, -1)}` });
+      }
+    })
+    .meta({
+      format: 'uri',
+      description:
+        'an absolute https:// URL of at most 2048 characters; after answering, the payer is sent there with transaction_id and status appended to its query',
+    });
+
+export const CollectionBody = z
+  .strictObject({
+    customer_id: uuidField('the customer of yours the money is collected for'),
+    amount: positiveMinorUnits().meta({ description: 'minor units the payer is asked for' }),
+    currency: currencyCode().meta({ description: 'the wallet the money arrives in' }),
+    description: text(DESCRIPTION_MAX, 'what the payer is asked to pay for; shown on the payment page'),
+    redirect_url: redirectUrl().optional(),
+    reference: text(REFERENCE_MAX, 'your own reference, unique among your transactions').optional(),
+  })
+  .meta({
+    description:
+      'A money request: the payer approves or declines it on its payment_link, or it expires (48 hours) and no funds move',
+  });
+
+export const RefundBody = z
+  .strictObject({
+    transaction_id: uuidField('the successful EUR or GBP collection to refund in full'),
+    reason: text(REASON_MAX, 'why, for your records').optional(),
+    reference: text(
+      REFERENCE_MAX,
+      'your idempotency key: the same reference on the same collection answers that refund again (200)',
+    ).optional(),
+    amount: positiveMinorUnits()
+      .meta({ description: 'optional; when sent it must be the collection’s full amount (no partial refunds)' })
+      .optional(),
+  })
+  .meta({ description: 'A full refund of a collection, started within 7 days of it (seed 4.4)' });
+
+export const IncomingTransferBody = z
+  .strictObject({
+    amount: positiveMinorUnits().meta({ description: 'minor units the sender pays in' }),
+    sender_name: text(SENDER_NAME_MAX, 'the sender as the bank reports them'),
+  })
+  .meta({ description: 'Sandbox: a bank transfer arriving in a virtual account' });
+
+/** The sandbox outcomes take no fields: no body, or {}. */
+export const NoBody = z.strictObject({}).meta({ description: 'No fields: send no body, or {}' });
