@@ -5,6 +5,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 bash "$here/workspace.sh"
 bash "$here/infra.sh" up
+# The payer-page e2e suite drives Debian's headless Chromium (puppeteer-core brings no browser).
+# shellcheck source=deploy/local/lib.sh
+command -v chromium >/dev/null 2>&1 || (COMPONENT=test && . "$here/lib.sh" && apt_install chromium)
 # shellcheck source=deploy/local/toolchain.sh
 . "$here/toolchain.sh"
 cd "$CORRIDOR_ROOT"
