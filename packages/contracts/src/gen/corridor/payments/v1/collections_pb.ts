@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/payments/v1/collections.proto.
  */
 export const file_corridor_payments_v1_collections: GenFile = /*@__PURE__*/
-  fileDesc("CiZjb3JyaWRvci9wYXltZW50cy92MS9jb2xsZWN0aW9ucy5wcm90bxIUY29ycmlkb3IucGF5bWVudHMudjEiogMKDlZpcnR1YWxBY2NvdW50EgoKAmlkGAEgASgJEhMKC2N1c3RvbWVyX2lkGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEjoKBnN0YXR1cxgEIAEoDjIqLmNvcnJpZG9yLnBheW1lbnRzLnYxLlZpcnR1YWxBY2NvdW50U3RhdHVzEhQKDGFjY291bnRfbmFtZRgFIAEoCRIWCg5hY2NvdW50X251bWJlchgGIAEoCRIRCgliYW5rX25hbWUYByABKAkSEQoJYmFua19jb2RlGAggASgJEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKCWNsb3NlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARJKCgxjbG9zZV9yZWFzb24YCyABKA4yLy5jb3JyaWRvci5wYXltZW50cy52MS5WaXJ0dWFsQWNjb3VudENsb3NlUmVhc29uSAGIAQFCDAoKX2Nsb3NlZF9hdEIPCg1fY2xvc2VfcmVhc29uIlkKEklkZW50aWZpY2F0aW9uVHlwZRIMCgRjb2RlGAEgASgJEgwKBG5hbWUYAiABKAkSDwoHY291bnRyeRgDIAEoCRIWCg5jdXN0b21lcl90eXBlcxgEIAMoCSLDBAoRQ29sbGVjdGlvbkRldGFpbHMSNgoGbWV0aG9kGAEgASgOMiYuY29ycmlkb3IucGF5bWVudHMudjEuQ29sbGVjdGlvbk1ldGhvZBITCgtjdXN0b21lcl9pZBgCIAEoCRIfChJ2aXJ0dWFsX2FjY291bnRfaWQYAyABKAlIAIgBARIYCgtzZW5kZXJfbmFtZRgEIAEoCUgBiAEBEhgKC2Rlc2NyaXB0aW9uGAUgASgJSAKIAQESGQoMcmVkaXJlY3RfdXJsGAYgASgJSAOIAQESGgoNcGF5bWVudF90b2tlbhgHIAEoCUgEiAEBEjMKCmV4cGlyZXNfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAWIAQESNQoMY29tcGxldGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgGiAEBEkYKDGZhaWx1cmVfY29kZRgKIAEoDjIrLmNvcnJpZG9yLnBheW1lbnRzLnYxLkNvbGxlY3Rpb25GYWlsdXJlQ29kZUgHiAEBEhYKDnJhaWxfcmVmZXJlbmNlGAsgASgJQhUKE192aXJ0dWFsX2FjY291bnRfaWRCDgoMX3NlbmRlcl9uYW1lQg4KDF9kZXNjcmlwdGlvbkIPCg1fcmVkaXJlY3RfdXJsQhAKDl9wYXltZW50X3Rva2VuQg0KC19leHBpcmVzX2F0Qg8KDV9jb21wbGV0ZWRfYXRCDwoNX2ZhaWx1cmVfY29kZSKgAwoGUmVmdW5kEgoKAmlkGAEgASgJEhYKDnRyYW5zYWN0aW9uX2lkGAIgASgJEjIKBnN0YXR1cxgDIAEoDjIiLmNvcnJpZG9yLnBheW1lbnRzLnYxLlJlZnVuZFN0YXR1cxIOCgZhbW91bnQYBCABKAMSEAoIY3VycmVuY3kYBSABKAkSEwoGcmVhc29uGAYgASgJSACIAQESFgoJcmVmZXJlbmNlGAcgASgJSAGIAQESGwoOZmFpbHVyZV9yZWFzb24YCCABKAlIAogBARIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1Cgxjb21wbGV0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAOIAQFCCQoHX3JlYXNvbkIMCgpfcmVmZXJlbmNlQhEKD19mYWlsdXJlX3JlYXNvbkIPCg1fY29tcGxldGVkX2F0IuYBChJQYXltZW50UmVxdWVzdFZpZXcSFgoOdHJhbnNhY3Rpb25faWQYASABKAkSFQoNYnVzaW5lc3NfbmFtZRgCIAEoCRIOCgZhbW91bnQYAyABKAMSEAoIY3VycmVuY3kYBCABKAkSEwoLZGVzY3JpcHRpb24YBSABKAkSDgoGc3RhdHVzGAYgASgJEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKDHJlZGlyZWN0X3VybBgIIAEoCUgAiAEBQg8KDV9yZWRpcmVjdF91cmwqhAEKFFZpcnR1YWxBY2NvdW50U3RhdHVzEiYKIlZJUlRVQUxfQUNDT1VOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIhCh1WSVJUVUFMX0FDQ09VTlRfU1RBVFVTX0FDVElWRRABEiEKHVZJUlRVQUxfQUNDT1VOVF9TVEFUVVNfQ0xPU0VEEAIqqQEKGVZpcnR1YWxBY2NvdW50Q2xvc2VSZWFzb24SLAooVklSVFVBTF9BQ0NPVU5UX0NMT1NFX1JFQVNPTl9VTlNQRUNJRklFRBAAEioKJlZJUlRVQUxfQUNDT1VOVF9DTE9TRV9SRUFTT05fUkVRVUVTVEVEEAESMgouVklSVFVBTF9BQ0NPVU5UX0NMT1NFX1JFQVNPTl9DVVNUT01FUl9SRUpFQ1RFRBACKn8KEENvbGxlY3Rpb25NZXRob2QSIQodQ09MTEVDVElPTl9NRVRIT0RfVU5TUEVDSUZJRUQQABIjCh9DT0xMRUNUSU9OX01FVEhPRF9CQU5LX1RSQU5TRkVSEAESIwofQ09MTEVDVElPTl9NRVRIT0RfTU9ORVlfUkVRVUVTVBACKskBChVDb2xsZWN0aW9uRmFpbHVyZUNvZGUSJwojQ09MTEVDVElPTl9GQUlMVVJFX0NPREVfVU5TUEVDSUZJRUQQABIqCiZDT0xMRUNUSU9OX0ZBSUxVUkVfQ09ERV9BQ0NPVU5UX0NMT1NFRBABEi0KKUNPTExFQ1RJT05fRkFJTFVSRV9DT0RFX0RFQ0xJTkVEX0JZX1BBWUVSEAISLAooQ09MTEVDVElPTl9GQUlMVVJFX0NPREVfUkVKRUNURURfQllfQkFOSxADKoMBCgxSZWZ1bmRTdGF0dXMSHQoZUkVGVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGFJFRlVORF9TVEFUVVNfUFJPQ0VTU0lORxABEhwKGFJFRlVORF9TVEFUVVNfU1VDQ0VTU0ZVTBACEhgKFFJFRlVORF9TVEFUVVNfRkFJTEVEEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiZjb3JyaWRvci9wYXltZW50cy92MS9jb2xsZWN0aW9ucy5wcm90bxIUY29ycmlkb3IucGF5bWVudHMudjEiogMKDlZpcnR1YWxBY2NvdW50EgoKAmlkGAEgASgJEhMKC2N1c3RvbWVyX2lkGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEjoKBnN0YXR1cxgEIAEoDjIqLmNvcnJpZG9yLnBheW1lbnRzLnYxLlZpcnR1YWxBY2NvdW50U3RhdHVzEhQKDGFjY291bnRfbmFtZRgFIAEoCRIWCg5hY2NvdW50X251bWJlchgGIAEoCRIRCgliYW5rX25hbWUYByABKAkSEQoJYmFua19jb2RlGAggASgJEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKCWNsb3NlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARJKCgxjbG9zZV9yZWFzb24YCyABKA4yLy5jb3JyaWRvci5wYXltZW50cy52MS5WaXJ0dWFsQWNjb3VudENsb3NlUmVhc29uSAGIAQFCDAoKX2Nsb3NlZF9hdEIPCg1fY2xvc2VfcmVhc29uIlkKEklkZW50aWZpY2F0aW9uVHlwZRIMCgRjb2RlGAEgASgJEgwKBG5hbWUYAiABKAkSDwoHY291bnRyeRgDIAEoCRIWCg5jdXN0b21lcl90eXBlcxgEIAMoCSKyBQoRQ29sbGVjdGlvbkRldGFpbHMSNgoGbWV0aG9kGAEgASgOMiYuY29ycmlkb3IucGF5bWVudHMudjEuQ29sbGVjdGlvbk1ldGhvZBITCgtjdXN0b21lcl9pZBgCIAEoCRIfChJ2aXJ0dWFsX2FjY291bnRfaWQYAyABKAlIAIgBARIYCgtzZW5kZXJfbmFtZRgEIAEoCUgBiAEBEhgKC2Rlc2NyaXB0aW9uGAUgASgJSAKIAQESGQoMcmVkaXJlY3RfdXJsGAYgASgJSAOIAQESGgoNcGF5bWVudF90b2tlbhgHIAEoCUgEiAEBEjMKCmV4cGlyZXNfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAWIAQESNQoMY29tcGxldGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgGiAEBEkYKDGZhaWx1cmVfY29kZRgKIAEoDjIrLmNvcnJpZG9yLnBheW1lbnRzLnYxLkNvbGxlY3Rpb25GYWlsdXJlQ29kZUgHiAEBEhYKDnJhaWxfcmVmZXJlbmNlGAsgASgJEhgKC3BheWVyX2VtYWlsGAwgASgJSAiIAQESOAoGY3J5cHRvGA0gASgLMiMuY29ycmlkb3IucGF5bWVudHMudjEuQ3J5cHRvRGVwb3NpdEgJiAEBQhUKE192aXJ0dWFsX2FjY291bnRfaWRCDgoMX3NlbmRlcl9uYW1lQg4KDF9kZXNjcmlwdGlvbkIPCg1fcmVkaXJlY3RfdXJsQhAKDl9wYXltZW50X3Rva2VuQg0KC19leHBpcmVzX2F0Qg8KDV9jb21wbGV0ZWRfYXRCDwoNX2ZhaWx1cmVfY29kZUIOCgxfcGF5ZXJfZW1haWxCCQoHX2NyeXB0byKQAQoNQ3J5cHRvTmV0d29yaxINCgVhc3NldBgBIAEoCRIPCgduZXR3b3JrGAIgASgJEhAKCHN0YW5kYXJkGAMgASgJEhAKCGRlY2ltYWxzGAQgASgNEh4KFmNvbmZpcm1hdGlvbnNfcmVxdWlyZWQYBSABKA0SGwoTc2V0dGxlbWVudF9jdXJyZW5jeRgGIAEoCSKRAQoNQ3J5cHRvQWRkcmVzcxIKCgJpZBgBIAEoCRITCgtjdXN0b21lcl9pZBgCIAEoCRINCgVhc3NldBgDIAEoCRIPCgduZXR3b3JrGAQgASgJEg8KB2FkZHJlc3MYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAisgEKDUNyeXB0b0RlcG9zaXQSEgoKYWRkcmVzc19pZBgBIAEoCRINCgVhc3NldBgCIAEoCRIPCgduZXR3b3JrGAMgASgJEg8KB2FkZHJlc3MYBCABKAkSFAoMYXNzZXRfYW1vdW50GAUgASgJEg8KB3R4X2hhc2gYBiABKAkSFQoNY29uZmlybWF0aW9ucxgHIAEoDRIeChZjb25maXJtYXRpb25zX3JlcXVpcmVkGAggASgNIqADCgZSZWZ1bmQSCgoCaWQYASABKAkSFgoOdHJhbnNhY3Rpb25faWQYAiABKAkSMgoGc3RhdHVzGAMgASgOMiIuY29ycmlkb3IucGF5bWVudHMudjEuUmVmdW5kU3RhdHVzEg4KBmFtb3VudBgEIAEoAxIQCghjdXJyZW5jeRgFIAEoCRITCgZyZWFzb24YBiABKAlIAIgBARIWCglyZWZlcmVuY2UYByABKAlIAYgBARIbCg5mYWlsdXJlX3JlYXNvbhgIIAEoCUgCiAEBEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjUKDGNvbXBsZXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIA4gBAUIJCgdfcmVhc29uQgwKCl9yZWZlcmVuY2VCEQoPX2ZhaWx1cmVfcmVhc29uQg8KDV9jb21wbGV0ZWRfYXQi5gEKElBheW1lbnRSZXF1ZXN0VmlldxIWCg50cmFuc2FjdGlvbl9pZBgBIAEoCRIVCg1idXNpbmVzc19uYW1lGAIgASgJEg4KBmFtb3VudBgDIAEoAxIQCghjdXJyZW5jeRgEIAEoCRITCgtkZXNjcmlwdGlvbhgFIAEoCRIOCgZzdGF0dXMYBiABKAkSLgoKZXhwaXJlc19hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoMcmVkaXJlY3RfdXJsGAggASgJSACIAQFCDwoNX3JlZGlyZWN0X3VybCqEAQoUVmlydHVhbEFjY291bnRTdGF0dXMSJgoiVklSVFVBTF9BQ0NPVU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEiEKHVZJUlRVQUxfQUNDT1VOVF9TVEFUVVNfQUNUSVZFEAESIQodVklSVFVBTF9BQ0NPVU5UX1NUQVRVU19DTE9TRUQQAiqpAQoZVmlydHVhbEFjY291bnRDbG9zZVJlYXNvbhIsCihWSVJUVUFMX0FDQ09VTlRfQ0xPU0VfUkVBU09OX1VOU1BFQ0lGSUVEEAASKgomVklSVFVBTF9BQ0NPVU5UX0NMT1NFX1JFQVNPTl9SRVFVRVNURUQQARIyCi5WSVJUVUFMX0FDQ09VTlRfQ0xPU0VfUkVBU09OX0NVU1RPTUVSX1JFSkVDVEVEEAIq9AEKEENvbGxlY3Rpb25NZXRob2QSIQodQ09MTEVDVElPTl9NRVRIT0RfVU5TUEVDSUZJRUQQABIjCh9DT0xMRUNUSU9OX01FVEhPRF9CQU5LX1RSQU5TRkVSEAESIwofQ09MTEVDVElPTl9NRVRIT0RfTU9ORVlfUkVRVUVTVBACEiQKIENPTExFQ1RJT05fTUVUSE9EX0NSWVBUT19ERVBPU0lUEAMSJQohQ09MTEVDVElPTl9NRVRIT0RfSU5URVJBQ19SRVFVRVNUEAQSJgoiQ09MTEVDVElPTl9NRVRIT0RfSU5URVJBQ19UUkFOU0ZFUhAFKskBChVDb2xsZWN0aW9uRmFpbHVyZUNvZGUSJwojQ09MTEVDVElPTl9GQUlMVVJFX0NPREVfVU5TUEVDSUZJRUQQABIqCiZDT0xMRUNUSU9OX0ZBSUxVUkVfQ09ERV9BQ0NPVU5UX0NMT1NFRBABEi0KKUNPTExFQ1RJT05fRkFJTFVSRV9DT0RFX0RFQ0xJTkVEX0JZX1BBWUVSEAISLAooQ09MTEVDVElPTl9GQUlMVVJFX0NPREVfUkVKRUNURURfQllfQkFOSxADKoMBCgxSZWZ1bmRTdGF0dXMSHQoZUkVGVU5EX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGFJFRlVORF9TVEFUVVNfUFJPQ0VTU0lORxABEhwKGFJFRlVORF9TVEFUVVNfU1VDQ0VTU0ZVTBACEhgKFFJFRlVORF9TVEFUVVNfRkFJTEVEEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * A bank account the sandbox rail opens for one customer of a business in one currency (seed 1).
@@ -203,6 +203,20 @@ export type CollectionDetails = Message<"corridor.payments.v1.CollectionDetails"
    * @generated from field: string rail_reference = 11;
    */
   railReference: string;
+
+  /**
+   * Interac: the payer's (request) or sender's (e-Transfer) email.
+   *
+   * @generated from field: optional string payer_email = 12;
+   */
+  payerEmail?: string | undefined;
+
+  /**
+   * Crypto deposits: what arrived on chain.
+   *
+   * @generated from field: optional corridor.payments.v1.CryptoDeposit crypto = 13;
+   */
+  crypto?: CryptoDeposit | undefined;
 };
 
 /**
@@ -211,6 +225,162 @@ export type CollectionDetails = Message<"corridor.payments.v1.CollectionDetails"
  */
 export const CollectionDetailsSchema: GenMessage<CollectionDetails> = /*@__PURE__*/
   messageDesc(file_corridor_payments_v1_collections, 2);
+
+/**
+ * A stablecoin network a business can collect on (GET /collection/crypto/networks).
+ *
+ * @generated from message corridor.payments.v1.CryptoNetwork
+ */
+export type CryptoNetwork = Message<"corridor.payments.v1.CryptoNetwork"> & {
+  /**
+   * e.g. "USDT", "USDC".
+   *
+   * @generated from field: string asset = 1;
+   */
+  asset: string;
+
+  /**
+   * e.g. "TRON", "ETHEREUM", "POLYGON".
+   *
+   * @generated from field: string network = 2;
+   */
+  network: string;
+
+  /**
+   * The token standard shown to payers, e.g. "TRC-20".
+   *
+   * @generated from field: string standard = 3;
+   */
+  standard: string;
+
+  /**
+   * Decimal places of the asset's base unit on this network.
+   *
+   * @generated from field: uint32 decimals = 4;
+   */
+  decimals: number;
+
+  /**
+   * Blocks after which a deposit is credited.
+   *
+   * @generated from field: uint32 confirmations_required = 5;
+   */
+  confirmationsRequired: number;
+
+  /**
+   * The wallet a confirmed deposit is credited to, 1:1 in its minor units.
+   *
+   * @generated from field: string settlement_currency = 6;
+   */
+  settlementCurrency: string;
+};
+
+/**
+ * Describes the message corridor.payments.v1.CryptoNetwork.
+ * Use `create(CryptoNetworkSchema)` to create a new message.
+ */
+export const CryptoNetworkSchema: GenMessage<CryptoNetwork> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_collections, 3);
+
+/**
+ * A customer's deposit address for one asset on one network.
+ *
+ * @generated from message corridor.payments.v1.CryptoAddress
+ */
+export type CryptoAddress = Message<"corridor.payments.v1.CryptoAddress"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string customer_id = 2;
+   */
+  customerId: string;
+
+  /**
+   * @generated from field: string asset = 3;
+   */
+  asset: string;
+
+  /**
+   * @generated from field: string network = 4;
+   */
+  network: string;
+
+  /**
+   * @generated from field: string address = 5;
+   */
+  address: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message corridor.payments.v1.CryptoAddress.
+ * Use `create(CryptoAddressSchema)` to create a new message.
+ */
+export const CryptoAddressSchema: GenMessage<CryptoAddress> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_collections, 4);
+
+/**
+ * What a crypto deposit adds to its collection.
+ *
+ * @generated from message corridor.payments.v1.CryptoDeposit
+ */
+export type CryptoDeposit = Message<"corridor.payments.v1.CryptoDeposit"> & {
+  /**
+   * @generated from field: string address_id = 1;
+   */
+  addressId: string;
+
+  /**
+   * @generated from field: string asset = 2;
+   */
+  asset: string;
+
+  /**
+   * @generated from field: string network = 3;
+   */
+  network: string;
+
+  /**
+   * @generated from field: string address = 4;
+   */
+  address: string;
+
+  /**
+   * In the asset's base units (decimal string: beyond int64 for 18-decimal assets).
+   *
+   * @generated from field: string asset_amount = 5;
+   */
+  assetAmount: string;
+
+  /**
+   * @generated from field: string tx_hash = 6;
+   */
+  txHash: string;
+
+  /**
+   * @generated from field: uint32 confirmations = 7;
+   */
+  confirmations: number;
+
+  /**
+   * @generated from field: uint32 confirmations_required = 8;
+   */
+  confirmationsRequired: number;
+};
+
+/**
+ * Describes the message corridor.payments.v1.CryptoDeposit.
+ * Use `create(CryptoDepositSchema)` to create a new message.
+ */
+export const CryptoDepositSchema: GenMessage<CryptoDeposit> = /*@__PURE__*/
+  messageDesc(file_corridor_payments_v1_collections, 5);
 
 /**
  * A refund of a collection (seed 2.5, 3.5): processing → successful | failed.
@@ -287,7 +457,7 @@ export type Refund = Message<"corridor.payments.v1.Refund"> & {
  * Use `create(RefundSchema)` to create a new message.
  */
 export const RefundSchema: GenMessage<Refund> = /*@__PURE__*/
-  messageDesc(file_corridor_payments_v1_collections, 3);
+  messageDesc(file_corridor_payments_v1_collections, 6);
 
 /**
  * What the payer's page shows of a money request: nothing of the business's other data.
@@ -345,7 +515,7 @@ export type PaymentRequestView = Message<"corridor.payments.v1.PaymentRequestVie
  * Use `create(PaymentRequestViewSchema)` to create a new message.
  */
 export const PaymentRequestViewSchema: GenMessage<PaymentRequestView> = /*@__PURE__*/
-  messageDesc(file_corridor_payments_v1_collections, 4);
+  messageDesc(file_corridor_payments_v1_collections, 7);
 
 /**
  * A virtual bank account's state: open accounts receive transfers; closed ones bounce them.
@@ -431,6 +601,27 @@ export enum CollectionMethod {
    * @generated from enum value: COLLECTION_METHOD_MONEY_REQUEST = 2;
    */
   MONEY_REQUEST = 2,
+
+  /**
+   * A stablecoin deposit to a customer's deposit address, credited once confirmed (decision 0015).
+   *
+   * @generated from enum value: COLLECTION_METHOD_CRYPTO_DEPOSIT = 3;
+   */
+  CRYPTO_DEPOSIT = 3,
+
+  /**
+   * An Interac money request (CAD) the payer pays from their bank.
+   *
+   * @generated from enum value: COLLECTION_METHOD_INTERAC_REQUEST = 4;
+   */
+  INTERAC_REQUEST = 4,
+
+  /**
+   * An Interac e-Transfer sent to the business, credited once the business accepts it.
+   *
+   * @generated from enum value: COLLECTION_METHOD_INTERAC_TRANSFER = 5;
+   */
+  INTERAC_TRANSFER = 5,
 }
 
 /**
