@@ -6,6 +6,7 @@ import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { expireDueCollections } from './collections/collect.js';
 import { SandboxCollectionRail } from './collections/collection-rail.js';
+import { confirmDueDeposits } from './collections/crypto.js';
 import { decideDueRefunds } from './collections/refunds.js';
 import { loadPaymentsConfig } from './config.js';
 import type { PaymentsContext } from './context.js';
@@ -50,6 +51,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
       delayMs: config.SANDBOX_RAIL_DELAY_MS,
     }),
     collectionExpiryMs: config.COLLECTION_EXPIRY_MS,
+    cryptoBlockMs: config.SANDBOX_CRYPTO_BLOCK_MS,
   };
   // Keys are kept 24 h (decision 0012), then deleted in bounded batches.
   service.every('idempotency key retention', PRUNE_INTERVAL_MS, async () => {
@@ -79,6 +81,9 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   // Money requests expire even when nobody reads them; refunds get the rail's answer (decision 0014).
   service.every('collection expiry', config.COLLECTION_SWEEP_INTERVAL_MS, async () => {
     while ((await expireDueCollections(orm.em.fork(), context)) > 0);
+  });
+  service.every('crypto confirmations', config.COLLECTION_SWEEP_INTERVAL_MS, async () => {
+    while ((await confirmDueDeposits(orm.em.fork(), context)) > 0);
   });
   service.every('refund worker', config.COLLECTION_SWEEP_INTERVAL_MS, async () => {
     while ((await decideDueRefunds(orm.em.fork(), context)) > 0);

@@ -28,7 +28,9 @@ export const paymentsConfigShape = {
   SANDBOX_RAIL_REVERSE_MS: env.positiveInt(2_000),
   /** A money request not paid within this expires (seed 3.5: 48 hours); shorter in tests. */
   COLLECTION_EXPIRY_MS: env.positiveInt(48 * 3_600_000),
-  /** How often the expiry sweep and the refund worker look for what is due. */
+  /** The sandbox's block time: a crypto deposit gains one confirmation this often (decision 0015). */
+  SANDBOX_CRYPTO_BLOCK_MS: env.positiveInt(1_000),
+  /** How often the expiry sweep, the confirmation sweep and the refund worker look for what is due. */
   COLLECTION_SWEEP_INTERVAL_MS: env.positiveInt(1_000),
   /** Consumer group of payments' customer projection; defaults to `<prefix>payments`. */
   KAFKA_GROUP_ID: z.string().min(1).optional(),

@@ -16,6 +16,8 @@ export interface PaymentsContext {
   collectionRail: CollectionRail;
   /** How long a money request waits for its payer before it expires (seed 3.5: 48 hours). */
   collectionExpiryMs: number;
+  /** The sandbox's block time: a crypto deposit gains a confirmation this often (decision 0015). */
+  cryptoBlockMs: number;
   /** To refuse back-office operations on a business that does not exist; absent in some tests. */
   identity?: Pick<ClientOf<typeof IdentityService>, 'getBusiness'>;
 }

@@ -1,12 +1,17 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
+  AcceptInteracTransferResponseSchema,
   CreateCollectionResponseSchema,
+  CreateCryptoAddressResponseSchema,
+  CreateInteracRequestResponseSchema,
   CreatePayoutResponseSchema,
   CreateRefundResponseSchema,
   CreateSwapResponseSchema,
   CreateVirtualAccountResponseSchema,
   PaymentsService,
   SandboxCollectionOutcome,
+  SandboxCryptoDepositResponseSchema,
+  SandboxInteracTransferResponseSchema,
   SandboxIncomingTransferResponseSchema,
   SandboxSettleCollectionResponseSchema,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
@@ -15,14 +20,15 @@ import type { MikroORM } from '@corridor/db';
 import { invalidArgument, isUuid, notFound, permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
 import {
-  authorizePaymentRequest,
   createCollection,
   getCollection,
-  getPaymentRequest,
   receiveTransfer,
   settleCollection,
   type MoneyRequestOutcome,
 } from './collections/collect.js';
+import { authorizePaymentRequest, getPaymentRequest } from './collections/payment-requests.js';
+import { createCryptoAddress, cryptoNetworks, receiveCryptoDeposit } from './collections/crypto.js';
+import { acceptInteracTransfer, createInteracRequest, receiveInteracTransfer } from './collections/interac.js';
 import { createRefund, getRefund, refundOfCollection } from './collections/refunds.js';
 import {
   closeVirtualAccount,
@@ -188,6 +194,44 @@ export function paymentsServiceRegistration({
     },
     async getRefund(request, call) {
       return { refund: await getRefund(em(), businessOf(call), request.refundId) };
+    },
+    async listCryptoNetworks() {
+      return { networks: [...cryptoNetworks()] };
+    },
+    async createCryptoAddress(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreateCryptoAddress', CreateCryptoAddressResponseSchema, async (tx) => ({
+        $typeName: CreateCryptoAddressResponseSchema.typeName,
+        ...(await createCryptoAddress(tx, context, businessId, request)),
+      }));
+    },
+    async createInteracRequest(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'CreateInteracRequest', CreateInteracRequestResponseSchema, async (tx) => ({
+        $typeName: CreateInteracRequestResponseSchema.typeName,
+        transaction: await createInteracRequest(tx, context, businessId, request),
+      }));
+    },
+    async acceptInteracTransfer(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'AcceptInteracTransfer', AcceptInteracTransferResponseSchema, async (tx) => ({
+        $typeName: AcceptInteracTransferResponseSchema.typeName,
+        transaction: await acceptInteracTransfer(tx, context, businessId, request.collectionId),
+      }));
+    },
+    async sandboxCryptoDeposit(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'SandboxCryptoDeposit', SandboxCryptoDepositResponseSchema, async (tx) => ({
+        $typeName: SandboxCryptoDepositResponseSchema.typeName,
+        transaction: await receiveCryptoDeposit(tx, context, businessId, request),
+      }));
+    },
+    async sandboxInteracTransfer(request, call) {
+      const businessId = businessOf(call);
+      return runIdempotent(em(), call, 'SandboxInteracTransfer', SandboxInteracTransferResponseSchema, async (tx) => ({
+        $typeName: SandboxInteracTransferResponseSchema.typeName,
+        transaction: await receiveInteracTransfer(tx, context, businessId, request),
+      }));
     },
     async sandboxIncomingTransfer(request, call) {
       const businessId = businessOf(call);

@@ -23,6 +23,7 @@ export function testPaymentsContext(
     defaultSpreadBps: 50,
     collectionRail: new SandboxCollectionRail({ settleMs: 1_000, delayMs: 10_000 }),
     collectionExpiryMs: 48 * 3_600_000,
+    cryptoBlockMs: 1_000,
     ...rest,
   };
 }

@@ -1,9 +1,3 @@
-import { create } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import {
-  PaymentRequestViewSchema,
-  type PaymentRequestView,
-} from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { CreateCollectionRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { failedPrecondition, invalidArgument, isUuid, notFound, permissionDenied } from '@corridor/grpc';
@@ -17,7 +11,7 @@ import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { changeTransactionStatus, insertTransaction, readTransaction } from '../transactions/transaction-store.js';
 import { SANDBOX_RAIL } from '../wallets/rail-reservation.js';
-import type { CollectionFailureName, CollectionStatusName } from './collection-record.js';
+import type { CollectionFailureName, CollectionMethodName, CollectionStatusName } from './collection-record.js';
 import { requireVirtualAccount } from './virtual-accounts.js';
 
 /** Sandbox-only operations answer 403 in production (DESIGN.md "Rails behind one interface"). */
@@ -27,7 +21,7 @@ export function requireSandbox(context: PaymentsContext, what: string): void {
   }
 }
 
-const positiveAmount = (amount: bigint) => {
+export const positiveAmount = (amount: bigint) => {
   if (amount <= 0n) {
     throw invalidArgument(
       'amount must be a positive whole number of minor units',
@@ -42,7 +36,7 @@ const positiveAmount = (amount: bigint) => {
  * account the fee, posted at once (money in needs no reservation). Transfer ids derive from the
  * collection, so a repeat changes nothing.
  */
-async function creditCollection(
+export async function creditCollection(
   tx: EntityManager,
   context: PaymentsContext,
   collection: { id: string; businessId: string; currency: string; amount: bigint; fee: bigint },
@@ -83,7 +77,7 @@ async function creditCollection(
   ]);
 }
 
-const collectionFee = async (tx: EntityManager, businessId: string, currency: string, amount: bigint) => {
+export const collectionFee = async (tx: EntityManager, businessId: string, currency: string, amount: bigint) => {
   const fee = feeFor(await feeRuleFor(tx, businessId, 'collection', currency), amount).total;
   // A bank transfer has arrived: the fee can take all of it, never more.
   return fee > amount ? amount : fee;
@@ -111,88 +105,99 @@ export async function receiveTransfer(
   const id = randomUUID();
   const at = context.now();
   if (!failure) await creditCollection(tx, context, { id, businessId, currency, amount: request.amount, fee });
-  return insertTransaction(tx, context, {
+  return recordCollection(tx, context, {
     id,
     businessId,
-    type: 'COLLECTION',
+    method: 'bank_transfer',
     status: failure ? 'FAILED' : 'SUCCESSFUL',
+    customerId: String(account.customer_id),
     currency,
     amount: request.amount,
     fee,
+    railReference: received.reference,
     reference: undefined,
     description: failure
       ? `Transfer from ${request.senderName} to ${String(account.account_number)} bounced (${failure.replaceAll('_', ' ')})`
       : `Transfer from ${request.senderName} to ${String(account.account_number)}`,
     at,
-    beforeEvent: () =>
-      insertCollection(tx, {
-        id,
-        businessId,
-        method: 'bank_transfer',
-        status: failure ? 'failed' : 'successful',
-        customerId: String(account.customer_id),
-        currency,
-        amount: request.amount,
-        fee,
-        virtualAccountId: String(account.id),
-        senderName: request.senderName,
-        failureCode: failure,
-        railReference: received.reference,
-        completedAt: at,
-        at,
-      }),
+    columns: {
+      virtual_account_id: String(account.id),
+      sender_name: request.senderName,
+      failure_code: failure ?? null,
+      completed_at: at,
+    },
   });
 }
 
-interface NewCollection {
+export interface NewCollection {
   id: string;
   businessId: string;
-  method: 'bank_transfer' | 'money_request';
-  status: CollectionStatusName;
+  method: CollectionMethodName;
+  status: 'PENDING' | 'PROCESSING' | 'SUCCESSFUL' | 'FAILED';
   customerId: string;
   currency: string;
   amount: bigint;
   fee: bigint;
-  virtualAccountId?: string;
-  senderName?: string;
-  description?: string;
-  redirectUrl?: string;
-  paymentToken?: string;
-  expiresAt?: Date;
-  failureCode?: CollectionFailureName;
   railReference: string;
-  completedAt?: Date;
+  reference: string | undefined;
+  description: string;
   at: Date;
+  /** Every other column of the collection row, by name (virtual_account_id, payer_email, expires_at…). */
+  columns: Record<string, string | number | Date | null>;
 }
 
-async function insertCollection(tx: EntityManager, row: NewCollection): Promise<void> {
-  await sql(
-    tx,
-    `insert into collection (id, business_id, method, status, customer_id, currency, amount, fee, virtual_account_id,
-       sender_name, description, redirect_url, payment_token, expires_at, completed_at, failure_code, rail_reference,
-       created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      row.id,
-      row.businessId,
-      row.method,
-      row.status,
-      row.customerId,
-      row.currency,
-      row.amount.toString(),
-      row.fee.toString(),
-      row.virtualAccountId ?? null,
-      row.senderName ?? null,
-      row.description ?? null,
-      row.redirectUrl ?? null,
-      row.paymentToken ?? null,
-      row.expiresAt ?? null,
-      row.completedAt ?? null,
-      row.failureCode ?? null,
-      row.railReference,
-      row.at,
-    ],
-  );
+/**
+ * A COLLECTION transaction with its collection row, and its transaction.created event: the one way
+ * every method (bank transfer, money request, crypto, Interac) records a collection.
+ */
+export function recordCollection(tx: EntityManager, context: PaymentsContext, collection: NewCollection) {
+  const { id, businessId, currency, amount, fee, at } = collection;
+  const columns: Record<string, unknown> = {
+    id,
+    business_id: businessId,
+    method: collection.method,
+    status: collection.status.toLowerCase(),
+    customer_id: collection.customerId,
+    currency,
+    amount: amount.toString(),
+    fee: fee.toString(),
+    rail_reference: collection.railReference,
+    created_at: at,
+    ...collection.columns,
+  };
+  const names = Object.keys(columns);
+  return insertTransaction(tx, context, {
+    id,
+    businessId,
+    type: 'COLLECTION',
+    status: collection.status,
+    currency,
+    amount,
+    fee,
+    reference: collection.reference,
+    description: collection.description,
+    at,
+    beforeEvent: async () => {
+      await sql(
+        tx,
+        `insert into collection (${names.join(', ')}) values (${names.map(() => '?').join(', ')})`,
+        Object.values(columns),
+      );
+    },
+  });
+}
+
+/** The fee of a collection asked for (not yet paid): 422 when the amount would not cover it. */
+export async function requestFee(tx: EntityManager, businessId: string, currency: string, amount: bigint) {
+  const fee = feeFor(await feeRuleFor(tx, businessId, 'collection', currency), amount).total;
+  if (fee >= amount) {
+    throw invalidArgument(
+      `amount ${amount} does not cover the collection fee of ${fee} minor units`,
+      { amount: [`must be more than the fee of ${fee}`] },
+      'INVALID_AMOUNT',
+    );
+  }
+  return fee;
 }
 
 /**
@@ -208,56 +213,40 @@ export async function createCollection(
   positiveAmount(request.amount);
   const currency = requireCurrency(await allCurrencies(tx), request.currency, 'currency', 'collection');
   const customer = await requireCustomer(tx, businessId, request.customerId);
-  const fee = feeFor(await feeRuleFor(tx, businessId, 'collection', currency.code), request.amount).total;
-  if (fee >= request.amount) {
-    throw invalidArgument(
-      `amount ${request.amount} does not cover the collection fee of ${fee} minor units`,
-      { amount: [`must be more than the fee of ${fee}`] },
-      'INVALID_AMOUNT',
-    );
-  }
-  const id = randomUUID();
+  const fee = await requestFee(tx, businessId, currency.code, request.amount);
   const at = context.now();
-  return insertTransaction(tx, context, {
-    id,
+  return recordCollection(tx, context, {
+    id: randomUUID(),
     businessId,
-    type: 'COLLECTION',
+    method: 'money_request',
     status: 'PENDING',
+    customerId: customer.id,
     currency: currency.code,
     amount: request.amount,
     fee,
+    railReference: '',
     reference: request.reference,
     description: request.description,
     at,
-    beforeEvent: () =>
-      insertCollection(tx, {
-        id,
-        businessId,
-        method: 'money_request',
-        status: 'pending',
-        customerId: customer.id,
-        currency: currency.code,
-        amount: request.amount,
-        fee,
-        description: request.description,
-        redirectUrl: request.redirectUrl,
-        // The payer's credential: 256 random bits, shown only to the business in the payment link.
-        paymentToken: randomBytes(32).toString('base64url'),
-        expiresAt: new Date(at.getTime() + context.collectionExpiryMs),
-        railReference: '',
-        at,
-      }),
+    columns: {
+      description: request.description,
+      redirect_url: request.redirectUrl ?? null,
+      // The payer's credential: 256 random bits, shown only to the business in the payment link.
+      payment_token: randomBytes(32).toString('base64url'),
+      expires_at: new Date(at.getTime() + context.collectionExpiryMs),
+    },
   });
 }
 
 export type MoneyRequestOutcome = 'pay' | 'decline' | 'expire';
 
 /**
- * Ends a pending money request, under its row lock: paid (the payer's bank may refuse a magic
- * amount), declined, or expired. A request past its expiry time expires whatever was asked, so a
- * late approval never moves money (seed 3.5). Undefined when it was no longer pending.
+ * Ends a pending collection (a money request, an Interac request or e-Transfer), under its row lock:
+ * paid or accepted (the bank may refuse a magic amount), declined, or expired. One past its expiry
+ * time expires whatever was asked, so a late approval never moves money (seed 3.5). Undefined when
+ * it was no longer pending.
  */
-async function endMoneyRequest(
+export async function endPendingCollection(
   tx: EntityManager,
   context: PaymentsContext,
   collection: Row,
@@ -315,10 +304,11 @@ export async function settleCollection(
     ? await sql(tx, 'select * from collection where id = ? and business_id = ? for update', [collectionId, businessId])
     : [];
   if (!collection) throw notFound('COLLECTION_NOT_FOUND', `no collection ${collectionId} for this business`);
-  if (collection.method !== 'money_request' || collection.status !== 'pending') {
+  const payerDecides = collection.method === 'money_request' || collection.method === 'interac_request';
+  if (!payerDecides || collection.status !== 'pending') {
     throw failedPrecondition(
       'COLLECTION_NOT_PENDING',
-      `collection ${collectionId} is ${collection.method === 'money_request' ? `a money request already ${String(collection.status)}` : 'a bank transfer'}: only a pending money request can be paid, declined or expired`,
+      `collection ${collectionId} is ${payerDecides ? `already ${String(collection.status)}` : `a ${String(collection.method).replaceAll('_', ' ')}`}: only a pending money request or Interac request can be paid, declined or expired`,
     );
   }
   if (outcome === 'expire') {
@@ -326,7 +316,7 @@ export async function settleCollection(
     await sql(tx, 'update collection set expires_at = ? where id = ?', [context.now(), collectionId]);
     collection.expires_at = context.now();
   }
-  await endMoneyRequest(tx, context, collection, outcome);
+  await endPendingCollection(tx, context, collection, outcome);
   return readTransaction(tx, collectionId);
 }
 
@@ -342,66 +332,9 @@ export async function expireDueCollections(em: EntityManager, context: PaymentsC
        order by expires_at limit ? for update skip locked`,
       [context.now(), batch],
     );
-    for (const collection of due) await endMoneyRequest(tx, context, collection, 'expire');
+    for (const collection of due) await endPendingCollection(tx, context, collection, 'expire');
     return due.length;
   });
-}
-
-/** A money request by its payment token (the payer's page): 404 when no such request. */
-async function requestByToken(em: EntityManager, token: string, lock: boolean): Promise<Row> {
-  const [collection] =
-    token.length > 0
-      ? await sql(em, `select * from collection where payment_token = ?${lock ? ' for update' : ''}`, [token])
-      : [];
-  if (!collection) throw notFound('PAYMENT_REQUEST_NOT_FOUND', 'no payment request has this link');
-  return collection;
-}
-
-async function viewOf(em: EntityManager, context: PaymentsContext, collection: Row): Promise<PaymentRequestView> {
-  const transaction = await readTransaction(em, String(collection.id));
-  const business = await context.identity?.getBusiness({ id: String(collection.business_id) }).catch(() => undefined);
-  return create(PaymentRequestViewSchema, {
-    transactionId: transaction.id,
-    businessName: business?.business?.name ?? '',
-    amount: int8(collection.amount),
-    currency: String(collection.currency),
-    description: String(collection.description ?? ''),
-    status: String(collection.status).toUpperCase(),
-    expiresAt: timestampFromDate(dateOf(collection.expires_at)),
-    redirectUrl: collection.redirect_url === null ? undefined : String(collection.redirect_url),
-  });
-}
-
-export async function getPaymentRequest(
-  em: EntityManager,
-  context: PaymentsContext,
-  token: string,
-): Promise<PaymentRequestView> {
-  return viewOf(em, context, await requestByToken(em, token, false));
-}
-
-/**
- * The payer approves or declines on the payment link. 400 when the request is no longer pending;
- * a request past its expiry time expires now and answers EXPIRED.
- */
-export async function authorizePaymentRequest(
-  em: EntityManager,
-  context: PaymentsContext,
-  token: string,
-  approve: boolean,
-): Promise<PaymentRequestView> {
-  const collection = await em.transactional(async (tx) => {
-    const locked = await requestByToken(tx, token, true);
-    if (locked.status !== 'pending') {
-      throw failedPrecondition(
-        'PAYMENT_REQUEST_NOT_PENDING',
-        `this payment request is already ${String(locked.status).toUpperCase()}`,
-      );
-    }
-    await endMoneyRequest(tx, context, locked, approve ? 'pay' : 'decline');
-    return requestByToken(tx, token, false);
-  });
-  return viewOf(em, context, collection);
 }
 
 /** GET /collection/{id}: the COLLECTION transaction; another business's is indistinguishable from none. */

@@ -13,7 +13,9 @@ import { dateOf, int8, type Row } from '../ledger/index.js';
 
 /** Collection and refund rows (as selected, or as to_jsonb gives them) as the contract's messages. */
 
-export type CollectionStatusName = 'pending' | 'successful' | 'failed' | 'expired';
+export type CollectionStatusName = 'pending' | 'processing' | 'successful' | 'failed' | 'expired';
+export type CollectionMethodName =
+  'bank_transfer' | 'money_request' | 'crypto_deposit' | 'interac_request' | 'interac_transfer';
 export type CollectionFailureName = 'account_closed' | 'declined_by_payer' | 'rejected_by_bank';
 export type RefundStatusName = 'processing' | 'successful' | 'failed';
 
@@ -21,6 +23,14 @@ const FAILURE: Record<CollectionFailureName, CollectionFailureCode> = {
   account_closed: CollectionFailureCode.ACCOUNT_CLOSED,
   declined_by_payer: CollectionFailureCode.DECLINED_BY_PAYER,
   rejected_by_bank: CollectionFailureCode.REJECTED_BY_BANK,
+};
+
+const METHOD: Record<CollectionMethodName, CollectionMethod> = {
+  bank_transfer: CollectionMethod.BANK_TRANSFER,
+  money_request: CollectionMethod.MONEY_REQUEST,
+  crypto_deposit: CollectionMethod.CRYPTO_DEPOSIT,
+  interac_request: CollectionMethod.INTERAC_REQUEST,
+  interac_transfer: CollectionMethod.INTERAC_TRANSFER,
 };
 
 const REFUND_STATUS: Record<RefundStatusName, RefundStatus> = {
@@ -36,7 +46,7 @@ const optionalTimestamp = (value: unknown) =>
 export function collectionDetailsOf(row: Row): CollectionDetails {
   const failure = optionalText(row.failure_code) as CollectionFailureName | undefined;
   return create(CollectionDetailsSchema, {
-    method: row.method === 'money_request' ? CollectionMethod.MONEY_REQUEST : CollectionMethod.BANK_TRANSFER,
+    method: METHOD[String(row.method) as CollectionMethodName],
     customerId: String(row.customer_id),
     virtualAccountId: optionalText(row.virtual_account_id),
     senderName: optionalText(row.sender_name),
@@ -47,6 +57,20 @@ export function collectionDetailsOf(row: Row): CollectionDetails {
     completedAt: optionalTimestamp(row.completed_at),
     failureCode: failure === undefined ? undefined : FAILURE[failure],
     railReference: String(row.rail_reference ?? ''),
+    payerEmail: optionalText(row.payer_email),
+    crypto:
+      row.method === 'crypto_deposit'
+        ? {
+            addressId: String(row.crypto_address_id),
+            asset: String(row.asset),
+            network: String(row.network),
+            address: String(row.address),
+            assetAmount: String(row.asset_amount),
+            txHash: String(row.tx_hash),
+            confirmations: Number(row.confirmations),
+            confirmationsRequired: Number(row.confirmations_required),
+          }
+        : undefined,
   });
 }
 

@@ -1,6 +1,4 @@
 import { create } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { decodeEvent, Environment, newEvent } from '@corridor/bus';
 import { CollectionFailureCode, CollectionMethod } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
@@ -10,27 +8,18 @@ import {
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { customerProjection } from '../customers/customer-projection.js';
 import { paymentsDatabase } from '../database.js';
 import { checkLedger, walletBalances } from '../ledger/index.js';
 import { setFeeRule } from '../reference/fees.js';
 import { testPaymentsContext } from '../test-context.js';
-import {
-  authorizePaymentRequest,
-  createCollection,
-  expireDueCollections,
-  getCollection,
-  getPaymentRequest,
-  receiveTransfer,
-  settleCollection,
-} from './collect.js';
+import { collectionSpecKit, dateOf } from './collection-spec-kit.js';
+import { createCollection, expireDueCollections, getCollection, receiveTransfer, settleCollection } from './collect.js';
+import { authorizePaymentRequest, getPaymentRequest } from './payment-requests.js';
 import { closeVirtualAccount, createVirtualAccount } from './virtual-accounts.js';
 
-const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
 const HOUR = 3_600_000;
 
 describe('payments: collections by bank transfer and money request (real PostgreSQL)', () => {
@@ -39,12 +28,13 @@ describe('payments: collections by bank transfer and money request (real Postgre
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
-  const project = customerProjection({ logger: createLogger('test', { level: 'silent' }) });
+  let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
     db = await createTestDatabase('payments_collections');
     orm = await openMigratedDatabase(paymentsDatabase(db.url));
     context = testPaymentsContext(orm, () => now);
+    kit = collectionSpecKit(orm, db.url, () => now);
   });
 
   afterAll(async () => {
@@ -53,18 +43,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
     await db.drop();
   });
 
-  /** A business with a VERIFIED FULL-KYB customer (customer.created, as the consumer applies it). */
-  async function business(): Promise<{ businessId: string; customerId: string }> {
-    const [businessId, customerId] = [randomUUID(), randomUUID()];
-    const value = { customerId, customerType: 'business', kybScope: 'FULL', verificationStatus: 'VERIFIED' };
-    const event = newEvent({
-      businessId,
-      environment: Environment.SANDBOX,
-      payload: { case: 'customerCreated', value: { ...value, displayName: 'Adaeze Textiles Ltd' } },
-    });
-    await orm.em.fork().transactional((tx) => project(event, tx, { topic: 'test', partition: 0, offset: '0' }));
-    return { businessId, customerId };
-  }
+  const business = () => kit.business();
   const openAccount = (businessId: string, customerId: string, currency: string) =>
     orm.em.fork().transactional((tx) => createVirtualAccount(tx, context, businessId, { customerId, currency }));
   const transfer = (businessId: string, virtualAccountId: string, amount: bigint, on = context) =>
@@ -95,29 +74,6 @@ describe('payments: collections by bank transfer and money request (real Postgre
   const wallet = async (businessId: string, currency: string) =>
     (await walletBalances(orm.em.fork(), businessId)).get(currency);
   const read = (businessId: string, id: string) => getCollection(orm.em.fork(), businessId, id);
-  /** The ledger transfers of a transaction, with the accounts' kinds. */
-  const moves = (transactionId: string) =>
-    query<{ phase: string; amount: string; debit: string; credit: string }>(
-      db.url,
-      `select t.phase, t.amount::text as amount, d.kind as debit, c.kind as credit from ledger_transfer t
-       join ledger_account d on d.id = t.debit_account_id join ledger_account c on c.id = t.credit_account_id
-       where t.transaction_id = $1 order by t.amount desc`,
-      [transactionId],
-    );
-  /** The transaction events recorded for a transaction: created or updated, with its status then. */
-  const events = async (transactionId: string) =>
-    (
-      await query<{ payload: Buffer }>(db.url, 'select payload from outbox where message_key = $1 order by id', [
-        transactionId,
-      ])
-    ).map(({ payload }) => {
-      const event = decodeEvent(payload).payload;
-      if (event.case === 'transactionCreated') return ['created', event.value.transaction?.status];
-      if (event.case === 'transactionUpdated') {
-        return ['updated', event.value.previousStatus, event.value.transaction?.status];
-      }
-      return [event.case];
-    });
 
   it('a transfer into an open account is a SUCCESSFUL collection: amount - fee to the wallet, the fee to the fee account', async () => {
     const { businessId, customerId } = await business();
@@ -143,11 +99,11 @@ describe('payments: collections by bank transfer and money request (real Postgre
     expect(collected.collectionDetails?.paymentToken).toBeUndefined();
     expect(dateOf(collected.collectionDetails?.completedAt)).toEqual(now);
     expect(await wallet(businessId, 'GBP')).toMatchObject({ ledger: 99_000n, pending: 0n, available: 99_000n });
-    expect(await moves(collected.id)).toEqual([
+    expect(await kit.moves(collected.id)).toEqual([
       { phase: 'posted', amount: '99000', debit: 'settlement', credit: 'wallet' },
       { phase: 'posted', amount: '1000', debit: 'settlement', credit: 'fees' },
     ]);
-    expect(await events(collected.id)).toEqual([['created', TransactionStatus.SUCCESSFUL]]);
+    expect(await kit.statusTrail(collected.id)).toEqual([['created', TransactionStatus.SUCCESSFUL]]);
     expect(await read(businessId, collected.id)).toEqual(collected);
     await expect(read(randomUUID(), collected.id)).rejects.toMatchObject({
       reason: 'COLLECTION_NOT_FOUND',
@@ -167,8 +123,8 @@ describe('payments: collections by bank transfer and money request (real Postgre
       collectionDetails: { failureCode: CollectionFailureCode.ACCOUNT_CLOSED, virtualAccountId: account.id },
     });
     expect(await wallet(businessId, 'NGN')).toBeUndefined();
-    expect(await moves(bounced.id)).toEqual([]);
-    expect(await events(bounced.id)).toEqual([['created', TransactionStatus.FAILED]]);
+    expect(await kit.moves(bounced.id)).toEqual([]);
+    expect(await kit.statusTrail(bounced.id)).toEqual([['created', TransactionStatus.FAILED]]);
   });
 
   it('decision 0014: an amount ending in 091 minor units is refused by the sending bank: FAILED (REJECTED_BY_BANK)', async () => {
@@ -180,7 +136,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       fee: 0n,
       collectionDetails: { failureCode: CollectionFailureCode.REJECTED_BY_BANK },
     });
-    expect(await moves(bounced.id)).toEqual([]);
+    expect(await kit.moves(bounced.id)).toEqual([]);
     const received = await transfer(businessId, account.id, 12_092n);
     expect(received.status).toBe(TransactionStatus.SUCCESSFUL);
     expect(await wallet(businessId, 'USD')).toMatchObject({ ledger: 12_092n - 121n, pending: 0n });
@@ -253,7 +209,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
     });
     expect(dateOf(paid.collectionDetails?.completedAt)).toEqual(now);
     expect(await wallet(businessId, 'EUR')).toMatchObject({ ledger: 49_500n, pending: 0n, available: 49_500n });
-    expect(await events(created.id)).toEqual([
+    expect(await kit.statusTrail(created.id)).toEqual([
       ['created', TransactionStatus.PENDING],
       ['updated', TransactionStatus.PENDING, TransactionStatus.SUCCESSFUL],
     ]);
@@ -283,7 +239,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       collectionDetails: { failureCode: CollectionFailureCode.REJECTED_BY_BANK },
     });
     expect(await wallet(businessId, 'EUR')).toBeUndefined();
-    expect([...(await moves(declined.id)), ...(await moves(refused.id))]).toEqual([]);
+    expect([...(await kit.moves(declined.id)), ...(await kit.moves(refused.id))]).toEqual([]);
     await expect(authorizePaymentRequest(orm.em.fork(), context, tokenOf(declined), true)).rejects.toMatchObject({
       reason: 'PAYMENT_REQUEST_NOT_PENDING',
       message: expect.stringContaining('FAILED'),
@@ -302,7 +258,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
     const expired = await read(businessId, created.id);
     expect(expired.status).toBe(TransactionStatus.EXPIRED);
     expect(expired.collectionDetails?.completedAt).toBeUndefined();
-    expect(await events(created.id)).toEqual([
+    expect(await kit.statusTrail(created.id)).toEqual([
       ['created', TransactionStatus.PENDING],
       ['updated', TransactionStatus.PENDING, TransactionStatus.EXPIRED],
     ]);
@@ -313,7 +269,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       message: expect.stringContaining('EXPIRED'),
     });
     expect(await wallet(businessId, 'EUR')).toBeUndefined();
-    expect(await moves(created.id)).toEqual([]);
+    expect(await kit.moves(created.id)).toEqual([]);
   });
 
   it('seed 3.5: approving after the expiry time, before any sweep, answers EXPIRED and moves no money', async () => {
@@ -325,7 +281,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
     });
     await expireDueCollections(orm.em.fork(), context);
     expect((await read(businessId, created.id)).status).toBe(TransactionStatus.EXPIRED);
-    expect(await events(created.id)).toEqual([
+    expect(await kit.statusTrail(created.id)).toEqual([
       ['created', TransactionStatus.PENDING],
       ['updated', TransactionStatus.PENDING, TransactionStatus.EXPIRED],
     ]);
@@ -350,7 +306,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
     const [first, second] = await Promise.all([replica(), replica()]);
     expect(first + second).toBe(Number(due?.count));
     for (const { id } of created) {
-      expect(await events(id)).toEqual([
+      expect(await kit.statusTrail(id)).toEqual([
         ['created', TransactionStatus.PENDING],
         ['updated', TransactionStatus.PENDING, TransactionStatus.EXPIRED],
       ]);

@@ -1,6 +1,4 @@
 import { create } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { decodeEvent, Environment, newEvent } from '@corridor/bus';
 import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
@@ -18,11 +16,9 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { customerProjection } from '../customers/customer-projection.js';
 import { paymentsDatabase } from '../database.js';
 import { checkLedger, walletBalances } from '../ledger/index.js';
 import { createPayout } from '../payouts/create-payout.js';
@@ -33,11 +29,11 @@ import { createSwap } from '../swaps/create-swap.js';
 import { testPaymentsContext } from '../test-context.js';
 import { getTransaction } from '../transactions/read-transactions.js';
 import { adjustWallet } from '../wallets/adjust-wallet.js';
+import { collectionSpecKit, dateOf } from './collection-spec-kit.js';
 import { createCollection, receiveTransfer } from './collect.js';
 import { createRefund, decideDueRefunds, getRefund } from './refunds.js';
 import { createVirtualAccount } from './virtual-accounts.js';
 
-const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
 const DAY = 86_400_000;
 
 describe('payments: refunds of collections through the sandbox rail (real PostgreSQL)', () => {
@@ -46,12 +42,13 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
-  const project = customerProjection({ logger: createLogger('test', { level: 'silent' }) });
+  let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
     db = await createTestDatabase('payments_refunds');
     orm = await openMigratedDatabase(paymentsDatabase(db.url));
     context = testPaymentsContext(orm, () => now);
+    kit = collectionSpecKit(orm, db.url, () => now);
     await setMidRate(orm.em.fork(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
   });
 
@@ -81,14 +78,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
 
   /** A business whose VERIFIED FULL-KYB customer has open accounts, as the consumer and the API make them. */
   async function business() {
-    const [businessId, customerId] = [randomUUID(), randomUUID()];
-    const value = { customerId, customerType: 'business', kybScope: 'FULL', verificationStatus: 'VERIFIED' };
-    const event = newEvent({
-      businessId,
-      environment: Environment.SANDBOX,
-      payload: { case: 'customerCreated', value: { ...value, displayName: 'Adaeze Textiles Ltd' } },
-    });
-    await orm.em.fork().transactional((tx) => project(event, tx, { topic: 'test', partition: 0, offset: '0' }));
+    const { businessId, customerId } = await kit.business();
     const accounts = new Map<string, string>();
     for (const currency of ['NGN', 'GBP', 'EUR', 'USD']) {
       const account = await orm.em
@@ -131,12 +121,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     );
   /** The REFUND transaction's events: created or updated, with its status and the refund_details' status. */
   const events = async (refundId: string) =>
-    (
-      await query<{ payload: Buffer }>(db.url, 'select payload from outbox where message_key = $1 order by id', [
-        refundId,
-      ])
-    ).map(({ payload }) => {
-      const event = decodeEvent(payload).payload;
+    (await kit.outboxEvents(refundId)).map((event) => {
       if (event.case !== 'transactionCreated' && event.case !== 'transactionUpdated') return [event.case];
       const { transaction: sent } = event.value;
       return [event.case, sent?.status, sent?.refundDetails?.status];

@@ -1,6 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { Environment, newEvent, type NewEvent } from '@corridor/bus';
+import { type NewEvent } from '@corridor/bus';
 import {
   VirtualAccountCloseReason,
   VirtualAccountStatus,
@@ -9,14 +8,13 @@ import {
 import { ListVirtualAccountsRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
 import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { customerProjection } from '../customers/customer-projection.js';
 import { paymentsDatabase } from '../database.js';
 import { checkLedger, walletBalances } from '../ledger/index.js';
 import { testPaymentsContext } from '../test-context.js';
+import { collectionSpecKit, dateOf, type CustomerFacts, type Verification } from './collection-spec-kit.js';
 import { issuedAccountIsValid, isVirtualAccountCurrency } from './sandbox-accounts.js';
 import {
   closeVirtualAccount,
@@ -25,22 +23,19 @@ import {
   listVirtualAccounts,
 } from './virtual-accounts.js';
 
-const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
-
-type Verification = 'PENDING' | 'PROCESSING' | 'VERIFIED' | 'REJECTED';
-
 describe('payments: virtual bank accounts for verified customers (real PostgreSQL)', () => {
   let db: TestDatabase;
   let orm: MikroORM;
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
-  const project = customerProjection({ logger: createLogger('test', { level: 'silent' }) });
+  let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
     db = await createTestDatabase('payments_virtual_accounts');
     orm = await openMigratedDatabase(paymentsDatabase(db.url));
     context = testPaymentsContext(orm, () => now);
+    kit = collectionSpecKit(orm, db.url, () => now);
   });
 
   afterAll(async () => {
@@ -49,37 +44,8 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
     await db.drop();
   });
 
-  /** What the consumer does with an event of corridor.customer.v1. */
-  const deliver = (businessId: string, payload: NewEvent['payload']) =>
-    orm.em.fork().transactional((tx) =>
-      project(newEvent({ businessId, environment: Environment.SANDBOX, occurredAt: now, payload }), tx, {
-        topic: 'test.corridor.customer.v1',
-        partition: 0,
-        offset: '0',
-      }),
-    );
-
-  interface CustomerFacts {
-    type?: 'individual' | 'business';
-    kybScope?: 'MINIMAL' | 'FULL' | '';
-    status?: Verification;
-    name?: string;
-  }
-  async function customer(businessId: string, facts: CustomerFacts = {}): Promise<string> {
-    const { type = 'business', kybScope = type === 'business' ? 'FULL' : '', status = 'VERIFIED' } = facts;
-    const customerId = randomUUID();
-    await deliver(businessId, {
-      case: 'customerCreated',
-      value: {
-        customerId,
-        customerType: type,
-        kybScope,
-        verificationStatus: status,
-        displayName: facts.name ?? 'Adaeze Textiles Ltd',
-      },
-    });
-    return customerId;
-  }
+  const deliver = (businessId: string, payload: NewEvent['payload']) => kit.deliver(businessId, payload);
+  const customer = (businessId: string, facts?: CustomerFacts) => kit.customer(businessId, facts);
   const statusChanged = (
     businessId: string,
     customerId: string,

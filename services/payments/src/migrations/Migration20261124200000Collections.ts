@@ -45,12 +45,25 @@ export class Migration20261124200000Collections extends Migration {
     this.addSql(`create index virtual_account_currency_idx on virtual_account
       (business_id, currency, created_at desc, id desc)`);
 
+    // A customer's stablecoin deposit address, one per (customer, asset, network) (decision 0015).
+    this.addSql(`create table crypto_address (
+      id uuid primary key,
+      business_id uuid not null,
+      customer_id uuid not null references customer_projection (customer_id),
+      asset text not null,
+      network text not null,
+      address text not null unique,
+      created_at timestamptz not null,
+      unique (customer_id, asset, network)
+    )`);
+
     // One row per COLLECTION transaction (same id).
     this.addSql(`create table collection (
       id uuid primary key references payment_transaction (id),
       business_id uuid not null,
-      method text not null check (method in ('bank_transfer', 'money_request')),
-      status text not null check (status in ('pending', 'successful', 'failed', 'expired')),
+      method text not null check (method in
+        ('bank_transfer', 'money_request', 'crypto_deposit', 'interac_request', 'interac_transfer')),
+      status text not null check (status in ('pending', 'processing', 'successful', 'failed', 'expired')),
       customer_id uuid not null,
       currency text not null references currency (code),
       amount bigint not null check (amount > 0),
@@ -60,18 +73,33 @@ export class Migration20261124200000Collections extends Migration {
       description text null,
       redirect_url text null,
       payment_token text null unique,
+      payer_email text null,
       expires_at timestamptz null,
       completed_at timestamptz null,
       failure_code text null,
       rail_reference text not null,
+      -- Crypto deposits: the address (its asset and network copied, so a transaction read needs no join).
+      crypto_address_id uuid null references crypto_address (id),
+      asset text null,
+      network text null,
+      address text null,
+      -- Digits of base units, as text: 18-decimal assets pass a JSON number's exact range.
+      asset_amount text null check (asset_amount ~ '^[0-9]+$'),
+      tx_hash text null unique,
+      confirmations integer null,
+      confirmations_required integer null,
+      -- Crypto deposits: when the next block is due.
+      next_confirmation_at timestamptz null,
       created_at timestamptz not null,
-      check ((method = 'money_request') = (payment_token is not null and expires_at is not null))
+      check ((method = 'money_request') = (payment_token is not null)),
+      check ((method in ('money_request', 'interac_request', 'interac_transfer')) = (expires_at is not null)),
+      check ((method = 'crypto_deposit') = (crypto_address_id is not null))
     )`);
-    // The expiry sweep reads only what can still expire.
+    // The expiry sweep and the confirmation sweep read only what can still change.
     this.addSql(`create index collection_expiry_idx on collection (expires_at) where status = 'pending'`);
+    this.addSql(`create index collection_confirmation_idx on collection (next_confirmation_at)
+      where status = 'processing'`);
 
-    // One row per REFUND transaction (same id). One refund per collection, and a reference names one
-    // refund of the business: both unique indexes, taken under the collection's row lock.
     // The row is claimed before its transaction is written (the claim decides a racing reference), so its
     // reference to the transaction is checked at commit.
     this.addSql(`create table refund (
