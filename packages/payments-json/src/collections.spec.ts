@@ -4,6 +4,8 @@ import {
   CollectionDetailsSchema,
   CollectionFailureCode,
   CollectionMethod,
+  CryptoAddressSchema,
+  CryptoNetworkSchema,
   IdentificationTypeSchema,
   RefundSchema,
   RefundStatus,
@@ -11,7 +13,14 @@ import {
   VirtualAccountSchema,
   VirtualAccountStatus,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
-import { collectionDetailsJson, identificationTypeJson, refundJson, virtualAccountJson } from './index.js';
+import {
+  collectionDetailsJson,
+  cryptoAddressJson,
+  cryptoNetworkJson,
+  identificationTypeJson,
+  refundJson,
+  virtualAccountJson,
+} from './index.js';
 
 /** The public JSON of issue 11's resources, as the gateway answers it and the collection webhooks send it. */
 
@@ -114,6 +123,8 @@ describe('collectionDetailsJson', () => {
       completed_at: null,
       failure_reason: null,
       rail_reference: 'SBX-MR-1',
+      payer_email: null,
+      crypto: null,
     });
     expect(Object.keys(rendered)).not.toContain('payment_token');
     expect(JSON.stringify(collectionDetailsJson(moneyRequest(), null))).not.toContain('secret-token-of-the-payer');
@@ -146,6 +157,101 @@ describe('collectionDetailsJson', () => {
       expires_at: null,
       completed_at: DONE.toISOString(),
     });
+  });
+});
+
+describe('collectionDetailsJson of crypto and Interac (decision 0015)', () => {
+  it('renders a crypto deposit with what arrived on chain, asset_amount as the decimal string sent', () => {
+    const deposit = create(CollectionDetailsSchema, {
+      method: CollectionMethod.CRYPTO_DEPOSIT,
+      customerId: 'cus-1',
+      railReference: '0xabc',
+      crypto: {
+        addressId: 'addr-1',
+        asset: 'USDT',
+        network: 'TRON',
+        address: 'TXYZabc',
+        // Past 2^53: an 18-decimal asset's amount must survive as text.
+        assetAmount: '250000000000000000000',
+        txHash: '0xabc',
+        confirmations: 3,
+        confirmationsRequired: 20,
+      },
+    });
+    expect(collectionDetailsJson(deposit, null)).toMatchObject({
+      method: 'crypto_deposit',
+      payer_email: null,
+      payment_link: null,
+      crypto: {
+        address_id: 'addr-1',
+        asset: 'USDT',
+        network: 'TRON',
+        address: 'TXYZabc',
+        asset_amount: '250000000000000000000',
+        tx_hash: '0xabc',
+        confirmations: 3,
+        confirmations_required: 20,
+      },
+    });
+  });
+
+  it.each([
+    [CollectionMethod.INTERAC_REQUEST, 'interac_request'],
+    [CollectionMethod.INTERAC_TRANSFER, 'interac_transfer'],
+  ])('renders Interac method %s as %s with the payer’s email and crypto null', (method, word) => {
+    const interac = create(CollectionDetailsSchema, {
+      method,
+      customerId: 'cus-1',
+      payerEmail: 'accounts@payer.example.ca',
+      expiresAt: at(DONE),
+    });
+    expect(collectionDetailsJson(interac, null)).toMatchObject({
+      method: word,
+      payer_email: 'accounts@payer.example.ca',
+      crypto: null,
+    });
+  });
+});
+
+describe('cryptoNetworkJson and cryptoAddressJson', () => {
+  it('renders a network with its standard, decimals, confirmations and settlement currency', () => {
+    const network = create(CryptoNetworkSchema, {
+      asset: 'USDC',
+      network: 'SOLANA',
+      standard: 'SPL',
+      decimals: 6,
+      confirmationsRequired: 1,
+      settlementCurrency: 'USD',
+    });
+    expect(cryptoNetworkJson(network)).toEqual({
+      asset: 'USDC',
+      network: 'SOLANA',
+      standard: 'SPL',
+      decimals: 6,
+      confirmations_required: 1,
+      settlement_currency: 'USD',
+    });
+  });
+
+  it('renders an address, and refuses one without created_at', () => {
+    const address = create(CryptoAddressSchema, {
+      id: 'addr-1',
+      customerId: 'cus-1',
+      asset: 'USDT',
+      network: 'ETHEREUM',
+      address: '0x52908400098527886e0f7030069857d2e4169ee7',
+      createdAt: at(CREATED),
+    });
+    expect(cryptoAddressJson(address)).toEqual({
+      id: 'addr-1',
+      customer_id: 'cus-1',
+      asset: 'USDT',
+      network: 'ETHEREUM',
+      address: '0x52908400098527886e0f7030069857d2e4169ee7',
+      created_at: CREATED.toISOString(),
+    });
+    address.createdAt = undefined;
+    expect(() => cryptoAddressJson(address)).toThrow(/created_at is missing/);
   });
 });
 

@@ -5,6 +5,9 @@ import {
   VirtualAccountCloseReason,
   VirtualAccountStatus,
   type CollectionDetails,
+  type CryptoAddress,
+  type CryptoDeposit,
+  type CryptoNetwork,
   type IdentificationType,
   type Refund,
   type VirtualAccount,
@@ -12,15 +15,17 @@ import {
 import { iso, isoOrNull, jsonInteger, word } from './json-values.js';
 
 /**
- * The public JSON of virtual accounts, collections and refunds (issue 11), rendered from the typed
- * contract in one place for the gateway and the collection webhooks. Absent optionals are null.
+ * The public JSON of virtual accounts, collections (crypto and Interac too, decision 0015) and refunds
+ * (issue 11), rendered from the typed contract in one place for the gateway and the collection
+ * webhooks. Absent optionals are null.
  */
 
 export type RefundStatusWord = 'processing' | 'successful' | 'failed';
 export const REFUND_STATUS_WORDS: readonly RefundStatusWord[] = ['processing', 'successful', 'failed'];
 export const refundStatusWord = (status: RefundStatus) => word(RefundStatus, status, 'status') as RefundStatusWord;
 
-export type CollectionMethodWord = 'bank_transfer' | 'money_request';
+export type CollectionMethodWord =
+  'bank_transfer' | 'money_request' | 'crypto_deposit' | 'interac_request' | 'interac_transfer';
 export const collectionMethodWord = (method: CollectionMethod) =>
   word(CollectionMethod, method, 'method') as CollectionMethodWord;
 export const collectionFailureWord = (code: CollectionFailureCode) =>
@@ -54,6 +59,50 @@ export function identificationTypeJson(type: IdentificationType) {
   };
 }
 
+/** A stablecoin network a business can collect on, credited 1:1 in settlement_currency's minor units. */
+export function cryptoNetworkJson(network: CryptoNetwork) {
+  return {
+    asset: network.asset,
+    network: network.network,
+    standard: network.standard,
+    decimals: network.decimals,
+    confirmations_required: network.confirmationsRequired,
+    settlement_currency: network.settlementCurrency,
+  };
+}
+
+export type CryptoNetworkJson = ReturnType<typeof cryptoNetworkJson>;
+
+/** A customer's deposit address for one asset on one network. */
+export function cryptoAddressJson(address: CryptoAddress) {
+  return {
+    id: address.id,
+    customer_id: address.customerId,
+    asset: address.asset,
+    network: address.network,
+    address: address.address,
+    created_at: iso(address.createdAt, 'created_at'),
+  };
+}
+
+export type CryptoAddressJson = ReturnType<typeof cryptoAddressJson>;
+
+/** What arrived on chain. asset_amount stays a decimal string: 18-decimal assets pass 2^53 base units. */
+export function cryptoDepositJson(deposit: CryptoDeposit) {
+  return {
+    address_id: deposit.addressId,
+    asset: deposit.asset,
+    network: deposit.network,
+    address: deposit.address,
+    asset_amount: deposit.assetAmount,
+    tx_hash: deposit.txHash,
+    confirmations: deposit.confirmations,
+    confirmations_required: deposit.confirmationsRequired,
+  };
+}
+
+export type CryptoDepositJson = ReturnType<typeof cryptoDepositJson>;
+
 /**
  * What a COLLECTION transaction adds. The payment token is the payer's secret, so it is never a
  * field: the caller passes the full payment link built from it (or null), as only it knows its host.
@@ -71,6 +120,8 @@ export function collectionDetailsJson(details: CollectionDetails, paymentLink: s
     completed_at: isoOrNull(details.completedAt),
     failure_reason: details.failureCode === undefined ? null : collectionFailureWord(details.failureCode),
     rail_reference: details.railReference,
+    payer_email: details.payerEmail ?? null,
+    crypto: details.crypto ? cryptoDepositJson(details.crypto) : null,
   };
 }
 

@@ -9,7 +9,7 @@ import {
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { iso, isoOrNull, jsonInteger, word } from './json-values.js';
 
-export { jsonInteger } from './json-values.js';
+export { iso, isoOrNull, jsonInteger } from './json-values.js';
 export * from './collections.js';
 
 /**

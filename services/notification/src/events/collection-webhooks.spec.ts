@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Environment, newEvent, type Event } from '@corridor/bus';
+import { type Event } from '@corridor/bus';
 import {
   CollectionFailureCode,
   CollectionMethod,
@@ -21,11 +21,7 @@ import {
   WEBHOOK_EVENTS,
   type WebhookEventType,
 } from './webhook-events.js';
-
-const business = '0b6c3c9e-1d2f-4b8a-9c7e-5a4d3b2c1e0f';
-const customer = '4a2e8c1f-9b3d-4e6a-8f07-2c5d1b9e3a64';
-const created = new Date('2026-11-24T08:00:00.000Z');
-const later = (seconds: number) => timestampFromDate(new Date(created.getTime() + seconds * 1000));
+import { business, created, createdEvent, customer, later, updatedEvent } from './transaction-events.fixtures.js';
 
 /** €80.00 sent by Max Mustermann into the customer's EUR virtual account (created at its outcome). */
 function euroTransfer(status: TransactionStatus.SUCCESSFUL | TransactionStatus.FAILED): Transaction {
@@ -122,20 +118,6 @@ function euroRefund(status: RefundStatusWord): Transaction {
   });
 }
 
-const createdEvent = (transaction: Transaction): Event =>
-  newEvent({
-    businessId: business,
-    environment: Environment.SANDBOX,
-    payload: { case: 'transactionCreated', value: { transaction } },
-  });
-
-const updatedEvent = (transaction: Transaction, previousStatus: TransactionStatus): Event =>
-  newEvent({
-    businessId: business,
-    environment: Environment.SANDBOX,
-    payload: { case: 'transactionUpdated', value: { transaction, previousStatus } },
-  });
-
 describe('collection webhooks (seed 6.3, decision 0014)', () => {
   it('a bank transfer received is collection.successful with the collection, its fee and net', () => {
     const rendered = renderEvent(createdEvent(euroTransfer(TransactionStatus.SUCCESSFUL)));
@@ -160,6 +142,8 @@ describe('collection webhooks (seed 6.3, decision 0014)', () => {
         created_at: '2026-11-24T08:00:00.000Z',
         completed_at: '2026-11-24T08:00:00.000Z',
         expired_at: null,
+        payer_email: null,
+        crypto: null,
       },
     });
     if (!rendered) throw new Error('no webhook rendered');

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   CollectionFailureCode,
   CollectionMethod,
@@ -11,7 +11,14 @@ import {
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { jsonInteger } from '@corridor/payments-json';
+import {
+  collectionFailureWord,
+  collectionMethodWord,
+  cryptoDepositJson,
+  iso,
+  isoOrNull,
+  jsonInteger,
+} from '@corridor/payments-json';
 
 /**
  * Collection and refund webhooks (seed 6.3, decisions 0010 and 0014): a COLLECTION or REFUND
@@ -43,19 +50,6 @@ function collectionOutcome(status: TransactionStatus): CollectionOutcome | undef
   return undefined;
 }
 
-/** A proto enum value as its public word (CollectionMethod.BANK_TRANSFER → "bank_transfer"); unset is a defect upstream. */
-function word(names: Record<number, string>, value: number, field: string): string {
-  const name = names[value];
-  if (!name || value === 0) throw new RangeError(`${field} ${value} has no public word`);
-  return name.toLowerCase();
-}
-
-const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
-function iso(timestamp: Timestamp | undefined, field: string): string {
-  if (!timestamp) throw new RangeError(`${field} is missing`);
-  return timestampDate(timestamp).toISOString();
-}
-
 /** The `data` of a collection webhook; throws (RangeError) when the contract cannot show the transaction. */
 function collectionData(transaction: Transaction, outcome: CollectionOutcome) {
   const details = transaction.collectionDetails;
@@ -65,7 +59,7 @@ function collectionData(transaction: Transaction, outcome: CollectionOutcome) {
     business_id: transaction.businessId,
     transaction_status: outcome,
     message: COLLECTION_MESSAGES[outcome],
-    method: word(CollectionMethod, details.method, 'method'),
+    method: collectionMethodWord(details.method),
     customer_id: details.customerId,
     virtual_account_id: details.virtualAccountId ?? null,
     sender_name: details.senderName ?? null,
@@ -75,12 +69,14 @@ function collectionData(transaction: Transaction, outcome: CollectionOutcome) {
     fee: jsonInteger(transaction.fee),
     net: jsonInteger(transaction.net),
     currency: transaction.currency,
-    failure_reason:
-      details.failureCode === undefined ? null : word(CollectionFailureCode, details.failureCode, 'failure_reason'),
+    failure_reason: details.failureCode === undefined ? null : collectionFailureWord(details.failureCode),
     created_at: iso(transaction.createdAt, 'created_at'),
     completed_at: isoOrNull(details.completedAt),
     // An expired collection's last change is its expiry.
     expired_at: outcome === 'EXPIRED' ? iso(transaction.updatedAt, 'updated_at') : null,
+    // Decision 0015: the Interac payer's or sender's email, and a crypto deposit as the API shows it.
+    payer_email: details.payerEmail ?? null,
+    crypto: details.crypto ? cryptoDepositJson(details.crypto) : null,
   };
 }
 

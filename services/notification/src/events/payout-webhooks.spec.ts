@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Environment, newEvent, type Event } from '@corridor/bus';
+import { type Event } from '@corridor/bus';
 import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import {
   AmountSide,
@@ -13,10 +13,7 @@ import { PAYOUT_STATUS_WORDS, payoutJson, type PayoutStatusWord } from '@corrido
 import { PAYOUT_EVENTS } from './payout-webhooks.js';
 import { renderEvent } from './render-event.js';
 import { destinationOf, mockWebhookData, webhookBody, WEBHOOK_EVENTS } from './webhook-events.js';
-
-const business = '0b6c3c9e-1d2f-4b8a-9c7e-5a4d3b2c1e0f';
-const created = new Date('2026-11-24T08:00:00.000Z');
-const later = (seconds: number) => timestampFromDate(new Date(created.getTime() + seconds * 1000));
+import { business, created, createdEvent, later, updatedEvent } from './transaction-events.fixtures.js';
 
 const PAYOUT_STATUS: Record<PayoutStatusWord, [PayoutStatus, TransactionStatus]> = {
   pending: [PayoutStatus.PENDING, TransactionStatus.PENDING],
@@ -69,14 +66,9 @@ function monzoPayout(status: PayoutStatusWord): Transaction {
 
 /** transaction.created for a new payout, transaction.updated for every later status (decision 0013). */
 const published = (transaction: Transaction, businessId = business): Event =>
-  newEvent({
-    businessId,
-    environment: Environment.SANDBOX,
-    payload:
-      transaction.status === TransactionStatus.PENDING
-        ? { case: 'transactionCreated', value: { transaction } }
-        : { case: 'transactionUpdated', value: { transaction, previousStatus: TransactionStatus.PENDING } },
-  });
+  transaction.status === TransactionStatus.PENDING
+    ? createdEvent(transaction, businessId)
+    : updatedEvent(transaction, TransactionStatus.PENDING, businessId);
 
 /** Each member's JSON type, nested objects member by member: what a receiver's parser relies on. */
 function shapeOf(value: unknown): unknown {

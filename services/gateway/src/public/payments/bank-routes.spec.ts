@@ -1,29 +1,15 @@
 import { invalidArgument, notFound } from '@corridor/grpc';
 import { accountLookupBody, bankListBody, beneficiaryBody, BANK_ROUTES } from './bank-routes.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID } from './payments.fixtures.js';
 import { beneficiary, BENEFICIARY_ID, BENEFICIARY_JSON } from './payout.fixtures.js';
 import { BeneficiaryList } from './payout-responses.js';
 
 /** The banks, account lookups and saved beneficiaries a payout draws on, against a fake payments. */
 describe('the bank and beneficiary routes (decision 0013)', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
+  const payments = paymentRoutesUnderTest(BANK_ROUTES, ['bank:read', 'beneficiary:read']);
 
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(BANK_ROUTES, service, ['bank:read', 'beneficiary:read']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
-
-  const get = (path: string) => routes.call('get', path);
+  const get = (path: string) => payments.call('get', path);
 
   /** 422 VALIDATION_FAILED naming exactly `field` with `problem`, and payments never asked. */
   const expectRefused = async (path: string, field: string, problem: RegExp) => {
@@ -32,7 +18,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
     const errors = response.body.errors as Record<string, string[]>;
     expect(Object.keys(errors)).toEqual([field]);
     expect(errors[field]?.[0]).toMatch(problem);
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   };
 
   it('requires bank:read for banks and lookups, beneficiary:read for beneficiaries', () => {
@@ -59,7 +45,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
       },
     });
     expect(bankListBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'listBanks',
       request: { country: '', currency: '' },
       caller: { businessId: BUSINESS_ID },
@@ -67,12 +53,12 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
   });
 
   it('GET /bank passes the country and currency filters', async () => {
-    service.answers.set('listBanks', () => ({ banks: [] }));
+    payments.answers.set('listBanks', () => ({ banks: [] }));
     expect(await get('/api/external/bank?country=GB&currency=GBP')).toEqual({
       status: 200,
       body: { message: 'banks retrieved', data: [] },
     });
-    expect(service.calls[0]?.request).toMatchObject({ country: 'GB', currency: 'GBP' });
+    expect(payments.calls[0]?.request).toMatchObject({ country: 'GB', currency: 'GBP' });
   });
 
   it.each([
@@ -101,7 +87,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
       },
     });
     expect(accountLookupBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'lookupAccount',
       request: { bankCode: '058', accountNumber: '0123456789' },
       caller: { businessId: BUSINESS_ID },
@@ -114,7 +100,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
       status: 422,
       body: { code: 'VALIDATION_FAILED', errors: { bank_code: ['is required'], account_number: ['is required'] } },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it.each([
@@ -132,7 +118,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
     ['INVALID_ACCOUNT_NUMBER', '0123456780 is not a valid NUBAN at 058'],
     ['ACCOUNT_NOT_FOUND', 'Guaranty Trust Bank has no account 9990000099'],
   ])("GET /bank/account-lookup answers payments' %s as 422 with its message", async (code, message) => {
-    service.answers.set('lookupAccount', () => {
+    payments.answers.set('lookupAccount', () => {
       throw invalidArgument(message, undefined, code);
     });
     expect(await get('/api/external/bank/account-lookup?bank_code=058&account_number=9990000099')).toEqual({
@@ -142,7 +128,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
   });
 
   it('GET /bank/account-lookup answers 500 when payments names no account holder', async () => {
-    service.answers.set('lookupAccount', () => ({}));
+    payments.answers.set('lookupAccount', () => ({}));
     expect((await get('/api/external/bank/account-lookup?bank_code=058&account_number=0123456789')).status).toBe(500);
   });
 
@@ -154,7 +140,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
         data: [BENEFICIARY_JSON],
         links: { first: null, last: null, prev: null, next: null },
         meta: {
-          path: `${routes.base}/api/external/beneficiary`,
+          path: `${payments.base}/api/external/beneficiary`,
           per_page: 15,
           next_cursor: null,
           prev_cursor: null,
@@ -162,7 +148,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
       },
     });
     expect(BeneficiaryList.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'listBeneficiaries',
       request: { page: { cursor: '', limit: 15 } },
       caller: { businessId: BUSINESS_ID },
@@ -170,19 +156,19 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
   });
 
   it('GET /beneficiary links the next and previous pages with per_page kept and the cursor last', async () => {
-    service.answers.set('listBeneficiaries', () => ({
+    payments.answers.set('listBeneficiaries', () => ({
       beneficiaries: [beneficiary(), beneficiary({ lastUsedAt: undefined })],
       page: { nextCursor: 'older+/=', previousCursor: 'newer', limit: 2 },
     }));
     const response = await get('/api/external/beneficiary?per_page=2&cursor=now');
-    const list = `${routes.base}/api/external/beneficiary?per_page=2`;
+    const list = `${payments.base}/api/external/beneficiary?per_page=2`;
     expect(response.body).toMatchObject({
       data: [BENEFICIARY_JSON, { ...BENEFICIARY_JSON, last_used_at: null }],
       links: { prev: `${list}&cursor=newer`, next: `${list}&cursor=older%2B%2F%3D` },
       meta: { per_page: 2, next_cursor: 'older+/=', prev_cursor: 'newer' },
     });
     expect(BeneficiaryList.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]?.request).toMatchObject({ page: { cursor: 'now', limit: 2 } });
+    expect(payments.calls[0]?.request).toMatchObject({ page: { cursor: 'now', limit: 2 } });
   });
 
   it.each([
@@ -198,7 +184,7 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
     const response = await get(`/api/external/beneficiary/${BENEFICIARY_ID}`);
     expect(response).toEqual({ status: 200, body: { message: 'beneficiary retrieved', data: BENEFICIARY_JSON } });
     expect(beneficiaryBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({ method: 'getBeneficiary', request: { beneficiaryId: BENEFICIARY_ID } });
+    expect(payments.calls[0]).toMatchObject({ method: 'getBeneficiary', request: { beneficiaryId: BENEFICIARY_ID } });
   });
 
   it('GET /beneficiary/{id} answers 404 for an id that is not a uuid, without asking payments', async () => {
@@ -206,11 +192,11 @@ describe('the bank and beneficiary routes (decision 0013)', () => {
       status: 404,
       body: { code: 'BENEFICIARY_NOT_FOUND' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('GET /beneficiary/{id} passes payments’ 404 on', async () => {
-    service.answers.set('getBeneficiary', () => {
+    payments.answers.set('getBeneficiary', () => {
       throw notFound('BENEFICIARY_NOT_FOUND', `no beneficiary ${BENEFICIARY_ID} in this business`);
     });
     expect(await get(`/api/external/beneficiary/${BENEFICIARY_ID}`)).toMatchObject({

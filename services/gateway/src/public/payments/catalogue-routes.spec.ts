@@ -1,34 +1,20 @@
 import { FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import { DomainError, invalidArgument, Status } from '@corridor/grpc';
 import { CATALOGUE_ROUTES, currencyListBody, feeBreakdownBody, rateQuoteBody } from './catalogue-routes.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, CREATED, EXPIRES, feeBreakdown, QUOTE_ID } from './payments.fixtures.js';
 
 /** GET /currency, /rates and /fees against payments over real gRPC (a fake service on loopback). */
 describe('the currency, rate and fee routes', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
+  const payments = paymentRoutesUnderTest(CATALOGUE_ROUTES, ['currency:read', 'rates:read', 'fees:read']);
 
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(CATALOGUE_ROUTES, service, ['currency:read', 'rates:read', 'fees:read']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
-
-  const get = (path: string) => routes.call('get', path, undefined, { 'x-request-id': 'req-catalogue' });
+  const get = (path: string) => payments.call('get', path, undefined, { 'x-request-id': 'req-catalogue' });
 
   /** The one call payments received, made for BUSINESS_ID. */
   const received = () => {
-    expect(service.calls).toHaveLength(1);
-    expect(service.calls[0]?.caller).toMatchObject({ businessId: BUSINESS_ID, requestId: 'req-catalogue' });
-    return service.calls[0];
+    expect(payments.calls).toHaveLength(1);
+    expect(payments.calls[0]?.caller).toMatchObject({ businessId: BUSINESS_ID, requestId: 'req-catalogue' });
+    return payments.calls[0];
   };
 
   /** 422 VALIDATION_FAILED naming exactly `fields`, and payments never asked. */
@@ -37,7 +23,7 @@ describe('the currency, rate and fee routes', () => {
     expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
     expect(response.body.message).toMatch(new RegExp(`^(${fields.join('|')}) `));
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
     return response.body.errors as Record<string, string[]>;
   };
 
@@ -108,7 +94,7 @@ describe('the currency, rate and fee routes', () => {
   });
 
   it('GET /rates passes payments’ refusal of a pair on as it is', async () => {
-    service.answers.set('quoteRate', () => {
+    payments.answers.set('quoteRate', () => {
       throw invalidArgument('Corridor has no rate from NGN to XAF', undefined, 'UNSUPPORTED_PAIR');
     });
     expect(await get('/api/external/rates?from=NGN&to=XAF')).toMatchObject({
@@ -118,7 +104,7 @@ describe('the currency, rate and fee routes', () => {
   });
 
   it('GET /fees sends the type as the proto enum and the amount as int64, and answers the breakdown', async () => {
-    service.answers.set('getFees', () => ({
+    payments.answers.set('getFees', () => ({
       fees: feeBreakdown({ operation: FeeOperation.REFUND, maximum: 500_000n }),
     }));
     const response = await get('/api/external/fees?type=refund&currency=NGN&amount=15000000');
@@ -172,7 +158,7 @@ describe('the currency, rate and fee routes', () => {
   });
 
   it('answers 500, not a rounded amount, when payments sends a fee past 2^53 - 1', async () => {
-    service.answers.set('getFees', () => ({ fees: feeBreakdown({ total: 2n ** 60n }) }));
+    payments.answers.set('getFees', () => ({ fees: feeBreakdown({ total: 2n ** 60n }) }));
     expect(await get('/api/external/fees?type=swap&currency=NGN&amount=100')).toMatchObject({
       status: 500,
       body: { code: 'INTERNAL' },
@@ -180,7 +166,7 @@ describe('the currency, rate and fee routes', () => {
   });
 
   it('answers 503 when payments is down', async () => {
-    service.answers.set('listCurrencies', () => {
+    payments.answers.set('listCurrencies', () => {
       throw new DomainError(Status.UNAVAILABLE, 'UNAVAILABLE', 'connection refused');
     });
     expect(await get('/api/external/currency')).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });

@@ -9,12 +9,30 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import {
   type collectionDetailsJson,
+  type cryptoAddressJson,
+  type cryptoDepositJson,
+  type cryptoNetworkJson,
   type identificationTypeJson,
   refundJson,
   virtualAccountJson,
 } from '@corridor/payments-json';
-import { collectionOf, identificationTypeOf, refundJsonOf, virtualAccountJsonOf } from './collection-render.js';
-import { type CollectionDetails, type IdentificationType, Refund, VirtualAccount } from './collection-responses.js';
+import {
+  collectionOf,
+  cryptoAddressJsonOf,
+  cryptoNetworkOf,
+  identificationTypeOf,
+  refundJsonOf,
+  virtualAccountJsonOf,
+} from './collection-render.js';
+import {
+  type CollectionDetails,
+  type CryptoAddress,
+  type CryptoDeposit,
+  type CryptoNetwork,
+  type IdentificationType,
+  Refund,
+  VirtualAccount,
+} from './collection-responses.js';
 import {
   identificationTypes,
   moneyRequestTransaction,
@@ -23,6 +41,15 @@ import {
   virtualAccount,
   VIRTUAL_ACCOUNT_JSON,
 } from './collection.fixtures.js';
+import {
+  CRYPTO_ADDRESS_JSON,
+  cryptoAddress,
+  cryptoDepositTransaction,
+  cryptoNetworks,
+  INTERAC_REQUEST_JSON,
+  interacRequestTransaction,
+  interacTransferTransaction,
+} from './crypto-interac.fixtures.js';
 import { transactionJson } from './render.js';
 import { Transaction } from './response-schemas.js';
 
@@ -39,7 +66,10 @@ const sameFields: [
   SameKeys<ReturnType<typeof collectionDetailsJson>, z.output<typeof CollectionDetails>>,
   SameKeys<ReturnType<typeof refundJson>, z.output<typeof Refund>>,
   SameKeys<ReturnType<typeof transactionJson>, z.output<typeof Transaction>>,
-] = [true, true, true, true, true];
+  SameKeys<ReturnType<typeof cryptoNetworkJson>, z.output<typeof CryptoNetwork>>,
+  SameKeys<ReturnType<typeof cryptoAddressJson>, z.output<typeof CryptoAddress>>,
+  SameKeys<ReturnType<typeof cryptoDepositJson>, z.output<typeof CryptoDeposit>>,
+] = [true, true, true, true, true, true, true, true];
 
 const DONE = timestampFromDate(new Date('2026-11-21T09:05:00.000Z'));
 const named = <T extends { number: number }>(values: readonly T[]) => values.filter(({ number }) => number !== 0);
@@ -47,7 +77,16 @@ const link = (token: string) => `https://api.corridor.example/pay/${token}`;
 
 describe('the collection JSON schemas against @corridor/payments-json', () => {
   it('hold the same fields as the renderer', () => {
-    expect(sameFields).toEqual([true, true, true, true, true]);
+    expect(sameFields).toEqual([true, true, true, true, true, true, true, true]);
+  });
+
+  it('the crypto networks, addresses and deposits render within their schemas', () => {
+    for (const network of cryptoNetworks()) expect(() => cryptoNetworkOf(network)).not.toThrow();
+    expect(cryptoAddressJsonOf(cryptoAddress())).toEqual(CRYPTO_ADDRESS_JSON);
+    for (const transaction of [cryptoDepositTransaction(), interacRequestTransaction(), interacTransferTransaction()]) {
+      expect(Transaction.safeParse(transactionJson(transaction, link)).error).toBeUndefined();
+    }
+    expect(transactionJson(interacRequestTransaction(), link)).toEqual(INTERAC_REQUEST_JSON);
   });
 
   it('an open account renders as the contract writes it, and the schema accepts it', () => {

@@ -48,6 +48,50 @@ describe('the OpenAPI document of the collection routes', () => {
     });
   });
 
+  it('documents the crypto and Interac bodies: capitals for asset and network, CAD only, emails of at most 254, digits as a string', () => {
+    expect(bodyOf('/api/external/collection/crypto/address')).toMatchObject({
+      additionalProperties: false,
+      required: ['customer_id', 'asset', 'network'],
+      properties: { asset: { pattern: '^[A-Z]{2,10}$' }, network: { pattern: '^[A-Z]{2,20}$' } },
+    });
+    const interac = bodyOf('/api/external/collection/interac');
+    expect(interac).toMatchObject({
+      additionalProperties: false,
+      required: ['customer_id', 'amount', 'payer_email', 'description'],
+      properties: {
+        amount: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        currency: { const: 'CAD' },
+        payer_email: { type: 'string', format: 'email', maxLength: 254 },
+        description: { minLength: 1, maxLength: 255 },
+        reference: { minLength: 1, maxLength: 100 },
+      },
+    });
+    expect(bodyOf('/api/external/sandbox/collection/crypto/address/{id}/deposit')).toMatchObject({
+      additionalProperties: false,
+      required: ['asset_amount'],
+      properties: { asset_amount: { type: 'string', pattern: '^[0-9]{1,30}$' } },
+    });
+    expect(bodyOf('/api/external/sandbox/collection/interac/incoming')).toMatchObject({
+      additionalProperties: false,
+      required: ['customer_id', 'amount', 'sender_name', 'sender_email'],
+      properties: { sender_name: { maxLength: 100 }, sender_email: { format: 'email', maxLength: 254 } },
+    });
+    expect(bodyOf('/api/external/collection/interac/{id}/accept')).toMatchObject({
+      additionalProperties: false,
+      properties: {},
+    });
+  });
+
+  it('shows a collection’s payer_email and crypto deposit, asset_amount a string of digits', () => {
+    const details = document.components?.schemas?.CollectionDetails as SchemaObject;
+    expect(Object.keys(details.properties ?? {}).slice(-2)).toEqual(['payer_email', 'crypto']);
+    expect(details.properties?.crypto).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/CryptoDeposit' }, { type: 'null' }],
+    });
+    const deposit = document.components?.schemas?.CryptoDeposit as SchemaObject;
+    expect(deposit.properties?.asset_amount).toMatchObject({ type: 'string' });
+  });
+
   it('answers a transaction read with `refund` beside the Transaction fields, optional (it needs refund:read)', () => {
     const transaction = document.components?.schemas?.Transaction as SchemaObject;
     const withRefund = document.components?.schemas?.TransactionWithRefund as SchemaObject;
@@ -63,7 +107,7 @@ describe('the OpenAPI document of the collection routes', () => {
     });
   });
 
-  it('names every refusal of payments on the new routes in their descriptions (facts of issue 11)', () => {
+  it('names every refusal of payments on the new routes in their descriptions (facts of issue 11, decision 0015)', () => {
     const described = (path: string, method: string, status: string) =>
       (operation(path, method)?.responses?.[status] as ResponseObject | undefined)?.description ?? '';
     const CODES: [string, string, string, string[]][] = [
@@ -100,6 +144,26 @@ describe('the OpenAPI document of the collection routes', () => {
       ['/api/external/refund/{id}', 'get', '404', ['REFUND_NOT_FOUND']],
       ['/api/external/sandbox/virtual-account/{id}/incoming-transfer', 'post', '403', ['SANDBOX_ONLY']],
       ['/api/external/sandbox/virtual-account/{id}/incoming-transfer', 'post', '404', ['VIRTUAL_ACCOUNT_NOT_FOUND']],
+      ['/api/external/collection/crypto/address', 'post', '422', ['UNSUPPORTED_CRYPTO_NETWORK', 'CUSTOMER_NOT_FOUND']],
+      [
+        '/api/external/collection/interac',
+        'post',
+        '422',
+        ['VALIDATION_FAILED', 'INVALID_AMOUNT', 'CUSTOMER_NOT_FOUND'],
+      ],
+      ['/api/external/collection/interac', 'post', '409', ['REFERENCE_ALREADY_USED']],
+      ['/api/external/collection/interac/{id}/accept', 'post', '404', ['INTERAC_TRANSFER_NOT_FOUND']],
+      ['/api/external/collection/interac/{id}/accept', 'post', '400', ['COLLECTION_NOT_PENDING']],
+      ['/api/external/sandbox/collection/crypto/address/{id}/deposit', 'post', '404', ['CRYPTO_ADDRESS_NOT_FOUND']],
+      ['/api/external/sandbox/collection/crypto/address/{id}/deposit', 'post', '422', ['INVALID_AMOUNT']],
+      ['/api/external/sandbox/collection/crypto/address/{id}/deposit', 'post', '403', ['SANDBOX_ONLY']],
+      [
+        '/api/external/sandbox/collection/interac/incoming',
+        'post',
+        '422',
+        ['VALIDATION_FAILED', 'INVALID_AMOUNT', 'CUSTOMER_NOT_FOUND'],
+      ],
+      ['/api/external/sandbox/collection/interac/incoming', 'post', '403', ['SANDBOX_ONLY']],
       ...['pay', 'decline', 'expire'].flatMap((action): [string, string, string, string[]][] => [
         [`/api/external/sandbox/collection/{id}/${action}`, 'post', '400', ['COLLECTION_NOT_PENDING']],
         [`/api/external/sandbox/collection/{id}/${action}`, 'post', '403', ['SANDBOX_ONLY']],

@@ -1,11 +1,19 @@
 import type {
+  CryptoAddress as CryptoAddressMessage,
+  CryptoNetwork as CryptoNetworkMessage,
   IdentificationType as IdentificationTypeMessage,
   Refund as RefundMessage,
   VirtualAccount as VirtualAccountMessage,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { Transaction as TransactionMessage } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { identificationTypeJson, refundJson, virtualAccountJson } from '@corridor/payments-json';
-import { IdentificationType, Refund, VirtualAccount } from './collection-responses.js';
+import {
+  cryptoAddressJson,
+  cryptoNetworkJson,
+  identificationTypeJson,
+  refundJson,
+  virtualAccountJson,
+} from '@corridor/payments-json';
+import { CryptoAddress, CryptoNetwork, IdentificationType, Refund, VirtualAccount } from './collection-responses.js';
 import { documented, present, transactionJson, type PaymentLinkOf } from './render.js';
 import { Transaction } from './response-schemas.js';
 
@@ -23,6 +31,16 @@ export const virtualAccountOf = (response: { virtualAccount?: VirtualAccountMess
 
 export const identificationTypeOf = (type: IdentificationTypeMessage) =>
   documented(IdentificationType, identificationTypeJson(type), 'identification type');
+
+export const cryptoNetworkOf = (network: CryptoNetworkMessage) =>
+  documented(CryptoNetwork, cryptoNetworkJson(network), 'crypto network');
+
+export const cryptoAddressJsonOf = (address: CryptoAddressMessage) =>
+  documented(CryptoAddress, cryptoAddressJson(address), 'crypto address');
+
+/** A response's crypto address, which payments must always send. */
+export const cryptoAddressOf = (response: { address?: CryptoAddressMessage }) =>
+  cryptoAddressJsonOf(present(response.address, 'address'));
 
 export const refundJsonOf = (refund: RefundMessage) => documented(Refund, refundJson(refund), 'refund');
 

@@ -51,26 +51,93 @@ export const IdentificationType = z
   })
   .meta({ description: 'An identity document customers holding virtual accounts can be verified with' });
 
+/** Crypto tickers and networks are capitals, as payments names them (GET /collection/crypto/networks). */
+const asset = () => z.string().meta({ description: 'the stablecoin’s ticker', examples: ['USDT'] });
+const network = () => z.string().meta({ description: 'the chain it moves on', examples: ['TRON'] });
+const confirmationsRequired = () =>
+  z
+    .int()
+    .positive()
+    .meta({ description: 'blocks after which a deposit is credited', examples: [20] });
+
+export const CryptoNetwork = z
+  .strictObject({
+    asset: asset(),
+    network: network(),
+    standard: z.string().meta({ description: 'the token standard shown to payers', examples: ['TRC-20'] }),
+    decimals: z
+      .int()
+      .nonnegative()
+      .meta({ description: 'decimal places of the asset’s base unit', examples: [6] }),
+    confirmations_required: confirmationsRequired(),
+    settlement_currency: z.string().meta({
+      description: 'the wallet a confirmed deposit is credited to, 1:1 in its minor units (sub-cent dust excluded)',
+      examples: ['USD'],
+    }),
+  })
+  .meta({ description: 'A stablecoin network your customers’ payers can deposit on' });
+
+export const CryptoAddress = z
+  .strictObject({
+    id: z.guid().meta({ description: 'name it in the sandbox deposit simulation' }),
+    customer_id: z.guid().meta({ description: 'the customer the address collects for' }),
+    asset: asset(),
+    network: network(),
+    address: z.string().meta({
+      description:
+        'where payers send the asset, in the network’s own form (TRON T…, 0x… on EVM chains, base58 on Solana)',
+    }),
+    created_at: instant('when it was made'),
+  })
+  .meta({
+    description: 'A customer’s deposit address for one asset on one network: one per (customer, asset, network)',
+  });
+
+export const CryptoDeposit = z
+  .strictObject({
+    address_id: z.guid().meta({ description: 'the deposit address it arrived at' }),
+    asset: asset(),
+    network: network(),
+    address: z.string(),
+    asset_amount: z
+      .string()
+      .regex(/^\d+$/)
+      .meta({
+        description: 'base units of the asset as a decimal string (exact beyond 2^53)',
+        examples: ['250000000'],
+      }),
+    tx_hash: z.string().meta({ description: 'the on-chain transaction' }),
+    confirmations: z.int().nonnegative().meta({ description: 'blocks mined on top of it so far' }),
+    confirmations_required: confirmationsRequired(),
+  })
+  .meta({ description: 'What a crypto deposit brought: PROCESSING until confirmations reach confirmations_required' });
+
 export const CollectionDetails = z
   .strictObject({
     method: word(
       COLLECTION_METHODS.words,
-      'bank_transfer: into a virtual account; money_request: the payer approves a payment link',
+      'bank_transfer: into a virtual account; money_request: the payer approves a payment link; crypto_deposit: a stablecoin deposit to a customer’s address; interac_request: an Interac money request the payer pays from their bank; interac_transfer: an Interac e-Transfer you accept',
     ),
     customer_id: z.guid().meta({ description: 'the customer collected for' }),
     virtual_account_id: z.guid().nullable().meta({ description: 'bank transfers: the account it arrived in' }),
-    sender_name: nullableText('bank transfers: the sender, as the bank reports them'),
-    description: nullableText('money requests: what the payer is asked to pay for'),
+    sender_name: nullableText('bank transfers and Interac e-Transfers: the sender, as the rail reports them'),
+    description: nullableText('money and Interac requests: what the payer is asked to pay for'),
     redirect_url: nullableText('money requests: where the payer goes after answering'),
     payment_link: z.url().nullable().meta({
       description: 'money requests: the page where the payer approves or declines; send it to the payer',
     }),
-    expires_at: instant('money requests: unless paid by then, it becomes EXPIRED and no funds move').nullable(),
+    expires_at: instant(
+      'money and Interac requests, Interac e-Transfers: unless paid (or accepted) by then, it becomes EXPIRED and no funds move',
+    ).nullable(),
     completed_at: instant('when it became successful or failed').nullable(),
     failure_reason: word(COLLECTION_FAILURE_CODES.words, 'why it failed').nullable().meta({
       description: 'null unless failed',
     }),
     rail_reference: z.string().meta({ description: 'the bank rail’s reference of the money movement' }),
+    payer_email: z.string().meta({ format: 'email' }).nullable().meta({
+      description: 'Interac: the payer’s email (requests) or the sender’s (e-Transfers); null for other methods',
+    }),
+    crypto: CryptoDeposit.nullable().meta({ description: 'crypto deposits: what arrived on chain; null otherwise' }),
   })
   .meta({ description: 'How a COLLECTION transaction collected the money' });
 
@@ -93,4 +160,12 @@ export const Refund = z
 export const VirtualAccountList = cursorList(VirtualAccount, 'virtual accounts');
 
 /** The named schemas of the collection routes, as components.schemas of the document. */
-export const COLLECTION_COMPONENTS = { VirtualAccount, IdentificationType, CollectionDetails, Refund } as const;
+export const COLLECTION_COMPONENTS = {
+  VirtualAccount,
+  IdentificationType,
+  CollectionDetails,
+  CryptoDeposit,
+  CryptoNetwork,
+  CryptoAddress,
+  Refund,
+} as const;

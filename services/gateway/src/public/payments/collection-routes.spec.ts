@@ -10,29 +10,15 @@ import {
   moneyRequestTransaction,
   PAYMENT_TOKEN,
 } from './collection.fixtures.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, swapTransaction, UPDATED } from './payments.fixtures.js';
 
 /** POST /collection and GET /collection/{id} (seed 3.5, 8) against a fake payments on loopback. */
 describe('the collection routes', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
-
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(COLLECTION_ROUTES, service, ['collection:create', 'transaction:read']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const payments = paymentRoutesUnderTest(COLLECTION_ROUTES, ['collection:create', 'transaction:read']);
 
   const path = '/api/external/collection';
-  const collect = (body: unknown) => routes.call('post', path, body);
+  const collect = (body: unknown) => payments.call('post', path, body);
   const valid = {
     customer_id: CUSTOMER_ID,
     amount: 15_000,
@@ -47,7 +33,7 @@ describe('the collection routes', () => {
     const response = await collect(body);
     expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
     return response.body.errors as Record<string, string[]>;
   };
 
@@ -62,10 +48,10 @@ describe('the collection routes', () => {
     const response = await collect(valid);
     expect(response).toEqual({
       status: 201,
-      body: { message: 'collection created', data: moneyRequestJson(routes.base) },
+      body: { message: 'collection created', data: moneyRequestJson(payments.base) },
     });
     expect(collectionCreatedBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'createCollection',
       request: {
         customerId: CUSTOMER_ID,
@@ -86,15 +72,15 @@ describe('the collection routes', () => {
   });
 
   it('POST /collection says where the collection can be read; redirect_url and reference are optional', async () => {
-    const response = await fetch(`${routes.base}${path}`, {
+    const response = await fetch(`${payments.base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...valid, redirect_url: undefined, reference: undefined }),
     });
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe(`${path}/${COLLECTION_ID}`);
-    expect(service.calls[0]?.request.redirectUrl).toBeUndefined();
-    expect(service.calls[0]?.request.reference).toBeUndefined();
+    expect(payments.calls[0]?.request.redirectUrl).toBeUndefined();
+    expect(payments.calls[0]?.request.reference).toBeUndefined();
   });
 
   it('POST /collection names every missing field at once', async () => {
@@ -124,15 +110,15 @@ describe('the collection routes', () => {
     const prefix = 'https://shop.example/return?pad=';
     const longest = prefix + 'a'.repeat(2048 - prefix.length);
     expect((await collect({ ...valid, redirect_url: longest })).status).toBe(201);
-    expect(service.calls[0]?.request.redirectUrl).toBe(longest);
-    service.calls.length = 0;
+    expect(payments.calls[0]?.request.redirectUrl).toBe(longest);
+    payments.calls.length = 0;
     const errors = await expectRefused({ ...valid, redirect_url: `${longest}a` }, ['redirect_url']);
     expect(errors.redirect_url).toEqual(['must be at most 2048 characters']);
   });
 
   it('POST /collection takes an https redirect_url whatever the scheme’s case, as sent', async () => {
     await collect({ ...valid, redirect_url: 'HTTPS://Shop.example/Return' });
-    expect(service.calls[0]?.request.redirectUrl).toBe('HTTPS://Shop.example/Return');
+    expect(payments.calls[0]?.request.redirectUrl).toBe('HTTPS://Shop.example/Return');
   });
 
   it.each([
@@ -159,63 +145,63 @@ describe('the collection routes', () => {
     ['UNKNOWN_CURRENCY', 'no currency XYZ'],
     ['CURRENCY_OPERATION_NOT_SUPPORTED', 'USD takes no collections'],
   ])("POST /collection answers payments' refusal %s as 422 with its code and message", async (code, message) => {
-    service.answers.set('createCollection', () => {
+    payments.answers.set('createCollection', () => {
       throw invalidArgument(message, undefined, code);
     });
     expect(await collect(valid)).toEqual({ status: 422, body: { status: false, code, message } });
   });
 
   it('POST /collection answers 409 when the reference is already used', async () => {
-    service.answers.set('createCollection', () => {
+    payments.answers.set('createCollection', () => {
       throw alreadyExists('REFERENCE_ALREADY_USED', 'reference order-77 is already used by another transaction');
     });
     expect(await collect(valid)).toMatchObject({ status: 409, body: { code: 'REFERENCE_ALREADY_USED' } });
   });
 
   it('GET /collection/{id} answers the collection asked for', async () => {
-    const response = await routes.call('get', `${path}/${COLLECTION_ID}`);
+    const response = await payments.call('get', `${path}/${COLLECTION_ID}`);
     expect(response).toEqual({
       status: 200,
-      body: { message: 'collection retrieved', data: moneyRequestJson(routes.base) },
+      body: { message: 'collection retrieved', data: moneyRequestJson(payments.base) },
     });
     expect(collectionBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({ method: 'getCollection', request: { collectionId: COLLECTION_ID } });
+    expect(payments.calls[0]).toMatchObject({ method: 'getCollection', request: { collectionId: COLLECTION_ID } });
   });
 
   it('GET /collection/{id} shows a declined request with why and when', async () => {
-    service.answers.set('getCollection', () => ({
+    payments.answers.set('getCollection', () => ({
       transaction: moneyRequestTransaction({
         failureCode: CollectionFailureCode.DECLINED_BY_PAYER,
         completedAt: timestampFromDate(UPDATED),
       }),
     }));
-    const data = (await routes.call('get', `${path}/${COLLECTION_ID}`)).body.data;
+    const data = (await payments.call('get', `${path}/${COLLECTION_ID}`)).body.data;
     expect(data).toMatchObject({
       collection_details: { failure_reason: 'declined_by_payer', completed_at: UPDATED.toISOString() },
     });
   });
 
   it('GET /collection/{id} answers a collection without a payment token with payment_link null', async () => {
-    service.answers.set('getCollection', () => ({
+    payments.answers.set('getCollection', () => ({
       transaction: moneyRequestTransaction({ paymentToken: undefined }),
     }));
-    const data = (await routes.call('get', `${path}/${COLLECTION_ID}`)).body.data as Record<string, unknown>;
+    const data = (await payments.call('get', `${path}/${COLLECTION_ID}`)).body.data as Record<string, unknown>;
     expect(data.collection_details).toMatchObject({ payment_link: null });
   });
 
   it('GET /collection/{id} answers 404 for an id that is not a uuid, without asking payments', async () => {
-    expect(await routes.call('get', `${path}/col_1`)).toMatchObject({
+    expect(await payments.call('get', `${path}/col_1`)).toMatchObject({
       status: 404,
       body: { code: 'COLLECTION_NOT_FOUND', message: 'no collection col_1 in this business' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('GET /collection/{id} passes payments’ 404 on (another business’s collection looks missing)', async () => {
-    service.answers.set('getCollection', () => {
+    payments.answers.set('getCollection', () => {
       throw notFound('COLLECTION_NOT_FOUND', `no collection ${COLLECTION_ID} in this business`);
     });
-    expect(await routes.call('get', `${path}/${COLLECTION_ID}`)).toMatchObject({
+    expect(await payments.call('get', `${path}/${COLLECTION_ID}`)).toMatchObject({
       status: 404,
       body: { code: 'COLLECTION_NOT_FOUND' },
     });
@@ -230,8 +216,8 @@ describe('the collection routes', () => {
       moneyRequestTransaction({ failureCode: 0 }),
       unknownStatus,
     ]) {
-      service.answers.set('getCollection', () => ({ transaction }));
-      expect(await routes.call('get', `${path}/${COLLECTION_ID}`)).toMatchObject({
+      payments.answers.set('getCollection', () => ({ transaction }));
+      expect(await payments.call('get', `${path}/${COLLECTION_ID}`)).toMatchObject({
         status: 500,
         body: { code: 'INTERNAL' },
       });

@@ -118,6 +118,8 @@ export const moneyRequestJson = (origin: string) => ({
     completed_at: null,
     failure_reason: null,
     rail_reference: 'SBX-MR-0001',
+    payer_email: null,
+    crypto: null,
   },
   refund_details: null,
   created_at: CREATED.toISOString(),

@@ -9,6 +9,7 @@ import {
   PaymentsService,
   type FeeRule,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../../auth/authenticate.js';
 import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
@@ -35,6 +36,13 @@ import {
   refund,
   virtualAccount,
 } from './collection.fixtures.js';
+import {
+  cryptoAddress,
+  cryptoDepositTransaction,
+  cryptoNetworks,
+  interacRequestTransaction,
+  interacTransferTransaction,
+} from './crypto-interac.fixtures.js';
 
 export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
 
@@ -76,6 +84,12 @@ export function startFakePaymentsService() {
     getRefund: () => ({ refund: refund() }),
     sandboxIncomingTransfer: () => ({ transaction: bankTransferTransaction() }),
     sandboxSettleCollection: () => ({ transaction: moneyRequestTransaction({ completedAt: at(UPDATED) }) }),
+    listCryptoNetworks: () => ({ networks: cryptoNetworks() }),
+    createCryptoAddress: () => ({ address: cryptoAddress(), existing: false }),
+    createInteracRequest: () => ({ transaction: interacRequestTransaction() }),
+    acceptInteracTransfer: () => ({ transaction: interacTransferTransaction(TransactionStatus.SUCCESSFUL) }),
+    sandboxCryptoDeposit: () => ({ transaction: cryptoDepositTransaction() }),
+    sandboxInteracTransfer: () => ({ transaction: interacTransferTransaction() }),
     adminSetRate: (request) => ({
       rate: { ...request, derived: false, updatedAt: at(UPDATED) },
     }),
@@ -142,4 +156,43 @@ export function servePaymentRoutes(
       route.handle({ ...context, auth, metadata: new Metadata(), call: { ...context.call } }),
   }));
   return serveRoutes(throughCallOnly, { businessId: BUSINESS_ID, scopes }, { payments: payments.client });
+}
+
+/**
+ * A describe's routes against the fake, with the hooks every route spec needs: the fake and the routes
+ * start before all its tests and stop after them, and each test starts with no calls and the default
+ * answers. `calls` and `answers` are the fake's; `call` and `base` reach the routes.
+ */
+export function paymentRoutesUnderTest(routes: readonly PublicRoute[], scopes: string[]) {
+  let service: Awaited<ReturnType<typeof startFakePaymentsService>> | undefined;
+  let served: Awaited<ReturnType<typeof servePaymentRoutes>> | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the payment routes are used outside their describe');
+    return value;
+  };
+  beforeAll(async () => {
+    service = await startFakePaymentsService();
+    served = await servePaymentRoutes(routes, service, scopes);
+  });
+  afterAll(async () => {
+    await served?.close();
+    await service?.stop();
+  });
+  beforeEach(() => {
+    started(service).calls.length = 0;
+    started(service).answers.clear();
+  });
+  return {
+    get calls() {
+      return started(service).calls;
+    },
+    get answers() {
+      return started(service).answers;
+    },
+    get base() {
+      return started(served).base;
+    },
+    call: (...args: Parameters<Awaited<ReturnType<typeof servePaymentRoutes>>['call']>) =>
+      started(served).call(...args),
+  };
 }

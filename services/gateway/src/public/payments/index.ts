@@ -2,6 +2,7 @@ import type { PublicRoute } from '../routes.js';
 import { BANK_ROUTES } from './bank-routes.js';
 import { CATALOGUE_ROUTES } from './catalogue-routes.js';
 import { COLLECTION_ROUTES } from './collection-routes.js';
+import { CRYPTO_INTERAC_ROUTES } from './crypto-interac-routes.js';
 import { PAYOUT_ROUTES } from './payout-routes.js';
 import { REFUND_ROUTES } from './refund-routes.js';
 import { SANDBOX_ROUTES } from './sandbox-routes.js';
@@ -13,7 +14,8 @@ export { paymentSchemaComponents } from './json-schema.js';
 
 /**
  * Every public route of payments: currencies, rates, fees, wallets, swaps, transactions, payouts,
- * banks, beneficiaries, virtual accounts, collections, refunds and the sandbox simulations.
+ * banks, beneficiaries, virtual accounts, collections (crypto and Interac too), refunds and the
+ * sandbox simulations.
  */
 export const PAYMENT_ROUTES: readonly PublicRoute[] = [
   ...CATALOGUE_ROUTES,
@@ -23,6 +25,7 @@ export const PAYMENT_ROUTES: readonly PublicRoute[] = [
   ...BANK_ROUTES,
   ...VIRTUAL_ACCOUNT_ROUTES,
   ...COLLECTION_ROUTES,
+  ...CRYPTO_INTERAC_ROUTES,
   ...REFUND_ROUTES,
   ...SANDBOX_ROUTES,
 ];

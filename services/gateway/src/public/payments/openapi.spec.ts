@@ -107,6 +107,11 @@ describe('the OpenAPI document of the payments routes', () => {
     ['post', '/api/external/virtual-account/{id}/close', 'virtual-account:close', '200', []],
     ['post', '/api/external/collection', 'collection:create', '201', []],
     ['get', '/api/external/collection/{id}', 'transaction:read', '200', []],
+    ['get', '/api/external/collection/crypto/networks', 'collection:crypto:create', '200', []],
+    // Decision 0015: asking again for a customer's address answers the same one, 200.
+    ['post', '/api/external/collection/crypto/address', 'collection:crypto:create', '200,201', []],
+    ['post', '/api/external/collection/interac', 'collection:interac:create', '201', []],
+    ['post', '/api/external/collection/interac/{id}/accept', 'collection:interac:accept', '200', []],
     // seed 4.4: the same reference on the same collection answers that refund again, 200.
     ['post', '/api/external/refund', 'refund:create', '200,201', []],
     ['get', '/api/external/refund/{id}', 'refund:read', '200', []],
@@ -114,6 +119,8 @@ describe('the OpenAPI document of the payments routes', () => {
     ['post', '/api/external/sandbox/collection/{id}/pay', 'collection:create', '200', []],
     ['post', '/api/external/sandbox/collection/{id}/decline', 'collection:create', '200', []],
     ['post', '/api/external/sandbox/collection/{id}/expire', 'collection:create', '200', []],
+    ['post', '/api/external/sandbox/collection/crypto/address/{id}/deposit', 'collection:crypto:create', '201', []],
+    ['post', '/api/external/sandbox/collection/interac/incoming', 'collection:interac:accept', '201', []],
   ] as const;
 
   it('has exactly these payments routes', () => {
@@ -180,10 +187,12 @@ describe('the OpenAPI document of the payments routes', () => {
   it('keeps every payments component closed, every property required (nullable where it may be absent)', () => {
     const payouts = ['Bank', 'PayoutDestination', 'Payout', 'Beneficiary'];
     const collections = ['VirtualAccount', 'IdentificationType', 'CollectionDetails', 'Refund'];
+    const cryptoInterac = ['CryptoDeposit', 'CryptoNetwork', 'CryptoAddress'];
     for (const name of [
       ...['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction'],
       ...payouts,
       ...collections,
+      ...cryptoInterac,
     ]) {
       const schema = document.components?.schemas?.[name] as SchemaObject;
       expect(schema.additionalProperties).toBe(false);

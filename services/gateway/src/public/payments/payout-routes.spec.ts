@@ -1,30 +1,17 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import { alreadyExists, invalidArgument, notFound } from '@corridor/grpc';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, swapTransaction } from './payments.fixtures.js';
 import { BENEFICIARY_ID, PAYOUT_ID, PAYOUT_JSON, payoutTransaction } from './payout.fixtures.js';
 import { payoutBody, payoutCreatedBody, PAYOUT_ROUTES } from './payout-routes.js';
 
 /** POST /payout and GET /payout/{id} against payments over real gRPC (a fake service on loopback). */
 describe('the payout routes (decision 0013)', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
+  const payments = paymentRoutesUnderTest(PAYOUT_ROUTES, ['payout:create', 'transaction:read']);
 
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(PAYOUT_ROUTES, service, ['payout:create', 'transaction:read']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
-
-  const payout = (body: unknown) => routes.call('post', '/api/external/payout', body, { 'x-request-id': 'req-payout' });
+  const payout = (body: unknown) =>
+    payments.call('post', '/api/external/payout', body, { 'x-request-id': 'req-payout' });
   const valid = {
     amount: 5_000_000,
     currency: 'NGN',
@@ -46,7 +33,7 @@ describe('the payout routes (decision 0013)', () => {
     const response = await payout(body);
     expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
     return response.body.errors as Record<string, string[]>;
   };
 
@@ -61,8 +48,8 @@ describe('the payout routes (decision 0013)', () => {
     const response = await payout(valid);
     expect(response).toEqual({ status: 201, body: { message: 'payout created', data: PAYOUT_JSON } });
     expect(payoutCreatedBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls).toHaveLength(1);
-    const [call] = service.calls;
+    expect(payments.calls).toHaveLength(1);
+    const [call] = payments.calls;
     expect(call?.method).toBe('createPayout');
     expect(call?.request).toMatchObject({
       amount: 5_000_000n,
@@ -79,19 +66,19 @@ describe('the payout routes (decision 0013)', () => {
 
   it('POST /payout passes save_beneficiary true with a new destination', async () => {
     await payout({ ...valid, save_beneficiary: true });
-    expect(service.calls[0]?.request).toMatchObject({ bankCode: '058', saveBeneficiary: true });
+    expect(payments.calls[0]?.request).toMatchObject({ bankCode: '058', saveBeneficiary: true });
   });
 
   it('POST /payout pays a saved beneficiary by its id alone', async () => {
     await payout(toBeneficiary);
-    const request = service.calls[0]?.request;
+    const request = payments.calls[0]?.request;
     expect(request).toMatchObject({ beneficiaryId: BENEFICIARY_ID, amount: 5_000_000n, reference: 'rent-11' });
     expect(request?.bankCode).toBeUndefined();
     expect(request?.accountNumber).toBeUndefined();
   });
 
   it('POST /payout says where the payout can be read', async () => {
-    const response = await fetch(`${routes.base}/api/external/payout`, {
+    const response = await fetch(`${payments.base}/api/external/payout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(valid),
@@ -153,7 +140,7 @@ describe('the payout routes (decision 0013)', () => {
 
   it('POST /payout takes the largest safe integer as it is', async () => {
     await payout({ ...valid, amount: Number.MAX_SAFE_INTEGER });
-    expect(service.calls[0]?.request.amount).toBe(9_007_199_254_740_991n);
+    expect(payments.calls[0]?.request.amount).toBe(9_007_199_254_740_991n);
   });
 
   it.each([
@@ -200,24 +187,24 @@ describe('the payout routes (decision 0013)', () => {
     ['PAYOUT_LIMIT_EXCEEDED', 'the daily NGN payout limit of 100000.00 would be exceeded'],
     ['BENEFICIARY_NOT_FOUND', `no beneficiary ${BENEFICIARY_ID} in this business`],
   ])("POST /payout answers payments' refusal %s as 422 with its code and message", async (code, message) => {
-    service.answers.set('createPayout', () => {
+    payments.answers.set('createPayout', () => {
       throw invalidArgument(message, undefined, code);
     });
     expect(await payout(valid)).toEqual({ status: 422, body: { status: false, code, message } });
   });
 
   it('POST /payout answers 409 when the reference is already used', async () => {
-    service.answers.set('createPayout', () => {
+    payments.answers.set('createPayout', () => {
       throw alreadyExists('REFERENCE_ALREADY_USED', 'reference payout-2041 is already used by another transaction');
     });
     expect(await payout(valid)).toMatchObject({ status: 409, body: { code: 'REFERENCE_ALREADY_USED' } });
   });
 
   it('GET /payout/{id} answers the payout, with payments asked for that id as the caller', async () => {
-    const response = await routes.call('get', `/api/external/payout/${PAYOUT_ID}`);
+    const response = await payments.call('get', `/api/external/payout/${PAYOUT_ID}`);
     expect(response).toEqual({ status: 200, body: { message: 'payout retrieved', data: PAYOUT_JSON } });
     expect(payoutBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'getPayout',
       request: { payoutId: PAYOUT_ID },
       caller: { businessId: BUSINESS_ID },
@@ -226,7 +213,7 @@ describe('the payout routes (decision 0013)', () => {
 
   it('GET /payout/{id} shows a reversed payout with its failure reason and both instants', async () => {
     const [done, returned] = [new Date('2026-11-21T09:00:03Z'), new Date('2026-11-21T09:00:05Z')];
-    service.answers.set('getPayout', () => ({
+    payments.answers.set('getPayout', () => ({
       transaction: payoutTransaction({
         status: PayoutStatus.REVERSED,
         failureCode: PayoutFailureCode.RETURNED_BY_BANK,
@@ -235,7 +222,7 @@ describe('the payout routes (decision 0013)', () => {
         reversedAt: timestampFromDate(returned),
       }),
     }));
-    expect((await routes.call('get', `/api/external/payout/${PAYOUT_ID}`)).body.data).toEqual({
+    expect((await payments.call('get', `/api/external/payout/${PAYOUT_ID}`)).body.data).toEqual({
       ...PAYOUT_JSON,
       status: 'reversed',
       failure_reason: 'returned_by_bank',
@@ -246,18 +233,18 @@ describe('the payout routes (decision 0013)', () => {
   });
 
   it('GET /payout/{id} answers 404 for an id that is not a uuid, without asking payments', async () => {
-    expect(await routes.call('get', '/api/external/payout/po_1')).toMatchObject({
+    expect(await payments.call('get', '/api/external/payout/po_1')).toMatchObject({
       status: 404,
       body: { code: 'PAYOUT_NOT_FOUND' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('GET /payout/{id} passes payments’ 404 on (another business’s payout looks missing)', async () => {
-    service.answers.set('getPayout', () => {
+    payments.answers.set('getPayout', () => {
       throw notFound('PAYOUT_NOT_FOUND', `no payout ${PAYOUT_ID} in this business`);
     });
-    expect(await routes.call('get', `/api/external/payout/${PAYOUT_ID}`)).toMatchObject({
+    expect(await payments.call('get', `/api/external/payout/${PAYOUT_ID}`)).toMatchObject({
       status: 404,
       body: { code: 'PAYOUT_NOT_FOUND', message: `no payout ${PAYOUT_ID} in this business` },
     });
@@ -265,8 +252,8 @@ describe('the payout routes (decision 0013)', () => {
 
   it('answers 500, not a payout, when payments sends a status without a word or a transaction that is no payout', async () => {
     for (const transaction of [payoutTransaction({ status: PayoutStatus.UNSPECIFIED }), swapTransaction()]) {
-      service.answers.set('getPayout', () => ({ transaction }));
-      expect(await routes.call('get', `/api/external/payout/${PAYOUT_ID}`)).toMatchObject({
+      payments.answers.set('getPayout', () => ({ transaction }));
+      expect(await payments.call('get', `/api/external/payout/${PAYOUT_ID}`)).toMatchObject({
         status: 500,
         body: { code: 'INTERNAL' },
       });

@@ -2,30 +2,16 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
 import { COLLECTION_ID, refund, REFUND_ID, REFUND_JSON } from './collection.fixtures.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, UPDATED } from './payments.fixtures.js';
 import { refundBody, refundCreatedBody, refundExistingBody, REFUND_ROUTES } from './refund-routes.js';
 
 /** POST /refund and GET /refund/{id} (seed 2.5, 3.5, 4.4) against a fake payments on loopback. */
 describe('the refund routes', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
-
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(REFUND_ROUTES, service, ['refund:create', 'refund:read']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const payments = paymentRoutesUnderTest(REFUND_ROUTES, ['refund:create', 'refund:read']);
 
   const path = '/api/external/refund';
-  const start = (body: unknown) => routes.call('post', path, body);
+  const start = (body: unknown) => payments.call('post', path, body);
   const valid = { transaction_id: COLLECTION_ID, reason: 'customer returned the goods', reference: 'refund-77' };
 
   /** 422 VALIDATION_FAILED naming exactly `fields`, and payments never asked. */
@@ -33,7 +19,7 @@ describe('the refund routes', () => {
     const response = await start(body);
     expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
     return response.body.errors as Record<string, string[]>;
   };
 
@@ -45,7 +31,7 @@ describe('the refund routes', () => {
   });
 
   it('POST /refund sends the collection, reason and reference, and answers 201 with the processing refund', async () => {
-    const response = await fetch(`${routes.base}${path}`, {
+    const response = await fetch(`${payments.base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(valid),
@@ -55,16 +41,16 @@ describe('the refund routes', () => {
     const body = (await response.json()) as unknown;
     expect(body).toEqual({ message: 'refund initiated', data: REFUND_JSON });
     expect(refundCreatedBody.safeParse(body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'createRefund',
       request: { transactionId: COLLECTION_ID, reason: 'customer returned the goods', reference: 'refund-77' },
       caller: { businessId: BUSINESS_ID },
     });
-    expect(service.calls[0]?.request.amount).toBeUndefined();
+    expect(payments.calls[0]?.request.amount).toBeUndefined();
   });
 
   it('POST /refund answers 200 with the same refund when payments says the reference already made it (seed 4.4)', async () => {
-    service.answers.set('createRefund', () => ({ refund: refund(), existing: true }));
+    payments.answers.set('createRefund', () => ({ refund: refund(), existing: true }));
     const response = await start(valid);
     expect(response).toEqual({
       status: 200,
@@ -75,10 +61,10 @@ describe('the refund routes', () => {
 
   it('POST /refund takes the transaction_id alone, and passes an amount on as int64 for payments to check', async () => {
     await start({ transaction_id: COLLECTION_ID });
-    expect(service.calls[0]?.request).toMatchObject({ transactionId: COLLECTION_ID });
-    for (const field of ['reason', 'reference', 'amount']) expect(service.calls[0]?.request[field]).toBeUndefined();
+    expect(payments.calls[0]?.request).toMatchObject({ transactionId: COLLECTION_ID });
+    for (const field of ['reason', 'reference', 'amount']) expect(payments.calls[0]?.request[field]).toBeUndefined();
     await start({ transaction_id: COLLECTION_ID, amount: 15_000 });
-    expect(service.calls[1]?.request.amount).toBe(15_000n);
+    expect(payments.calls[1]?.request.amount).toBe(15_000n);
   });
 
   it.each([
@@ -105,14 +91,14 @@ describe('the refund routes', () => {
     'INSUFFICIENT_FUNDS',
   ])("POST /refund answers payments' refusal %s as 422 with its code and message", async (code) => {
     const message = `the collection cannot be refunded: ${code.toLowerCase()}`;
-    service.answers.set('createRefund', () => {
+    payments.answers.set('createRefund', () => {
       throw invalidArgument(message, undefined, code);
     });
     expect(await start(valid)).toEqual({ status: 422, body: { status: false, code, message } });
   });
 
   it('POST /refund answers 400 when the reference was used on another collection, 404 for an unknown collection', async () => {
-    service.answers.set('createRefund', () => {
+    payments.answers.set('createRefund', () => {
       throw failedPrecondition(
         'REFERENCE_USED_ON_ANOTHER_TRANSACTION',
         'reference refund-77 already names a refund of another transaction',
@@ -122,21 +108,21 @@ describe('the refund routes', () => {
       status: 400,
       body: { code: 'REFERENCE_USED_ON_ANOTHER_TRANSACTION' },
     });
-    service.answers.set('createRefund', () => {
+    payments.answers.set('createRefund', () => {
       throw notFound('TRANSACTION_NOT_FOUND', `no transaction ${COLLECTION_ID} in this business`);
     });
     expect(await start(valid)).toMatchObject({ status: 404, body: { code: 'TRANSACTION_NOT_FOUND' } });
   });
 
   it('GET /refund/{id} answers the refund asked for', async () => {
-    const response = await routes.call('get', `${path}/${REFUND_ID}`);
+    const response = await payments.call('get', `${path}/${REFUND_ID}`);
     expect(response).toEqual({ status: 200, body: { message: 'refund retrieved', data: REFUND_JSON } });
     expect(refundBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({ method: 'getRefund', request: { refundId: REFUND_ID } });
+    expect(payments.calls[0]).toMatchObject({ method: 'getRefund', request: { refundId: REFUND_ID } });
   });
 
   it('GET /refund/{id} shows a failed refund with the bank’s reason and when it ended', async () => {
-    service.answers.set('getRefund', () => ({
+    payments.answers.set('getRefund', () => ({
       refund: refund({
         status: RefundStatus.FAILED,
         failureReason: 'the payer’s account is closed',
@@ -145,7 +131,7 @@ describe('the refund routes', () => {
         reference: undefined,
       }),
     }));
-    expect((await routes.call('get', `${path}/${REFUND_ID}`)).body.data).toEqual({
+    expect((await payments.call('get', `${path}/${REFUND_ID}`)).body.data).toEqual({
       ...REFUND_JSON,
       status: 'failed',
       failure_reason: 'the payer’s account is closed',
@@ -156,17 +142,17 @@ describe('the refund routes', () => {
   });
 
   it('GET /refund/{id} answers 404 REFUND_NOT_FOUND for an id that is not a uuid, without asking payments', async () => {
-    expect(await routes.call('get', `${path}/rf_1`)).toMatchObject({
+    expect(await payments.call('get', `${path}/rf_1`)).toMatchObject({
       status: 404,
       body: { code: 'REFUND_NOT_FOUND', message: 'no refund rf_1 in this business' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('answers 500, not a refund, when payments sends a negative amount or a status without a word', async () => {
     for (const sent of [refund({ amount: -15_000n }), refund({ status: RefundStatus.UNSPECIFIED })]) {
-      service.answers.set('getRefund', () => ({ refund: sent }));
-      expect(await routes.call('get', `${path}/${REFUND_ID}`)).toMatchObject({
+      payments.answers.set('getRefund', () => ({ refund: sent }));
+      expect(await payments.call('get', `${path}/${REFUND_ID}`)).toMatchObject({
         status: 500,
         body: { code: 'INTERNAL' },
       });

@@ -1,3 +1,4 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CollectionFailureCode } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { SandboxCollectionOutcome } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
@@ -10,43 +11,37 @@ import {
   moneyRequestTransaction,
   VIRTUAL_ACCOUNT_ID,
 } from './collection.fixtures.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { interacRequestTransaction } from './crypto-interac.fixtures.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, UPDATED } from './payments.fixtures.js';
 import { collectionSettledBody, incomingTransferBody, SANDBOX_ROUTES } from './sandbox-routes.js';
 
 /** The sandbox rail's simulations against a fake payments on loopback. */
 describe('the sandbox simulation routes', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
-
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(SANDBOX_ROUTES, service, ['virtual-account:create', 'collection:create']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const payments = paymentRoutesUnderTest(SANDBOX_ROUTES, [
+    'virtual-account:create',
+    'collection:create',
+    'collection:crypto:create',
+    'collection:interac:accept',
+  ]);
 
   const transfer = `/api/external/sandbox/virtual-account/${VIRTUAL_ACCOUNT_ID}/incoming-transfer`;
   const settle = (action: string, id = COLLECTION_ID) => `/api/external/sandbox/collection/${id}/${action}`;
   const sent = { amount: 500_000, sender_name: 'Chidi Eze' };
 
-  it('requires virtual-account:create for a transfer and collection:create for a payer’s answer', () => {
+  it('requires virtual-account:create for a transfer, collection:create for a payer’s answer, the crypto and Interac scopes for theirs', () => {
     expect(SANDBOX_ROUTES.map((route) => [route.method, route.path, route.scope])).toEqual([
       ['post', '/api/external/sandbox/virtual-account/{id}/incoming-transfer', 'virtual-account:create'],
       ['post', '/api/external/sandbox/collection/{id}/pay', 'collection:create'],
       ['post', '/api/external/sandbox/collection/{id}/decline', 'collection:create'],
       ['post', '/api/external/sandbox/collection/{id}/expire', 'collection:create'],
+      ['post', '/api/external/sandbox/collection/crypto/address/{id}/deposit', 'collection:crypto:create'],
+      ['post', '/api/external/sandbox/collection/interac/incoming', 'collection:interac:accept'],
     ]);
   });
 
   it('an incoming transfer answers 201 with the bank-transfer collection it made', async () => {
-    const response = await routes.call('post', transfer, sent);
+    const response = await payments.call('post', transfer, sent);
     expect(response.status).toBe(201);
     expect(incomingTransferBody.safeParse(response.body).error).toBeUndefined();
     expect(response.body).toMatchObject({
@@ -63,7 +58,7 @@ describe('the sandbox simulation routes', () => {
         },
       },
     });
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'sandboxIncomingTransfer',
       request: { virtualAccountId: VIRTUAL_ACCOUNT_ID, amount: 500_000n, senderName: 'Chidi Eze' },
       caller: { businessId: BUSINESS_ID },
@@ -71,10 +66,10 @@ describe('the sandbox simulation routes', () => {
   });
 
   it('a transfer into a closed account answers the FAILED collection, account_closed', async () => {
-    service.answers.set('sandboxIncomingTransfer', () => ({
+    payments.answers.set('sandboxIncomingTransfer', () => ({
       transaction: bankTransferTransaction({ failureCode: CollectionFailureCode.ACCOUNT_CLOSED }),
     }));
-    const response = await routes.call('post', transfer, sent);
+    const response = await payments.call('post', transfer, sent);
     expect(response.body.data).toMatchObject({ collection_details: { failure_reason: 'account_closed' } });
   });
 
@@ -85,16 +80,16 @@ describe('the sandbox simulation routes', () => {
     [{ ...sent, amount: 0 }, ['amount']],
     [{ ...sent, currency: 'NGN' }, ['currency']],
   ])('an incoming transfer of %j is 422 naming %j', async (body, fields) => {
-    const response = await routes.call('post', transfer, body);
+    const response = await payments.call('post', transfer, body);
     expect(response).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('an incoming transfer to an id that is not a uuid is 404 VIRTUAL_ACCOUNT_NOT_FOUND, payments not asked', async () => {
-    const response = await routes.call('post', '/api/external/sandbox/virtual-account/va_1/incoming-transfer', sent);
+    const response = await payments.call('post', '/api/external/sandbox/virtual-account/va_1/incoming-transfer', sent);
     expect(response).toMatchObject({ status: 404, body: { code: 'VIRTUAL_ACCOUNT_NOT_FOUND' } });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it.each([
@@ -104,20 +99,20 @@ describe('the sandbox simulation routes', () => {
   ])(
     'POST …/collection/{id}/%s asks payments for that outcome and answers 200 with the collection',
     async (action, outcome) => {
-      const response = await routes.call('post', settle(action));
+      const response = await payments.call('post', settle(action));
       expect(response.status).toBe(200);
       expect(collectionSettledBody.safeParse(response.body).error).toBeUndefined();
       expect(response.body).toEqual({
         message: 'collection updated',
         data: {
-          ...moneyRequestJson(routes.base),
+          ...moneyRequestJson(payments.base),
           collection_details: {
-            ...moneyRequestJson(routes.base).collection_details,
+            ...moneyRequestJson(payments.base).collection_details,
             completed_at: UPDATED.toISOString(),
           },
         },
       });
-      expect(service.calls[0]).toMatchObject({
+      expect(payments.calls[0]).toMatchObject({
         method: 'sandboxSettleCollection',
         request: { collectionId: COLLECTION_ID, outcome },
       });
@@ -125,22 +120,22 @@ describe('the sandbox simulation routes', () => {
   );
 
   it('a payer’s answer takes {} as its body, and refuses any field', async () => {
-    expect((await routes.call('post', settle('pay'), {})).status).toBe(200);
-    const response = await routes.call('post', settle('pay'), { outcome: 'pay' });
+    expect((await payments.call('post', settle('pay'), {})).status).toBe(200);
+    const response = await payments.call('post', settle('pay'), { outcome: 'pay' });
     expect(response).toMatchObject({
       status: 422,
       body: { code: 'VALIDATION_FAILED', errors: { outcome: ['is not a recognised field'] } },
     });
-    expect(service.calls).toHaveLength(1);
+    expect(payments.calls).toHaveLength(1);
   });
 
   it('shows an expired request as EXPIRED', async () => {
-    service.answers.set('sandboxSettleCollection', () => {
+    payments.answers.set('sandboxSettleCollection', () => {
       const transaction = moneyRequestTransaction();
       transaction.status = TransactionStatus.EXPIRED;
       return { transaction };
     });
-    expect((await routes.call('post', settle('expire'))).body.data).toMatchObject({ status: 'EXPIRED' });
+    expect((await payments.call('post', settle('expire'))).body.data).toMatchObject({ status: 'EXPIRED' });
   });
 
   it.each([
@@ -148,27 +143,44 @@ describe('the sandbox simulation routes', () => {
     [notFound('COLLECTION_NOT_FOUND', `no collection ${COLLECTION_ID} in this business`), 404],
     [permissionDenied('SANDBOX_ONLY', 'the sandbox simulations do not exist in production'), 403],
   ])("maps payments' %s to %s", async (error, status) => {
-    service.answers.set('sandboxSettleCollection', () => {
+    payments.answers.set('sandboxSettleCollection', () => {
       throw error;
     });
-    expect(await routes.call('post', settle('decline'))).toEqual({
+    expect(await payments.call('post', settle('decline'))).toEqual({
       status,
       body: { status: false, code: error.reason, message: error.message },
     });
   });
 
   it('answers SANDBOX_ONLY for an incoming transfer in production', async () => {
-    service.answers.set('sandboxIncomingTransfer', () => {
+    payments.answers.set('sandboxIncomingTransfer', () => {
       throw permissionDenied('SANDBOX_ONLY', 'the sandbox simulations do not exist in production');
     });
-    expect(await routes.call('post', transfer, sent)).toMatchObject({ status: 403, body: { code: 'SANDBOX_ONLY' } });
+    expect(await payments.call('post', transfer, sent)).toMatchObject({ status: 403, body: { code: 'SANDBOX_ONLY' } });
   });
 
   it('answers 404 COLLECTION_NOT_FOUND for an id that is not a uuid, without asking payments', async () => {
-    expect(await routes.call('post', settle('pay', 'col_1'))).toMatchObject({
+    expect(await payments.call('post', settle('pay', 'col_1'))).toMatchObject({
       status: 404,
       body: { code: 'COLLECTION_NOT_FOUND' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
+  });
+
+  it('an Interac request is paid through the same /pay, and answers its method and payer_email', async () => {
+    payments.answers.set('sandboxSettleCollection', () => {
+      const transaction = interacRequestTransaction({ completedAt: timestampFromDate(UPDATED) });
+      transaction.status = TransactionStatus.SUCCESSFUL;
+      return { transaction };
+    });
+    const response = await payments.call('post', settle('pay'));
+    expect(response.body.data).toMatchObject({
+      status: 'SUCCESSFUL',
+      currency: 'CAD',
+      collection_details: { method: 'interac_request', payer_email: 'accounts@payer.example.ca', payment_link: null },
+    });
+    expect(payments.calls[0]).toMatchObject({
+      request: { collectionId: COLLECTION_ID, outcome: SandboxCollectionOutcome.PAY },
+    });
   });
 });

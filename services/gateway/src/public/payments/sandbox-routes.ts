@@ -1,7 +1,10 @@
 import { SandboxCollectionOutcome } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { isUuid } from '@corridor/grpc';
+import { HttpError } from '../../http/errors.js';
+import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { collectionOf } from './collection-render.js';
-import { IncomingTransferBody, NoBody } from './collection-requests.js';
+import { CryptoDepositBody, IncomingTransferBody, InteracIncomingBody, NoBody } from './collection-requests.js';
 import { collectionIdOf } from './collection-routes.js';
 import { readBody } from './input.js';
 import { int64Of } from './int64.js';
@@ -12,12 +15,15 @@ import { virtualAccountIdOf } from './virtual-account-routes.js';
 
 /**
  * The sandbox rail's simulations (DESIGN.md "Rails behind one interface"): a transfer arriving in a
- * virtual account, and a payer answering a money request. payments refuses them in production
- * (SANDBOX_ONLY); the gateway answers that as any refusal.
+ * virtual account, a payer answering a money or Interac request, a crypto deposit and an Interac
+ * e-Transfer arriving (decision 0015). payments refuses them in production (SANDBOX_ONLY); the
+ * gateway answers that as any refusal.
  */
 
 export const incomingTransferBody = successBody('incoming transfer received', Transaction);
 export const collectionSettledBody = successBody('collection updated', Transaction);
+export const cryptoDepositBody = successBody('crypto deposit received', Transaction);
+export const interacIncomingBody = successBody('interac transfer received', Transaction);
 
 async function incomingTransfer({ req, res, clients, call }: RouteContext): Promise<void> {
   const virtualAccountId = virtualAccountIdOf(req);
@@ -31,6 +37,39 @@ async function incomingTransfer({ req, res, clients, call }: RouteContext): Prom
     .status(201)
     .location(`/api/external/collection/${collection.id}`)
     .json({ message: 'incoming transfer received', data: collection });
+}
+
+async function cryptoDeposit({ req, res, clients, call }: RouteContext): Promise<void> {
+  const addressId = pathParam(req, 'id');
+  // Not a uuid names no address: the same answer as one of another business.
+  if (!isUuid(addressId)) {
+    throw new HttpError(404, 'CRYPTO_ADDRESS_NOT_FOUND', `no crypto address ${addressId} for this business`);
+  }
+  const body = readBody(CryptoDepositBody, req.body);
+  const response = await clients.payments.sandboxCryptoDeposit({ addressId, assetAmount: body.asset_amount }, call);
+  const collection = collectionOf(response, paymentLinksOf(req));
+  res
+    .status(201)
+    .location(`/api/external/collection/${collection.id}`)
+    .json({ message: 'crypto deposit received', data: collection });
+}
+
+async function interacIncoming({ req, res, clients, call }: RouteContext): Promise<void> {
+  const body = readBody(InteracIncomingBody, req.body);
+  const response = await clients.payments.sandboxInteracTransfer(
+    {
+      customerId: body.customer_id,
+      amount: int64Of(body.amount),
+      senderName: body.sender_name,
+      senderEmail: body.sender_email,
+    },
+    call,
+  );
+  const collection = collectionOf(response, paymentLinksOf(req));
+  res
+    .status(201)
+    .location(`/api/external/collection/${collection.id}`)
+    .json({ message: 'interac transfer received', data: collection });
 }
 
 function settleCollection(outcome: SandboxCollectionOutcome) {
@@ -48,7 +87,7 @@ const FORBIDDEN = {
 };
 
 const SETTLEMENTS = [
-  ['pay', SandboxCollectionOutcome.PAY, 'the payer approves and pays: SUCCESSFUL, or FAILED when their bank refuses'],
+  ['pay', SandboxCollectionOutcome.PAY, 'the payer pays: SUCCESSFUL, or FAILED when their bank refuses'],
   ['decline', SandboxCollectionOutcome.DECLINE, 'the payer declines: FAILED (declined_by_payer)'],
   ['expire', SandboxCollectionOutcome.EXPIRE, 'its expiry time comes now: EXPIRED, and no funds move'],
 ] as const;
@@ -81,13 +120,13 @@ export const SANDBOX_ROUTES: readonly PublicRoute[] = [
     path: `/api/external/sandbox/collection/{id}/${action}`,
     scope: 'collection:create',
     operationId: `sandbox${action.charAt(0).toUpperCase()}${action.slice(1)}Collection`,
-    summary: `Sandbox: a pending money request's outcome, ${effect}; the collection webhook follows`,
+    summary: `Sandbox: a pending money request's or Interac request's outcome, ${effect}; the collection webhook follows`,
     requestBody: jsonSchemaOf(NoBody, 'input'),
     responses: {
       200: { description: 'The collection after the outcome', schema: jsonSchemaOf(collectionSettledBody) },
       400: {
         description:
-          'The body is not valid JSON (MALFORMED_JSON), or the collection is not a pending money request (COLLECTION_NOT_PENDING, the message names its status)',
+          'The body is not valid JSON (MALFORMED_JSON), or the collection is not a pending money request or Interac request (COLLECTION_NOT_PENDING, the message names its status)',
       },
       403: FORBIDDEN,
       404: { description: 'Your business has no collection with this id (COLLECTION_NOT_FOUND)' },
@@ -95,4 +134,44 @@ export const SANDBOX_ROUTES: readonly PublicRoute[] = [
     },
     handle: settleCollection(outcome),
   })),
+  {
+    method: 'post',
+    path: '/api/external/sandbox/collection/crypto/address/{id}/deposit',
+    scope: 'collection:crypto:create',
+    operationId: 'sandboxCryptoDeposit',
+    summary:
+      'Sandbox: a stablecoin deposit arrives at a crypto address. It is PROCESSING, gains a confirmation per sandbox block, and at the network’s count becomes SUCCESSFUL: your USD wallet is credited and the collection webhook follows',
+    requestBody: jsonSchemaOf(CryptoDepositBody, 'input'),
+    responses: {
+      201: {
+        description: 'The collection the deposit made: PROCESSING, with 0 confirmations',
+        schema: jsonSchemaOf(cryptoDepositBody),
+      },
+      403: FORBIDDEN,
+      404: { description: 'Your business has no crypto address with this id (CRYPTO_ADDRESS_NOT_FOUND)' },
+      422: {
+        description:
+          'asset_amount is missing, not a string of 1 to 30 digits, or the body has another field (VALIDATION_FAILED, `errors` names each field). Or payments refuses: INVALID_AMOUNT (worth less than one cent)',
+      },
+    },
+    handle: cryptoDeposit,
+  },
+  {
+    method: 'post',
+    path: '/api/external/sandbox/collection/interac/incoming',
+    scope: 'collection:interac:accept',
+    operationId: 'sandboxInteracIncoming',
+    summary:
+      'Sandbox: an Interac e-Transfer in CAD arrives for one of your customers, PENDING until you accept it (POST /api/external/collection/interac/{id}/accept) or it expires',
+    requestBody: jsonSchemaOf(InteracIncomingBody, 'input'),
+    responses: {
+      201: { description: 'The collection, PENDING', schema: jsonSchemaOf(interacIncomingBody) },
+      403: FORBIDDEN,
+      422: {
+        description:
+          'A field is missing, of the wrong JSON type, unknown or malformed: customer_id a uuid, amount a whole number of cents from 1 to 2^53 - 1, sender_name 1 to 100 characters, sender_email an email address of at most 254 characters (VALIDATION_FAILED, `errors` names each field). Or payments refuses: CUSTOMER_NOT_FOUND, INVALID_AMOUNT, VALIDATION_FAILED naming sender_email',
+      },
+    },
+    handle: interacIncoming,
+  },
 ];

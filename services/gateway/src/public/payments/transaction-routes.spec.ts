@@ -3,7 +3,7 @@ import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collectio
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { notFound } from '@corridor/grpc';
 import { TransactionList } from './response-schemas.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, SWAP_JSON, swapTransaction, TRANSACTION_ID } from './payments.fixtures.js';
 import { transactionBody, TRANSACTION_ROUTES } from './transaction-routes.js';
 import {
@@ -18,23 +18,9 @@ import {
 
 /** GET /transaction/{id} and the cursor-paginated GET /transaction against a fake payments. */
 describe('the transaction routes', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
+  const payments = paymentRoutesUnderTest(TRANSACTION_ROUTES, ['transaction:read']);
 
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(TRANSACTION_ROUTES, service, ['transaction:read']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
-
-  const get = (path: string) => routes.call('get', path);
+  const get = (path: string) => payments.call('get', path);
   const list = `/api/external/transaction`;
 
   it('requires transaction:read for both', () => {
@@ -48,7 +34,7 @@ describe('the transaction routes', () => {
     const response = await get(`${list}/${TRANSACTION_ID}`);
     expect(response).toEqual({ status: 200, body: { message: 'transaction retrieved', data: SWAP_JSON } });
     expect(transactionBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'getTransaction',
       request: { transactionId: TRANSACTION_ID },
       caller: { businessId: BUSINESS_ID },
@@ -56,7 +42,7 @@ describe('the transaction routes', () => {
   });
 
   it('renders refund_status in words and a missing reference as null', async () => {
-    service.answers.set('getTransaction', () => ({
+    payments.answers.set('getTransaction', () => ({
       transaction: swapTransaction({ refundStatus: RefundStatus.PROCESSING, reference: undefined }),
     }));
     expect((await get(`${list}/${TRANSACTION_ID}`)).body.data).toMatchObject({
@@ -67,11 +53,11 @@ describe('the transaction routes', () => {
 
   it('GET /transaction/{id} answers 404 for an id that is not a uuid, without asking payments', async () => {
     expect(await get(`${list}/not-an-id`)).toMatchObject({ status: 404, body: { code: 'TRANSACTION_NOT_FOUND' } });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('GET /transaction/{id} passes payments’ 404 on (another business’s transaction looks missing)', async () => {
-    service.answers.set('getTransaction', () => {
+    payments.answers.set('getTransaction', () => {
       throw notFound('TRANSACTION_NOT_FOUND', `no transaction ${TRANSACTION_ID} in this business`);
     });
     expect(await get(`${list}/${TRANSACTION_ID}`)).toMatchObject({
@@ -81,11 +67,11 @@ describe('the transaction routes', () => {
   });
 
   it('answers 500 when payments sends a type or status the contract has no word for', async () => {
-    service.answers.set('getTransaction', () => ({
+    payments.answers.set('getTransaction', () => ({
       transaction: swapTransaction({ type: TransactionType.UNSPECIFIED }),
     }));
     expect((await get(`${list}/${TRANSACTION_ID}`)).status).toBe(500);
-    service.answers.set('getTransaction', () => ({
+    payments.answers.set('getTransaction', () => ({
       transaction: swapTransaction({ status: 99 as TransactionStatus }),
     }));
     expect((await get(`${list}/${TRANSACTION_ID}`)).status).toBe(500);
@@ -97,10 +83,10 @@ describe('the transaction routes', () => {
     expect(response.body).toEqual({
       data: [SWAP_JSON],
       links: { first: null, last: null, prev: null, next: null },
-      meta: { path: `${routes.base}${list}`, per_page: 15, next_cursor: null, prev_cursor: null },
+      meta: { path: `${payments.base}${list}`, per_page: 15, next_cursor: null, prev_cursor: null },
     });
     expect(TransactionList.safeParse(response.body).error).toBeUndefined();
-    const [call] = service.calls;
+    const [call] = payments.calls;
     expect(call?.request).toMatchObject({ page: { cursor: '', limit: 15 } });
     for (const filter of ['status', 'type', 'currency', 'reference', 'from', 'to']) {
       expect(call?.request[filter]).toBeUndefined();
@@ -111,7 +97,7 @@ describe('the transaction routes', () => {
     const query =
       'status=EXPIRED&type=SWAP&currency=NGN&reference=inv%202041&from=2026-11-01T00:00:00Z&to=2026-11-21T10:00:00%2B01:00&per_page=50&cursor=abc';
     expect((await get(`${list}?${query}`)).status).toBe(200);
-    expect(service.calls[0]?.request).toMatchObject({
+    expect(payments.calls[0]?.request).toMatchObject({
       status: TransactionStatus.EXPIRED,
       type: TransactionType.SWAP,
       currency: 'NGN',
@@ -123,28 +109,28 @@ describe('the transaction routes', () => {
   });
 
   it('links prev and next to this list with the filters as given and the cursor last', async () => {
-    service.answers.set('listTransactions', () => ({
+    payments.answers.set('listTransactions', () => ({
       transactions: [swapTransaction()],
       page: { nextCursor: 'older+/=', previousCursor: 'newer', limit: 2 },
     }));
     const response = await get(`${list}?type=SWAP&per_page=2&cursor=now&reference=a%20b`);
-    const filters = `${routes.base}${list}?type=SWAP&per_page=2&reference=a%20b`;
+    const filters = `${payments.base}${list}?type=SWAP&per_page=2&reference=a%20b`;
     expect(response.body).toMatchObject({
       links: { first: null, last: null, prev: `${filters}&cursor=newer`, next: `${filters}&cursor=older%2B%2F%3D` },
-      meta: { path: `${routes.base}${list}`, per_page: 2, next_cursor: 'older+/=', prev_cursor: 'newer' },
+      meta: { path: `${payments.base}${list}`, per_page: 2, next_cursor: 'older+/=', prev_cursor: 'newer' },
     });
     expect(TransactionList.safeParse(response.body).error).toBeUndefined();
     // Following next asks payments for exactly that cursor.
     const next = (response.body.links as { next: string }).next;
-    await get(next.slice(routes.base.length));
-    expect(service.calls[1]?.request).toMatchObject({
+    await get(next.slice(payments.base.length));
+    expect(payments.calls[1]?.request).toMatchObject({
       type: TransactionType.SWAP,
       page: { cursor: 'older+/=', limit: 2 },
     });
   });
 
   it('answers an empty page with both links null', async () => {
-    service.answers.set('listTransactions', () => ({ transactions: [], page: { limit: 15 } }));
+    payments.answers.set('listTransactions', () => ({ transactions: [], page: { limit: 15 } }));
     expect((await get(`${list}?status=FAILED`)).body).toMatchObject({
       data: [],
       links: { prev: null, next: null },
@@ -180,53 +166,48 @@ describe('the transaction routes', () => {
     const errors = response.body.errors as Record<string, string[]>;
     expect(Object.keys(errors)).toEqual([field]);
     expect(errors[field]?.[0]).toMatch(problem);
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   describe('with collections and refunds (issue 11)', () => {
-    let refundReader: Awaited<ReturnType<typeof servePaymentRoutes>>;
-    beforeAll(async () => {
-      refundReader = await servePaymentRoutes(TRANSACTION_ROUTES, service, ['transaction:read', 'refund:read']);
-    });
-    afterAll(async () => {
-      await refundReader.close();
-    });
+    // A caller that also holds refund:read, against its own fake.
+    const refundReader = paymentRoutesUnderTest(TRANSACTION_ROUTES, ['transaction:read', 'refund:read']);
 
     const collection = `${list}/${COLLECTION_ID}`;
 
     it('GET /transaction/{id} answers a collection with its details and the payment link on this host', async () => {
-      service.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction() }));
+      payments.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction() }));
       const response = await get(collection);
       expect(response).toEqual({
         status: 200,
-        body: { message: 'transaction retrieved', data: moneyRequestJson(routes.base) },
+        body: { message: 'transaction retrieved', data: moneyRequestJson(payments.base) },
       });
       expect(transactionBody.safeParse(response.body).error).toBeUndefined();
     });
 
     it('GET /transaction/{id} with refund:read adds the collection’s refund as `refund` (seed 2.5)', async () => {
-      service.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction(), refund: refund() }));
+      refundReader.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction(), refund: refund() }));
       const response = await refundReader.call('get', collection);
       expect(response.body.data).toEqual({ ...moneyRequestJson(refundReader.base), refund: REFUND_JSON });
       expect(transactionBody.safeParse(response.body).error).toBeUndefined();
     });
 
     it('GET /transaction/{id} with refund:read answers refund null when there is none', async () => {
-      service.answers.set('getTransaction', () => ({ transaction: swapTransaction() }));
+      refundReader.answers.set('getTransaction', () => ({ transaction: swapTransaction() }));
       const response = await refundReader.call('get', `${list}/${TRANSACTION_ID}`);
       expect(response.body.data).toEqual({ ...SWAP_JSON, refund: null });
       expect(transactionBody.safeParse(response.body).error).toBeUndefined();
     });
 
     it('GET /transaction/{id} without refund:read has no `refund` key, even when the collection has one', async () => {
-      service.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction(), refund: refund() }));
+      payments.answers.set('getTransaction', () => ({ transaction: moneyRequestTransaction(), refund: refund() }));
       const data = (await get(collection)).body.data as Record<string, unknown>;
       expect(Object.keys(data)).not.toContain('refund');
-      expect(data).toEqual(moneyRequestJson(routes.base));
+      expect(data).toEqual(moneyRequestJson(payments.base));
     });
 
     it('renders a REFUND transaction with its refund_details, the refund itself', async () => {
-      service.answers.set('getTransaction', () => ({ transaction: refundTransaction() }));
+      payments.answers.set('getTransaction', () => ({ transaction: refundTransaction() }));
       const response = await get(`${list}/${REFUND_ID}`);
       expect(response.body.data).toMatchObject({
         id: REFUND_ID,
@@ -240,12 +221,12 @@ describe('the transaction routes', () => {
     });
 
     it('GET /transaction lists collections with their payment links', async () => {
-      service.answers.set('listTransactions', () => ({
+      payments.answers.set('listTransactions', () => ({
         transactions: [moneyRequestTransaction(), refundTransaction()],
         page: { limit: 15 },
       }));
       const response = await get(`${list}?type=COLLECTION`);
-      expect((response.body.data as unknown[])[0]).toEqual(moneyRequestJson(routes.base));
+      expect((response.body.data as unknown[])[0]).toEqual(moneyRequestJson(payments.base));
       expect(TransactionList.safeParse(response.body).error).toBeUndefined();
     });
   });

@@ -6,7 +6,7 @@ import {
 import { alreadyExists, invalidArgument, notFound } from '@corridor/grpc';
 import { VirtualAccountList } from './collection-responses.js';
 import { CUSTOMER_ID, VIRTUAL_ACCOUNT_ID, VIRTUAL_ACCOUNT_JSON, virtualAccount } from './collection.fixtures.js';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, UPDATED } from './payments.fixtures.js';
 import {
   identificationTypesBody,
@@ -18,28 +18,14 @@ import {
 
 /** The virtual account routes (seed 1, 9) against payments over real gRPC (a fake service on loopback). */
 describe('the virtual account routes', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
-
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(VIRTUAL_ACCOUNT_ROUTES, service, [
-      'virtual-account:create',
-      'virtual-account:read',
-      'virtual-account:close',
-    ]);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const payments = paymentRoutesUnderTest(VIRTUAL_ACCOUNT_ROUTES, [
+    'virtual-account:create',
+    'virtual-account:read',
+    'virtual-account:close',
+  ]);
 
   const path = '/api/external/virtual-account';
-  const open = (body: unknown) => routes.call('post', path, body);
+  const open = (body: unknown) => payments.call('post', path, body);
   const valid = { customer_id: CUSTOMER_ID, currency: 'NGN' };
 
   /** 422 VALIDATION_FAILED naming exactly `fields`, and payments never asked. */
@@ -50,7 +36,7 @@ describe('the virtual account routes', () => {
     const answer = await response;
     expect(answer).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(answer.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
     return answer.body as { message: string; errors: Record<string, string[]> };
   };
 
@@ -65,7 +51,7 @@ describe('the virtual account routes', () => {
   });
 
   it('POST /virtual-account opens an account for the customer and currency, answering 201 where to read it', async () => {
-    const response = await fetch(`${routes.base}${path}`, {
+    const response = await fetch(`${payments.base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(valid),
@@ -75,7 +61,7 @@ describe('the virtual account routes', () => {
     const body = (await response.json()) as unknown;
     expect(body).toEqual({ message: 'virtual account created', data: VIRTUAL_ACCOUNT_JSON });
     expect(virtualAccountCreatedBody.safeParse(body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'createVirtualAccount',
       request: { customerId: CUSTOMER_ID, currency: 'NGN' },
       caller: { businessId: BUSINESS_ID },
@@ -118,42 +104,42 @@ describe('the virtual account routes', () => {
     ['CURRENCY_NOT_ALLOWED_FOR_CUSTOMER', 'a business customer with MINIMAL KYB holds NGN accounts only'],
     ['VIRTUAL_ACCOUNT_ALREADY_OPEN', 'the customer already has an open NGN virtual account'],
   ])("POST /virtual-account answers payments' refusal %s as 422 with its code and message", async (code, message) => {
-    service.answers.set('createVirtualAccount', () => {
+    payments.answers.set('createVirtualAccount', () => {
       throw invalidArgument(message, undefined, code);
     });
     expect(await open(valid)).toEqual({ status: 422, body: { status: false, code, message } });
   });
 
   it('GET /virtual-account asks for the first page of 15 and answers the cursor envelope', async () => {
-    const response = await routes.call('get', path);
+    const response = await payments.call('get', path);
     expect(response).toEqual({
       status: 200,
       body: {
         data: [VIRTUAL_ACCOUNT_JSON],
         links: { first: null, last: null, prev: null, next: null },
-        meta: { path: `${routes.base}${path}`, per_page: 15, next_cursor: null, prev_cursor: null },
+        meta: { path: `${payments.base}${path}`, per_page: 15, next_cursor: null, prev_cursor: null },
       },
     });
     expect(VirtualAccountList.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]?.request).toMatchObject({ page: { cursor: '', limit: 15 } });
+    expect(payments.calls[0]?.request).toMatchObject({ page: { cursor: '', limit: 15 } });
     for (const filter of ['customerId', 'currency', 'status'])
-      expect(service.calls[0]?.request[filter]).toBeUndefined();
+      expect(payments.calls[0]?.request[filter]).toBeUndefined();
   });
 
   it('GET /virtual-account sends each filter typed and links the next page with them', async () => {
-    service.answers.set('listVirtualAccounts', () => ({
+    payments.answers.set('listVirtualAccounts', () => ({
       virtualAccounts: [virtualAccount()],
       page: { nextCursor: 'older', limit: 5 },
     }));
     const query = `customer_id=${CUSTOMER_ID}&currency=NGN&status=closed&per_page=5`;
-    const response = await routes.call('get', `${path}?${query}`);
-    expect(service.calls[0]?.request).toMatchObject({
+    const response = await payments.call('get', `${path}?${query}`);
+    expect(payments.calls[0]?.request).toMatchObject({
       customerId: CUSTOMER_ID,
       currency: 'NGN',
       status: VirtualAccountStatus.CLOSED,
       page: { cursor: '', limit: 5 },
     });
-    expect(response.body.links).toMatchObject({ next: `${routes.base}${path}?${query}&cursor=older` });
+    expect(response.body.links).toMatchObject({ next: `${payments.base}${path}?${query}&cursor=older` });
   });
 
   it.each([
@@ -162,12 +148,12 @@ describe('the virtual account routes', () => {
     ['per_page=500', 'per_page', /from 1 to 100/],
     ['name=x', 'name', /^is not a recognised query parameter; use customer_id, currency, status, cursor, per_page$/],
   ])('GET /virtual-account?%s is 422 naming %s', async (query, field, problem) => {
-    const body = await expectRefused(routes.call('get', `${path}?${query}`), [field]);
+    const body = await expectRefused(payments.call('get', `${path}?${query}`), [field]);
     expect(body.errors[field]?.[0]).toMatch(problem);
   });
 
   it('GET /virtual-account/identification-types lists the documents, not a virtual account called so', async () => {
-    const response = await routes.call('get', `${path}/identification-types`);
+    const response = await payments.call('get', `${path}/identification-types`);
     expect(response).toEqual({
       status: 200,
       body: {
@@ -179,28 +165,28 @@ describe('the virtual account routes', () => {
       },
     });
     expect(identificationTypesBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls.map((call) => call.method)).toEqual(['listIdentificationTypes']);
+    expect(payments.calls.map((call) => call.method)).toEqual(['listIdentificationTypes']);
   });
 
   it('GET /virtual-account/identification-types takes no query parameter', async () => {
-    await expectRefused(routes.call('get', `${path}/identification-types?country=NG`), ['country']);
+    await expectRefused(payments.call('get', `${path}/identification-types?country=NG`), ['country']);
   });
 
   it('GET /virtual-account/{id} answers the account asked for', async () => {
-    const response = await routes.call('get', `${path}/${VIRTUAL_ACCOUNT_ID}`);
+    const response = await payments.call('get', `${path}/${VIRTUAL_ACCOUNT_ID}`);
     expect(response).toEqual({
       status: 200,
       body: { message: 'virtual account retrieved', data: VIRTUAL_ACCOUNT_JSON },
     });
     expect(virtualAccountBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'getVirtualAccount',
       request: { virtualAccountId: VIRTUAL_ACCOUNT_ID },
     });
   });
 
   it('POST /virtual-account/{id}/close answers 200 with the closed account, its instant and reason', async () => {
-    const response = await routes.call('post', `${path}/${VIRTUAL_ACCOUNT_ID}/close`);
+    const response = await payments.call('post', `${path}/${VIRTUAL_ACCOUNT_ID}/close`);
     expect(response).toEqual({
       status: 200,
       body: {
@@ -214,21 +200,21 @@ describe('the virtual account routes', () => {
       },
     });
     expect(virtualAccountClosedBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({
+    expect(payments.calls[0]).toMatchObject({
       method: 'closeVirtualAccount',
       request: { virtualAccountId: VIRTUAL_ACCOUNT_ID },
     });
   });
 
   it('shows an account closed because the customer was rejected', async () => {
-    service.answers.set('getVirtualAccount', () => ({
+    payments.answers.set('getVirtualAccount', () => ({
       virtualAccount: virtualAccount({
         status: VirtualAccountStatus.CLOSED,
         closedAt: timestampFromDate(UPDATED),
         closeReason: VirtualAccountCloseReason.CUSTOMER_REJECTED,
       }),
     }));
-    expect((await routes.call('get', `${path}/${VIRTUAL_ACCOUNT_ID}`)).body.data).toMatchObject({
+    expect((await payments.call('get', `${path}/${VIRTUAL_ACCOUNT_ID}`)).body.data).toMatchObject({
       status: 'closed',
       close_reason: 'customer_rejected',
     });
@@ -238,32 +224,32 @@ describe('the virtual account routes', () => {
     ['get', 'va_1'],
     ['post', 'va_1/close'],
   ])('%s /virtual-account/%s answers 404 VIRTUAL_ACCOUNT_NOT_FOUND without asking payments', async (method, rest) => {
-    expect(await routes.call(method, `${path}/${rest}`)).toMatchObject({
+    expect(await payments.call(method, `${path}/${rest}`)).toMatchObject({
       status: 404,
       body: { code: 'VIRTUAL_ACCOUNT_NOT_FOUND', message: 'no virtual account va_1 in this business' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('passes payments’ 404 on for an account of another business, and its 409 on an idempotent retry in flight', async () => {
-    service.answers.set('closeVirtualAccount', () => {
+    payments.answers.set('closeVirtualAccount', () => {
       throw notFound('VIRTUAL_ACCOUNT_NOT_FOUND', `no virtual account ${VIRTUAL_ACCOUNT_ID} in this business`);
     });
-    expect(await routes.call('post', `${path}/${VIRTUAL_ACCOUNT_ID}/close`)).toMatchObject({
+    expect(await payments.call('post', `${path}/${VIRTUAL_ACCOUNT_ID}/close`)).toMatchObject({
       status: 404,
       body: { code: 'VIRTUAL_ACCOUNT_NOT_FOUND' },
     });
-    service.answers.set('createVirtualAccount', () => {
+    payments.answers.set('createVirtualAccount', () => {
       throw alreadyExists('IDEMPOTENCY_REQUEST_IN_FLIGHT', 'a request with this Idempotency-Key is in flight');
     });
     expect(await open(valid)).toMatchObject({ status: 409, body: { code: 'IDEMPOTENCY_REQUEST_IN_FLIGHT' } });
   });
 
   it('answers 500, not an account, when payments sends a status without a word', async () => {
-    service.answers.set('getVirtualAccount', () => ({
+    payments.answers.set('getVirtualAccount', () => ({
       virtualAccount: virtualAccount({ status: VirtualAccountStatus.UNSPECIFIED }),
     }));
-    expect(await routes.call('get', `${path}/${VIRTUAL_ACCOUNT_ID}`)).toMatchObject({
+    expect(await payments.call('get', `${path}/${VIRTUAL_ACCOUNT_ID}`)).toMatchObject({
       status: 500,
       body: { code: 'INTERNAL' },
     });

@@ -88,6 +88,8 @@ describe('the payments vocabulary', () => {
       'customer_rejected',
     );
     expect(COLLECTION_METHODS.toWord(CollectionMethod.MONEY_REQUEST, 'method')).toBe('money_request');
+    expect(COLLECTION_METHODS.toWord(CollectionMethod.CRYPTO_DEPOSIT, 'method')).toBe('crypto_deposit');
+    expect(COLLECTION_METHODS.toWord(CollectionMethod.INTERAC_TRANSFER, 'method')).toBe('interac_transfer');
     expect(COLLECTION_FAILURE_CODES.toWord(CollectionFailureCode.DECLINED_BY_PAYER, 'failure_reason')).toBe(
       'declined_by_payer',
     );
@@ -146,6 +148,7 @@ describe('the OpenAPI document against the payments protos', () => {
     ...['Currency', 'RateQuote', 'FeeBreakdown', 'Wallet', 'SwapDetails', 'Transaction'],
     ...['Bank', 'PayoutDestination', 'Payout', 'Beneficiary'],
     ...['TransactionWithRefund', 'VirtualAccount', 'IdentificationType', 'CollectionDetails', 'Refund'],
+    ...['CryptoDeposit', 'CryptoNetwork', 'CryptoAddress'],
   ];
   const documented = new Map<string, unknown[]>();
   for (const name of PAYMENT_SCHEMAS) {

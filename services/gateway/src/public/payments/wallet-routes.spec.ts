@@ -1,28 +1,14 @@
 import { AmountSide } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { alreadyExists, invalidArgument } from '@corridor/grpc';
-import { servePaymentRoutes, startFakePaymentsService } from './fake-payments-service.js';
+import { paymentRoutesUnderTest } from './fake-payments-service.js';
 import { BUSINESS_ID, QUOTE_ID, SWAP_JSON, TRANSACTION_ID, UPDATED } from './payments.fixtures.js';
 import { swapCreatedBody, walletListBody, WALLET_ROUTES } from './wallet-routes.js';
 
 /** GET /wallet and POST /swap against payments over real gRPC (a fake service on loopback). */
 describe('the wallet and swap routes (seed 4.4)', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let routes: Awaited<ReturnType<typeof servePaymentRoutes>>;
+  const payments = paymentRoutesUnderTest(WALLET_ROUTES, ['wallet:read', 'swap:create']);
 
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    routes = await servePaymentRoutes(WALLET_ROUTES, service, ['wallet:read', 'swap:create']);
-  });
-  afterAll(async () => {
-    await routes.close();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
-
-  const swap = (body: unknown) => routes.call('post', '/api/external/swap', body, { 'x-request-id': 'req-swap' });
+  const swap = (body: unknown) => payments.call('post', '/api/external/swap', body, { 'x-request-id': 'req-swap' });
   const valid = { from_currency: 'NGN', to_currency: 'USD', amount: 15_000_000 };
 
   /** 422 VALIDATION_FAILED naming exactly `fields`, and payments never asked. */
@@ -30,7 +16,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
     const response = await swap(body);
     expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
     return response.body.errors as Record<string, string[]>;
   };
 
@@ -42,7 +28,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
   });
 
   it('GET /wallet answers each wallet’s balances in minor units; a wallet never used has updated_at null', async () => {
-    const response = await routes.call('get', '/api/external/wallet');
+    const response = await payments.call('get', '/api/external/wallet');
     expect(response).toEqual({
       status: 200,
       body: {
@@ -66,21 +52,21 @@ describe('the wallet and swap routes (seed 4.4)', () => {
       },
     });
     expect(walletListBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls[0]).toMatchObject({ method: 'listWallets', caller: { businessId: BUSINESS_ID } });
+    expect(payments.calls[0]).toMatchObject({ method: 'listWallets', caller: { businessId: BUSINESS_ID } });
   });
 
   it('GET /wallet refuses a query parameter it does not take', async () => {
-    const response = await routes.call('get', '/api/external/wallet?currency=NGN');
+    const response = await payments.call('get', '/api/external/wallet?currency=NGN');
     expect(response).toMatchObject({ status: 422, body: { errors: { currency: [expect.any(String)] } } });
-    expect(service.calls).toHaveLength(0);
+    expect(payments.calls).toHaveLength(0);
   });
 
   it('POST /swap sends typed values (amount as int64, amount_side from by default) and answers 201 with the SWAP', async () => {
     const response = await swap(valid);
     expect(response).toEqual({ status: 201, body: { message: 'swap created', data: SWAP_JSON } });
     expect(swapCreatedBody.safeParse(response.body).error).toBeUndefined();
-    expect(service.calls).toHaveLength(1);
-    const [call] = service.calls;
+    expect(payments.calls).toHaveLength(1);
+    const [call] = payments.calls;
     expect(call?.method).toBe('createSwap');
     expect(call?.request).toMatchObject({
       fromCurrency: 'NGN',
@@ -95,7 +81,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
 
   it('POST /swap passes amount_side "to", the quote and the reference', async () => {
     await swap({ ...valid, amount: 9_735, amount_side: 'to', quote_id: QUOTE_ID, reference: 'inv-2041' });
-    expect(service.calls[0]?.request).toMatchObject({
+    expect(payments.calls[0]?.request).toMatchObject({
       amount: 9_735n,
       amountSide: AmountSide.TO,
       quoteId: QUOTE_ID,
@@ -105,7 +91,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
 
   it('POST /swap takes the largest safe integer as it is', async () => {
     await swap({ ...valid, amount: Number.MAX_SAFE_INTEGER });
-    expect(service.calls[0]?.request.amount).toBe(9_007_199_254_740_991n);
+    expect(payments.calls[0]?.request.amount).toBe(9_007_199_254_740_991n);
   });
 
   it('POST /swap names every missing field at once', async () => {
@@ -162,7 +148,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
   });
 
   it("POST /swap answers payments' refusals in the error contract: 422 with its code, 409", async () => {
-    service.answers.set('createSwap', () => {
+    payments.answers.set('createSwap', () => {
       throw invalidArgument(
         'the NGN wallet has 1000.00 available, the swap needs 150750.00',
         undefined,
@@ -177,7 +163,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
         message: 'the NGN wallet has 1000.00 available, the swap needs 150750.00',
       },
     });
-    service.answers.set('createSwap', () => {
+    payments.answers.set('createSwap', () => {
       throw alreadyExists('REFERENCE_ALREADY_USED', 'reference inv-2041 is already used by another transaction');
     });
     expect(await swap({ ...valid, reference: 'inv-2041' })).toMatchObject({
@@ -187,7 +173,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
   });
 
   it('POST /swap says where the new transaction can be read', async () => {
-    const response = await fetch(`${routes.base}/api/external/swap`, {
+    const response = await fetch(`${payments.base}/api/external/swap`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(valid),
