@@ -204,6 +204,8 @@ describe('collections through the gateway (issue 11)', () => {
         created_at: gbpCollection.created_at,
         completed_at: gbpCollection.collection_details?.completed_at,
         expired_at: null,
+        payer_email: null,
+        crypto: null,
       });
     });
 

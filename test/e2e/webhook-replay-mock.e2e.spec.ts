@@ -7,7 +7,7 @@ import type { AttemptMadeJson } from '../support/webhooks.js';
 /** Seed 6.4 rule 4's schedule scaled down: five failures take about a second. */
 const SCHEDULE = [0, 200, 200, 200, 200];
 
-/** Issue 11's collection webhook `data` (seed 6.3 names transaction_status and message). */
+/** Issue 11's collection webhook `data` (seed 6.3 names transaction_status and message; decision 0015 adds two). */
 const COLLECTION_FIELDS = [
   'transaction_id',
   'business_id',
@@ -27,6 +27,9 @@ const COLLECTION_FIELDS = [
   'created_at',
   'completed_at',
   'expired_at',
+  // Decision 0015: Interac's payer or sender email, a crypto deposit's chain details.
+  'payer_email',
+  'crypto',
 ];
 
 /** Issue 11's refund webhook `data` (seed 6.3 names type and status). */

@@ -145,6 +145,71 @@ export function refundHookOf(request: ReceivedWebhook, refundId: string): Refund
     : undefined;
 }
 
+// --- crypto collections and Interac (issue 11, decision 0015) -------------------------------------
+
+/** What a crypto and Interac journey asks of one token, besides its customers. */
+export const CRYPTO_INTERAC_SCOPES = [
+  'customer:read',
+  'customer:write',
+  'collection:create',
+  'collection:crypto:create',
+  'collection:interac:create',
+  'collection:interac:accept',
+  'transaction:read',
+  'wallet:read',
+] as const;
+
+export interface CryptoNetworkJson {
+  asset: string;
+  network: string;
+  standard: string;
+  decimals: number;
+  confirmations_required: number;
+  settlement_currency: string;
+}
+
+export interface CryptoAddressJson {
+  id: string;
+  customer_id: string;
+  asset: string;
+  network: string;
+  address: string;
+  created_at: string;
+}
+
+/** `collection_details.crypto` of a crypto deposit (and of its webhook's data). */
+export interface CryptoDepositJson {
+  address_id: string;
+  asset: string;
+  network: string;
+  address: string;
+  asset_amount: string;
+  tx_hash: string;
+  confirmations: number;
+  confirmations_required: number;
+}
+
+/** The methods and fields decision 0015 adds to `collection_details`. */
+export interface MoneyInDetailsJson extends Omit<CollectionDetailsJson, 'method'> {
+  method: CollectionDetailsJson['method'] | 'crypto_deposit' | 'interac_request' | 'interac_transfer';
+  payer_email: string | null;
+  crypto: CryptoDepositJson | null;
+}
+
+/** A collection transaction with decision 0015's details. */
+export interface MoneyInTransactionJson extends Omit<CollectionTransactionJson, 'collection_details'> {
+  collection_details: MoneyInDetailsJson | null;
+}
+
+/** A collection webhook's `{event, data}` with decision 0015's fields. */
+export interface MoneyInWebhookBody extends Omit<CollectionWebhookBody, 'data'> {
+  data: Omit<CollectionWebhookBody['data'], 'method'> & {
+    method: MoneyInDetailsJson['method'];
+    payer_email: string | null;
+    crypto: CryptoDepositJson | null;
+  };
+}
+
 /** A 10-digit NUBAN whose check digit holds for the bank (computed in payouts.ts, apart from payments). */
 export const nubanIsValid = (bankCode: string, accountNumber: string) =>
   /^\d{10}$/.test(accountNumber) && nuban(bankCode, accountNumber.slice(0, 9)) === accountNumber;
@@ -370,6 +435,75 @@ export class CollectionsApi extends PaymentsApi {
       timeoutMs,
       200,
     );
+  }
+
+  // --- crypto collections and Interac (decision 0015) -----------------------------------------------
+
+  async cryptoNetworks(token: string): Promise<CryptoNetworkJson[]> {
+    return this.data(await this.call(token, 'GET', '/collection/crypto/networks'), 200, 'crypto networks');
+  }
+
+  cryptoAddressResponse(token: string, body: unknown): Promise<Response> {
+    return this.call(token, 'POST', '/collection/crypto/address', body);
+  }
+
+  /** POST /collection/crypto/address: 201 for a new address, 200 for the one the customer already has. */
+  async cryptoAddress(
+    token: string,
+    body: { customer_id: string; asset: string; network: string },
+    status: 200 | 201 = 201,
+  ): Promise<CryptoAddressJson> {
+    return this.data(await this.cryptoAddressResponse(token, body), status, `${body.asset} address`);
+  }
+
+  /** A new deposit address once payments' projection knows the customer. */
+  async cryptoAddressWhenKnown(
+    token: string,
+    body: { customer_id: string; asset: string; network: string },
+  ): Promise<CryptoAddressJson> {
+    return this.untilNot(['CUSTOMER_NOT_FOUND'], () => this.cryptoAddressResponse(token, body), 15_000);
+  }
+
+  cryptoDepositResponse(token: string, addressId: string, body: unknown): Promise<Response> {
+    return this.call(token, 'POST', `/sandbox/collection/crypto/address/${addressId}/deposit`, body);
+  }
+
+  /** Sandbox: a deposit arrives at the address (201: the collection, PROCESSING). */
+  async cryptoDeposit(token: string, addressId: string, assetAmount: string): Promise<MoneyInTransactionJson> {
+    const response = await this.cryptoDepositResponse(token, addressId, { asset_amount: assetAmount });
+    return this.data(response, 201, 'crypto deposit');
+  }
+
+  interacRequestResponse(token: string, body: unknown): Promise<Response> {
+    return this.call(token, 'POST', '/collection/interac', body);
+  }
+
+  /** POST /collection/interac (201: PENDING) once payments' projection knows the customer. */
+  async interacRequestWhenKnown(token: string, body: Record<string, unknown>): Promise<MoneyInTransactionJson> {
+    return this.untilNot(['CUSTOMER_NOT_FOUND'], () => this.interacRequestResponse(token, body), 15_000);
+  }
+
+  interacIncomingResponse(token: string, body: unknown): Promise<Response> {
+    return this.call(token, 'POST', '/sandbox/collection/interac/incoming', body);
+  }
+
+  /** Sandbox: an e-Transfer arrives for the business (201: PENDING), once the customer is known. */
+  async interacIncomingWhenKnown(token: string, body: Record<string, unknown>): Promise<MoneyInTransactionJson> {
+    return this.untilNot(['CUSTOMER_NOT_FOUND'], () => this.interacIncomingResponse(token, body), 15_000);
+  }
+
+  acceptInteracResponse(token: string, id: string): Promise<Response> {
+    return this.call(token, 'POST', `/collection/interac/${id}/accept`);
+  }
+
+  /** POST /collection/interac/{id}/accept (200: SUCCESSFUL). */
+  async acceptInterac(token: string, id: string): Promise<MoneyInTransactionJson> {
+    return this.data(await this.acceptInteracResponse(token, id), 200, `accept ${id}`);
+  }
+
+  /** GET /transaction/{id} of a collection, typed with decision 0015's details. */
+  async moneyInTransaction(token: string, id: string): Promise<MoneyInTransactionJson> {
+    return this.data(await this.call(token, 'GET', `/transaction/${id}`), 200, `transaction ${id}`);
   }
 
   /** Repeats a 201 call while it answers 422 with one of `codes`; any other answer ends it. */
