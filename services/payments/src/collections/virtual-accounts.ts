@@ -16,7 +16,7 @@ import type { PaymentsContext } from '../context.js';
 import { requireCustomer, type KnownCustomer } from '../customers/customer-projection.js';
 import { dateOf, sql, type Row } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from '../reference/currencies.js';
-import { keysetPage, keysetRead } from '../transactions/cursor.js';
+import { keysetPage, keysetRead } from '@corridor/pagination';
 import { isVirtualAccountCurrency, issueAccountNumber, type VirtualAccountCurrency } from './sandbox-accounts.js';
 
 /** seed 1: FULL KYB opens NGN, USD, GBP, EUR; MINIMAL KYB NGN only; individuals NGN only (decision 0014). */

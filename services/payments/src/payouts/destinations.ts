@@ -13,7 +13,7 @@ import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { dateOf, sql, type Row } from '../ledger/index.js';
-import { keysetPage, keysetRead } from '../transactions/cursor.js';
+import { keysetPage, keysetRead } from '@corridor/pagination';
 import {
   accountProblem,
   SANDBOX_BANKS,

@@ -4,7 +4,7 @@ import type { Transaction } from '@corridor/contracts/corridor/payments/v1/trans
 import { isUuid, notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { dateOf, sql } from '../ledger/index.js';
-import { keysetPage, keysetRead } from './cursor.js';
+import { keysetPage, keysetRead } from '@corridor/pagination';
 import {
   TRANSACTION_COLUMNS,
   transactionOf,
