@@ -16,6 +16,8 @@ export const EVENT_TYPES: Record<EventCase, string> = {
   credentialChanged: 'credential.changed',
   customerStatusChanged: 'customer.status_changed',
   customerCreated: 'customer.created',
+  kycSessionCompleted: 'kyc_session.completed',
+  kycSessionExpired: 'kyc_session.expired',
   transactionCreated: 'transaction.created',
   transactionUpdated: 'transaction.updated',
 };

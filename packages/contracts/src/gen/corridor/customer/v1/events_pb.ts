@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { KycSession } from "./kyc_session_pb.js";
+import { file_corridor_customer_v1_kyc_session } from "./kyc_session_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file corridor/customer/v1/events.proto.
  */
 export const file_corridor_customer_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFjb3JyaWRvci9jdXN0b21lci92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmN1c3RvbWVyLnYxIqUBChVDdXN0b21lclN0YXR1c0NoYW5nZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSEgoKb2xkX3N0YXR1cxgEIAEoCRISCgpuZXdfc3RhdHVzGAUgASgJEg8KB3RyaWdnZXIYBiABKAkSFAoMZGlzcGxheV9uYW1lGAcgASgJIoMBCg9DdXN0b21lckNyZWF0ZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSGwoTdmVyaWZpY2F0aW9uX3N0YXR1cxgEIAEoCRIUCgxkaXNwbGF5X25hbWUYBSABKAliBnByb3RvMw");
+  fileDesc("CiFjb3JyaWRvci9jdXN0b21lci92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmN1c3RvbWVyLnYxIqUBChVDdXN0b21lclN0YXR1c0NoYW5nZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSEgoKb2xkX3N0YXR1cxgEIAEoCRISCgpuZXdfc3RhdHVzGAUgASgJEg8KB3RyaWdnZXIYBiABKAkSFAoMZGlzcGxheV9uYW1lGAcgASgJIoMBCg9DdXN0b21lckNyZWF0ZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSGwoTdmVyaWZpY2F0aW9uX3N0YXR1cxgEIAEoCRIUCgxkaXNwbGF5X25hbWUYBSABKAkiSAoTS3ljU2Vzc2lvbkNvbXBsZXRlZBIxCgdzZXNzaW9uGAEgASgLMiAuY29ycmlkb3IuY3VzdG9tZXIudjEuS3ljU2Vzc2lvbiJGChFLeWNTZXNzaW9uRXhwaXJlZBIxCgdzZXNzaW9uGAEgASgLMiAuY29ycmlkb3IuY3VzdG9tZXIudjEuS3ljU2Vzc2lvbmIGcHJvdG8z", [file_corridor_customer_v1_kyc_session]);
 
 /**
  * Published on corridor.customer.v1 whenever a customer's verification_status changes, and only
@@ -115,4 +117,44 @@ export type CustomerCreated = Message<"corridor.customer.v1.CustomerCreated"> & 
  */
 export const CustomerCreatedSchema: GenMessage<CustomerCreated> = /*@__PURE__*/
   messageDesc(file_corridor_customer_v1_events, 1);
+
+/**
+ * Published on corridor.customer.v1 when a session gets its verdict (seed 6.2's completed). Keyed by
+ * session id.
+ *
+ * @generated from message corridor.customer.v1.KycSessionCompleted
+ */
+export type KycSessionCompleted = Message<"corridor.customer.v1.KycSessionCompleted"> & {
+  /**
+   * @generated from field: corridor.customer.v1.KycSession session = 1;
+   */
+  session?: KycSession | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.KycSessionCompleted.
+ * Use `create(KycSessionCompletedSchema)` to create a new message.
+ */
+export const KycSessionCompletedSchema: GenMessage<KycSessionCompleted> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_events, 2);
+
+/**
+ * Published on corridor.customer.v1 when a session's deadline passes before a verdict (seed 6.2's
+ * expired). Keyed by session id.
+ *
+ * @generated from message corridor.customer.v1.KycSessionExpired
+ */
+export type KycSessionExpired = Message<"corridor.customer.v1.KycSessionExpired"> & {
+  /**
+   * @generated from field: corridor.customer.v1.KycSession session = 1;
+   */
+  session?: KycSession | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.KycSessionExpired.
+ * Use `create(KycSessionExpiredSchema)` to create a new message.
+ */
+export const KycSessionExpiredSchema: GenMessage<KycSessionExpired> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_events, 3);
 

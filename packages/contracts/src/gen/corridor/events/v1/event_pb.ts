@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { CustomerCreated, CustomerStatusChanged } from "../../customer/v1/events_pb.js";
+import type { CustomerCreated, CustomerStatusChanged, KycSessionCompleted, KycSessionExpired } from "../../customer/v1/events_pb.js";
 import { file_corridor_customer_v1_events } from "../../customer/v1/events_pb.js";
 import type { BusinessCreated, BusinessUpdated, CredentialChanged } from "../../identity/v1/events_pb.js";
 import { file_corridor_identity_v1_events } from "../../identity/v1/events_pb.js";
@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/events/v1/event.proto.
  */
 export const file_corridor_events_v1_event: GenFile = /*@__PURE__*/
-  fileDesc("Ch5jb3JyaWRvci9ldmVudHMvdjEvZXZlbnQucHJvdG8SEmNvcnJpZG9yLmV2ZW50cy52MSKeBQoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLYnVzaW5lc3NfaWQYBCABKAkSNAoLZW52aXJvbm1lbnQYBSABKA4yHy5jb3JyaWRvci5ldmVudHMudjEuRW52aXJvbm1lbnQSQQoQYnVzaW5lc3NfY3JlYXRlZBhkIAEoCzIlLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzQ3JlYXRlZEgAEkEKEGJ1c2luZXNzX3VwZGF0ZWQYZSABKAsyJS5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzc1VwZGF0ZWRIABJFChJjcmVkZW50aWFsX2NoYW5nZWQYZiABKAsyJy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsQ2hhbmdlZEgAEk8KF2N1c3RvbWVyX3N0YXR1c19jaGFuZ2VkGMgBIAEoCzIrLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkN1c3RvbWVyU3RhdHVzQ2hhbmdlZEgAEkIKEGN1c3RvbWVyX2NyZWF0ZWQYyQEgASgLMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuQ3VzdG9tZXJDcmVhdGVkSAASSAoTdHJhbnNhY3Rpb25fY3JlYXRlZBisAiABKAsyKC5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbkNyZWF0ZWRIABJIChN0cmFuc2FjdGlvbl91cGRhdGVkGK0CIAEoCzIoLmNvcnJpZG9yLnBheW1lbnRzLnYxLlRyYW5zYWN0aW9uVXBkYXRlZEgAQgkKB3BheWxvYWQqXwoLRW52aXJvbm1lbnQSGwoXRU5WSVJPTk1FTlRfVU5TUEVDSUZJRUQQABIXChNFTlZJUk9OTUVOVF9TQU5EQk9YEAESGgoWRU5WSVJPTk1FTlRfUFJPRFVDVElPThACYgZwcm90bzM", [file_corridor_customer_v1_events, file_corridor_identity_v1_events, file_corridor_payments_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Ch5jb3JyaWRvci9ldmVudHMvdjEvZXZlbnQucHJvdG8SEmNvcnJpZG9yLmV2ZW50cy52MSK0BgoFRXZlbnQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIvCgtvY2N1cnJlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLYnVzaW5lc3NfaWQYBCABKAkSNAoLZW52aXJvbm1lbnQYBSABKA4yHy5jb3JyaWRvci5ldmVudHMudjEuRW52aXJvbm1lbnQSQQoQYnVzaW5lc3NfY3JlYXRlZBhkIAEoCzIlLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzQ3JlYXRlZEgAEkEKEGJ1c2luZXNzX3VwZGF0ZWQYZSABKAsyJS5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzc1VwZGF0ZWRIABJFChJjcmVkZW50aWFsX2NoYW5nZWQYZiABKAsyJy5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsQ2hhbmdlZEgAEk8KF2N1c3RvbWVyX3N0YXR1c19jaGFuZ2VkGMgBIAEoCzIrLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkN1c3RvbWVyU3RhdHVzQ2hhbmdlZEgAEkIKEGN1c3RvbWVyX2NyZWF0ZWQYyQEgASgLMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuQ3VzdG9tZXJDcmVhdGVkSAASSwoVa3ljX3Nlc3Npb25fY29tcGxldGVkGMoBIAEoCzIpLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5Y1Nlc3Npb25Db21wbGV0ZWRIABJHChNreWNfc2Vzc2lvbl9leHBpcmVkGMsBIAEoCzInLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5Y1Nlc3Npb25FeHBpcmVkSAASSAoTdHJhbnNhY3Rpb25fY3JlYXRlZBisAiABKAsyKC5jb3JyaWRvci5wYXltZW50cy52MS5UcmFuc2FjdGlvbkNyZWF0ZWRIABJIChN0cmFuc2FjdGlvbl91cGRhdGVkGK0CIAEoCzIoLmNvcnJpZG9yLnBheW1lbnRzLnYxLlRyYW5zYWN0aW9uVXBkYXRlZEgAQgkKB3BheWxvYWQqXwoLRW52aXJvbm1lbnQSGwoXRU5WSVJPTk1FTlRfVU5TUEVDSUZJRUQQABIXChNFTlZJUk9OTUVOVF9TQU5EQk9YEAESGgoWRU5WSVJPTk1FTlRfUFJPRFVDVElPThACYgZwcm90bzM", [file_corridor_customer_v1_events, file_corridor_identity_v1_events, file_corridor_payments_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Event is the one envelope every Kafka message carries. The Kafka key is the aggregate id
@@ -93,6 +93,18 @@ export type Event = Message<"corridor.events.v1.Event"> & {
      */
     value: CustomerCreated;
     case: "customerCreated";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.KycSessionCompleted kyc_session_completed = 202;
+     */
+    value: KycSessionCompleted;
+    case: "kycSessionCompleted";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.KycSessionExpired kyc_session_expired = 203;
+     */
+    value: KycSessionExpired;
+    case: "kycSessionExpired";
   } | {
     /**
      * @generated from field: corridor.payments.v1.TransactionCreated transaction_created = 300;
