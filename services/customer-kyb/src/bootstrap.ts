@@ -8,6 +8,8 @@ import { loadCustomerKybConfig } from './config.js';
 import type { CustomerContext } from './context.js';
 import { customerServiceRegistration } from './customer.grpc.js';
 import { customerKybDatabase } from './database.js';
+import { kycSessionServiceRegistration } from './kyc-session.grpc.js';
+import { sweepKycSessions } from './kyc-sessions/session-outcomes.js';
 import { ObjectStorage } from './files/object-storage.js';
 
 export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promise<void> {
@@ -50,8 +52,16 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   service.every('idempotency key retention', 60_000, async () => {
     await pruneIdempotencyKeys(service.orm.em.fork(), service.clock(), IDEMPOTENCY_KEY_RETENTION_MS);
   });
+  const kycSettings = { ttlMs: config.KYC_SESSION_TTL_MS, sandboxVerdictMs: config.SANDBOX_KYC_VERDICT_MS };
+  // Sessions expire (and the sandbox's verdicts come) whether or not anyone reads them (seed 3.4).
+  service.every('kyc session sweep', config.KYC_SWEEP_INTERVAL_MS, async () => {
+    await sweepKycSessions(service.orm.em.fork(), context);
+  });
   await service.serve({
     address: config.CUSTOMER_GRPC_ADDRESS,
-    services: [customerServiceRegistration({ orm: service.orm, context })],
+    services: [
+      customerServiceRegistration({ orm: service.orm, context }),
+      kycSessionServiceRegistration({ orm: service.orm, context, settings: kycSettings }),
+    ],
   });
 }

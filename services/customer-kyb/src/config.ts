@@ -35,6 +35,12 @@ export const customerKybConfigShape = {
     .min(60)
     .max(7 * 24 * 3600)
     .default(900),
+  /** A merchant KYC session's deadline after creation (seed 3.4, decision 0016): 24 h. */
+  KYC_SESSION_TTL_MS: env.positiveInt(24 * 3_600_000),
+  /** How often the sweep expires sessions past their deadline (and gives the sandbox's verdicts). */
+  KYC_SWEEP_INTERVAL_MS: env.positiveInt(1_000),
+  /** Sandbox: how long after creation a session with a magic customer_reference decides itself. */
+  SANDBOX_KYC_VERDICT_MS: env.positiveInt(5_000),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
   LOG_LEVEL: env.logLevel(),

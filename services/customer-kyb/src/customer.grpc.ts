@@ -27,7 +27,7 @@ import { attachCustomerFiles, createFileUpload } from './files/individual-files.
 import { attachOwnerFile, createOwnerFileUpload } from './files/owner-files.js';
 
 /** A platform's call: the gateway names the business in metadata; without one nothing is served. */
-function platform({ caller }: CallContext): Actor & { businessId: string } {
+export function platform({ caller }: CallContext): Actor & { businessId: string } {
   if (!caller.businessId) throw permissionDenied('NO_BUSINESS', 'the call names no business');
   return {
     businessId: caller.businessId,
