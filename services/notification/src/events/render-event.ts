@@ -2,6 +2,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Event } from '@corridor/bus';
 import { TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { renderCollection, renderRefund } from './collection-webhooks.js';
+import { renderKycSessionCompleted, renderKycSessionExpired, sessionOfEvent } from './kyc-session-webhooks.js';
 import { renderPayout } from './payout-webhooks.js';
 import type { WebhookData, WebhookEventType } from './webhook-events.js';
 
@@ -33,6 +34,11 @@ export function renderEvent(event: Event): RenderedEvent | undefined {
         },
       };
     }
+    // Seed 6.2, decision 0016: a merchant KYC session's verdict or expiry (a cancel has no event).
+    case 'kycSessionCompleted':
+      return renderKycSessionCompleted(sessionOfEvent(event.payload.value.session, event.businessId));
+    case 'kycSessionExpired':
+      return renderKycSessionExpired(sessionOfEvent(event.payload.value.session, event.businessId));
     case 'transactionCreated':
     case 'transactionUpdated': {
       const { transaction } = event.payload.value;

@@ -1,4 +1,5 @@
 import { collectionExample, refundExample } from './collection-webhooks.js';
+import { kycSessionCompletedExample, kycSessionExpiredExample } from './kyc-session-webhooks.js';
 import { payoutExample } from './payout-webhooks.js';
 
 /**
@@ -33,28 +34,9 @@ export const WEBHOOK_EVENTS = {
       changed_at: '2026-11-21T09:30:00.000Z',
     },
   },
-  'merchant.kyc.session.completed': {
-    route: 'kyc_only',
-    example: {
-      session_id: 'kyc_sess_8d2f0e6b',
-      business_id: EXAMPLE_BUSINESS,
-      customer_reference: 'merchant-1042',
-      requirements: ['DOCUMENTS', 'SELFIE', 'FACE_MATCH'],
-      result: 'APPROVED',
-      rejection_reason: null,
-      rejection_type: null,
-      completed_at: '2026-11-21T09:30:00.000Z',
-    },
-  },
-  'merchant.kyc.session.expired': {
-    route: 'kyc_only',
-    example: {
-      session_id: 'kyc_sess_8d2f0e6b',
-      business_id: EXAMPLE_BUSINESS,
-      customer_reference: 'merchant-1042',
-      expired_at: '2026-11-21T09:30:00.000Z',
-    },
-  },
+  // Seed 6.2, decision 0016: a fixture session rendered by the real events' renderer.
+  'merchant.kyc.session.completed': { route: 'kyc_only', example: kycSessionCompletedExample() },
+  'merchant.kyc.session.expired': { route: 'kyc_only', example: kycSessionExpiredExample() },
   // Seed 6.3, decision 0014: the collection or refund as its transaction shows it; examples from the same renderer.
   'collection.successful': { route: 'collection', example: collectionExample('SUCCESSFUL') },
   'collection.failed': { route: 'collection', example: collectionExample('FAILED') },
