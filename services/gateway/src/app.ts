@@ -5,6 +5,7 @@ import { requireAdminToken } from './admin/admin-auth.js';
 import { businessesRouter } from './admin/businesses.js';
 import { credentialsRouter } from './admin/credentials.js';
 import { customersRouter } from './admin/customers.js';
+import { kycSessionsAdminRouter } from './admin/kyc-sessions.js';
 import { paymentsAdminRouter } from './admin/payments.js';
 import type { AccessGuard } from './auth/access-guard.js';
 import type { TokenKeys } from './auth/token-keys.js';
@@ -15,6 +16,7 @@ import { errorHandler, routeNotFound } from './http/errors.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { apiDocumentationRouter } from './openapi/docs-router.js';
 import { paymentPageRouter } from './pay/payment-page-router.js';
+import { verificationPageRouter } from './verify/verification-page-router.js';
 import { publicApiRouter } from './public/public-router.js';
 
 export interface AppOptions {
@@ -30,6 +32,8 @@ export interface AppOptions {
   tokenRequestsPerMinute: number;
   tokenRequestsPerMinutePerAddress: number;
   readiness: DependencyCheck[];
+  /** The origin the verification page's browser uploads to (customer-kyb's presigned URLs). */
+  uploadOrigin?: string;
 }
 
 /** The request id and environment travel to services as gRPC metadata. */
@@ -58,6 +62,8 @@ export function publicApp(options: AppOptions): Express {
   app.use(tokenEndpoint(options));
   // The payer's money-request page: its payment token is the credential, not an API token.
   app.use(paymentPageRouter(options));
+  // The person's KYC verification page: the session's token is the credential, as above.
+  app.use(verificationPageRouter(options));
   app.use(publicApiRouter(options));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
@@ -74,6 +80,7 @@ export function adminApp(options: AppOptions): Express {
   app.use(businessesRouter(options.clients.identity, options.guard, options.logger));
   app.use(credentialsRouter(options.clients.identity, options.guard, options.logger));
   app.use(customersRouter(options.clients.customer));
+  app.use(kycSessionsAdminRouter(options.clients.kycSessions));
   app.use(paymentsAdminRouter(options.clients.payments));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));

@@ -39,6 +39,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     trustProxy: config.TRUST_PROXY,
     tokenRequestsPerMinute: config.TOKEN_REQUESTS_PER_MINUTE,
     tokenRequestsPerMinutePerAddress: config.TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS,
+    uploadOrigin: config.VERIFICATION_UPLOAD_ORIGIN,
     readiness: [
       {
         name: 'redis',

@@ -1,5 +1,6 @@
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
+import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
@@ -11,6 +12,8 @@ export interface Clients {
   identityHealth: ClientOf<typeof Health>;
   customer: ClientOf<typeof CustomerService>;
   customerHealth: ClientOf<typeof Health>;
+  /** Merchant KYC sessions, served by customer-kyb beside CustomerService. */
+  kycSessions: ClientOf<typeof KycSessionService>;
   notification: ClientOf<typeof NotificationService>;
   notificationHealth: ClientOf<typeof Health>;
   payments: ClientOf<typeof PaymentsService>;
@@ -35,6 +38,7 @@ export function createClients(config: {
     identityHealth: createClient(Health, identityTarget),
     customer: createClient(CustomerService, customerTarget),
     customerHealth: createClient(Health, customerTarget),
+    kycSessions: createClient(KycSessionService, customerTarget),
     notification: createClient(NotificationService, notificationTarget),
     notificationHealth: createClient(Health, notificationTarget),
     payments: createClient(PaymentsService, paymentsTarget),

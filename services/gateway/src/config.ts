@@ -36,6 +36,11 @@ export const gatewayConfigShape = {
     .string()
     .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only')
     .default('corridor'),
+  /**
+   * Where the verification page's browser uploads go: the origin of customer-kyb's presigned URLs (its
+   * S3_PUBLIC_ENDPOINT, else S3_ENDPOINT). The page's Content-Security-Policy allows it alone.
+   */
+  VERIFICATION_UPLOAD_ORIGIN: z.url().default('http://127.0.0.1:9000'),
   CORRIDOR_ENVIRONMENT: env.environment(),
   LOG_LEVEL: env.logLevel(),
 };

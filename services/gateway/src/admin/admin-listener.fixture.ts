@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@corridor/logging';
 import { adminApp, type AppOptions } from '../app.js';
+import { fakeUnderTest, type FakeService } from '../public/route-harness.js';
 
 export interface AdminAnswer {
   status: number;
@@ -39,6 +40,30 @@ export async function startAdminListener(
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A describe's admin listener over a fake service, with fakeUnderTest's hooks: `calls` and `answers`
+ * are the fake's, `admin()` calls the listener with the admin token.
+ */
+export function adminUnderTest<Service extends FakeService>(
+  start: () => Promise<Service>,
+  clientsOf: (service: Service) => Partial<AppOptions['clients']>,
+  adminToken: string,
+  requestId: string,
+) {
+  const { service, served } = fakeUnderTest(start, (started) =>
+    startAdminListener(clientsOf(started), adminToken, requestId),
+  );
+  return {
+    get calls(): Service['calls'] {
+      return service().calls;
+    },
+    get answers(): Service['answers'] {
+      return service().answers;
+    },
+    admin: (...args: Parameters<Awaited<ReturnType<typeof startAdminListener>>['admin']>) => served().admin(...args),
   };
 }

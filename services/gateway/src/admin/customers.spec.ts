@@ -1,5 +1,5 @@
 import { failedPrecondition } from '@corridor/grpc';
-import { startAdminListener } from './admin-listener.fixture.js';
+import { adminUnderTest } from './admin-listener.fixture.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, OWNER_ID } from '../public/customers/customer.fixtures.js';
 import { startFakeCustomerService } from '../public/customers/fake-customer-service.js';
 
@@ -7,34 +7,25 @@ const ADMIN_TOKEN = 'admin-token-for-the-customer-review-spec';
 
 /** The admin listener as bootstrap builds it, over a fake customer-kyb; identity is never called here. */
 describe('admin customer review (decision 0008 "Review")', () => {
-  let service: Awaited<ReturnType<typeof startFakeCustomerService>>;
-  let listener: Awaited<ReturnType<typeof startAdminListener>>;
-
-  beforeAll(async () => {
-    service = await startFakeCustomerService();
-    listener = await startAdminListener({ customer: service.client }, ADMIN_TOKEN, 'req-admin-1');
-  });
-  afterAll(async () => {
-    await listener.stop();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const backOffice = adminUnderTest(
+    startFakeCustomerService,
+    (service) => ({ customer: service.client }),
+    ADMIN_TOKEN,
+    'req-admin-1',
+  );
 
   const admin = (method: string, path: string, body?: unknown, token?: string) =>
-    listener.admin(method, path, body, token);
+    backOffice.admin(method, path, body, token);
 
   /** Admin calls are not scoped to a business: no business-id, but the request id for the logs. */
   const expectUnscopedCaller = () => {
-    expect(service.calls).toHaveLength(1);
-    expect(service.calls[0]?.caller.businessId).toBeUndefined();
-    expect(service.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-1', environment: 'sandbox' });
+    expect(backOffice.calls).toHaveLength(1);
+    expect(backOffice.calls[0]?.caller.businessId).toBeUndefined();
+    expect(backOffice.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-1', environment: 'sandbox' });
   };
 
   it('GET /admin/customers: the queue, filtered and paged, each customer with its business', async () => {
-    service.answers.set('adminListCustomers', () => ({
+    backOffice.answers.set('adminListCustomers', () => ({
       customers: [businessCustomer()],
       page: { currentPage: 2, perPage: 15, lastPage: 2, total: 16n },
     }));
@@ -47,7 +38,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
       data: [expect.objectContaining({ id: CUSTOMER_ID, business_id: BUSINESS_ID, verification_status: 'REJECTED' })],
       meta: { current_page: 2, from: 16, to: 16, last_page: 2, per_page: 15, total: 16 },
     });
-    expect(service.calls[0]?.request).toMatchObject({
+    expect(backOffice.calls[0]?.request).toMatchObject({
       verificationStatus: 'PROCESSING',
       businessId: BUSINESS_ID,
       page: 2,
@@ -57,9 +48,9 @@ describe('admin customer review (decision 0008 "Review")', () => {
 
   it('GET /admin/customers without filters asks for page 1 of everything', async () => {
     expect((await admin('GET', '/admin/customers')).status).toBe(200);
-    expect(service.calls[0]?.request).toMatchObject({ page: 1 });
-    expect(service.calls[0]?.request.verificationStatus).toBeUndefined();
-    expect(service.calls[0]?.request.businessId).toBeUndefined();
+    expect(backOffice.calls[0]?.request).toMatchObject({ page: 1 });
+    expect(backOffice.calls[0]?.request.verificationStatus).toBeUndefined();
+    expect(backOffice.calls[0]?.request.businessId).toBeUndefined();
   });
 
   it.each([
@@ -70,14 +61,14 @@ describe('admin customer review (decision 0008 "Review")', () => {
     const response = await admin('GET', `/admin/customers?${query}`);
     expect(response).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object)).toEqual([parameter]);
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 
   it('GET /admin/customers/{id}: one customer of any business, with business_id', async () => {
     const response = await admin('GET', `/admin/customers/${CUSTOMER_ID}`);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: CUSTOMER_ID, business_id: BUSINESS_ID, owners: [{ id: OWNER_ID }] });
-    expect(service.calls[0]).toMatchObject({ method: 'adminGetCustomer', request: { customerId: CUSTOMER_ID } });
+    expect(backOffice.calls[0]).toMatchObject({ method: 'adminGetCustomer', request: { customerId: CUSTOMER_ID } });
     expectUnscopedCaller();
   });
 
@@ -89,13 +80,13 @@ describe('admin customer review (decision 0008 "Review")', () => {
     };
     const response = await admin('POST', `/admin/customers/${CUSTOMER_ID}/review`, review);
     expect(response).toMatchObject({ status: 200, body: { id: CUSTOMER_ID, business_id: BUSINESS_ID } });
-    expect(service.calls[0]).toMatchObject({ method: 'adminReviewCustomer', request: { customerId: CUSTOMER_ID } });
-    expect(service.calls[0]?.request.body).toEqual(review);
+    expect(backOffice.calls[0]).toMatchObject({ method: 'adminReviewCustomer', request: { customerId: CUSTOMER_ID } });
+    expect(backOffice.calls[0]?.request.body).toEqual(review);
     expectUnscopedCaller();
   });
 
   it("POST review: customer-kyb's refusal is answered in the error contract; a non-object body is 422", async () => {
-    service.answers.set('adminReviewCustomer', () => {
+    backOffice.answers.set('adminReviewCustomer', () => {
       throw failedPrecondition('NOT_UNDER_REVIEW', 'the customer is not PROCESSING');
     });
     expect(await admin('POST', `/admin/customers/${CUSTOMER_ID}/review`, { verdict: 'VERIFIED' })).toMatchObject({
@@ -109,7 +100,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
   });
 
   it('GET /admin/customers/{id}/audit: the trail, oldest first', async () => {
-    service.answers.set('adminListAuditEntries', () => ({
+    backOffice.answers.set('adminListAuditEntries', () => ({
       entries: [
         {
           id: 'a-1',
@@ -147,6 +138,6 @@ describe('admin customer review (decision 0008 "Review")', () => {
       status: 401,
       body: { code: 'ADMIN_TOKEN_INVALID' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 });

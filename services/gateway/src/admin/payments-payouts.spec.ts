@@ -1,5 +1,5 @@
 import { notFound } from '@corridor/grpc';
-import { startAdminListener } from './admin-listener.fixture.js';
+import { adminUnderTest } from './admin-listener.fixture.js';
 import { startFakePaymentsService } from '../public/payments/fake-payments-service.js';
 import { BUSINESS_ID } from '../public/payments/payments.fixtures.js';
 import { PAYOUT_ID } from '../public/payments/payout.fixtures.js';
@@ -8,32 +8,23 @@ const ADMIN_TOKEN = 'admin-token-for-the-payout-admin-spec';
 
 /** The back office's payout controls on the admin listener as bootstrap builds it, over a fake payments. */
 describe('admin payouts: daily limits and the sandbox rail’s view of a payout', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let listener: Awaited<ReturnType<typeof startAdminListener>>;
-
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    listener = await startAdminListener({ payments: service.client }, ADMIN_TOKEN, 'req-admin-payouts');
-  });
-  afterAll(async () => {
-    await listener.stop();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const backOffice = adminUnderTest(
+    startFakePaymentsService,
+    (service) => ({ payments: service.client }),
+    ADMIN_TOKEN,
+    'req-admin-payouts',
+  );
 
   const admin = (method: string, path: string, body?: unknown, token?: string) =>
-    listener.admin(method, path, body, token);
+    backOffice.admin(method, path, body, token);
 
   /** The one call payments received, for no business (Admin* name it in the request). */
   const received = (method: string) => {
-    expect(service.calls).toHaveLength(1);
-    expect(service.calls[0]?.method).toBe(method);
-    expect(service.calls[0]?.caller.businessId).toBeUndefined();
-    expect(service.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-payouts', environment: 'sandbox' });
-    return service.calls[0]?.request;
+    expect(backOffice.calls).toHaveLength(1);
+    expect(backOffice.calls[0]?.method).toBe(method);
+    expect(backOffice.calls[0]?.caller.businessId).toBeUndefined();
+    expect(backOffice.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-payouts', environment: 'sandbox' });
+    return backOffice.calls[0]?.request;
   };
 
   const limitPath = `/admin/businesses/${BUSINESS_ID}/payout-limits/NGN`;
@@ -75,7 +66,7 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
     const errors = response.body.errors as Record<string, string[]>;
     expect(Object.keys(errors)).toEqual([field]);
     expect(errors[field]?.[0]).toMatch(problem);
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 
   it('PUT payout-limits refuses a path currency that is not a code and a business id that is not a uuid', async () => {
@@ -87,11 +78,11 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
       status: 404,
       body: { code: 'BUSINESS_NOT_FOUND' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 
   it('GET /admin/payouts/{id}/rail answers how often the rail was asked to submit and where it stands', async () => {
-    service.answers.set('adminGetRailPayout', (request) => ({
+    backOffice.answers.set('adminGetRailPayout', (request) => ({
       payoutId: request.payoutId,
       submitCalls: 2,
       state: 'reversed',
@@ -108,8 +99,8 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
       status: 404,
       body: { code: 'PAYOUT_NOT_FOUND' },
     });
-    expect(service.calls).toHaveLength(0);
-    service.answers.set('adminGetRailPayout', () => {
+    expect(backOffice.calls).toHaveLength(0);
+    backOffice.answers.set('adminGetRailPayout', () => {
       throw notFound('PAYOUT_NOT_FOUND', `the rail has no payout ${PAYOUT_ID}`);
     });
     expect(await admin('GET', `/admin/payouts/${PAYOUT_ID}/rail`)).toMatchObject({
@@ -124,6 +115,6 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
       body: { code: 'ADMIN_TOKEN_INVALID' },
     });
     expect(await admin('GET', `/admin/payouts/${PAYOUT_ID}/rail`, undefined, 'wrong')).toMatchObject({ status: 401 });
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 });

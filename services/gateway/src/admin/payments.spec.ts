@@ -1,7 +1,7 @@
 import { FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import { AdjustmentDirection } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { invalidArgument } from '@corridor/grpc';
-import { startAdminListener } from './admin-listener.fixture.js';
+import { adminUnderTest } from './admin-listener.fixture.js';
 import { startFakePaymentsService } from '../public/payments/fake-payments-service.js';
 import { BUSINESS_ID, CREATED, TRANSACTION_ID, UPDATED } from '../public/payments/payments.fixtures.js';
 import { Transaction } from '../public/payments/response-schemas.js';
@@ -10,39 +10,30 @@ const ADMIN_TOKEN = 'admin-token-for-the-payments-admin-spec';
 
 /** The admin listener as bootstrap builds it, over a fake payments. */
 describe('admin payments: rates, spreads, fees, adjustments, the ledger check', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
-  let listener: Awaited<ReturnType<typeof startAdminListener>>;
-
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    listener = await startAdminListener({ payments: service.client }, ADMIN_TOKEN, 'req-admin-payments');
-  });
-  afterAll(async () => {
-    await listener.stop();
-    await service.stop();
-  });
-  beforeEach(() => {
-    service.calls.length = 0;
-    service.answers.clear();
-  });
+  const backOffice = adminUnderTest(
+    startFakePaymentsService,
+    (service) => ({ payments: service.client }),
+    ADMIN_TOKEN,
+    'req-admin-payments',
+  );
 
   const admin = (method: string, path: string, body?: unknown, token?: string) =>
-    listener.admin(method, path, body, token);
+    backOffice.admin(method, path, body, token);
 
   /** The one call payments received: the method and request, for no business (Admin* name it). */
   const received = (method: string) => {
-    expect(service.calls).toHaveLength(1);
-    expect(service.calls[0]?.method).toBe(method);
-    expect(service.calls[0]?.caller.businessId).toBeUndefined();
-    expect(service.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-payments', environment: 'sandbox' });
-    return service.calls[0]?.request;
+    expect(backOffice.calls).toHaveLength(1);
+    expect(backOffice.calls[0]?.method).toBe(method);
+    expect(backOffice.calls[0]?.caller.businessId).toBeUndefined();
+    expect(backOffice.calls[0]?.caller).toMatchObject({ requestId: 'req-admin-payments', environment: 'sandbox' });
+    return backOffice.calls[0]?.request;
   };
 
   /** 422 naming exactly `fields`, payments never asked. */
   const expectRefused = async (response: Awaited<ReturnType<typeof admin>>, fields: string[]) => {
     expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
     expect(Object.keys(response.body.errors as object).sort()).toEqual([...fields].sort());
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   };
 
   it('POST /admin/rates sets a mid-rate given as a decimal string', async () => {
@@ -122,7 +113,7 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     ] as const) {
       expect(await admin(method, path, body)).toMatchObject({ status: 404, body: { code: 'BUSINESS_NOT_FOUND' } });
     }
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 
   it('PUT /admin/fees sets a business’s rule: the type as the proto enum, amounts as int64', async () => {
@@ -146,7 +137,7 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
         minimum: 10_000n,
       },
     });
-    expect((service.calls[0]?.request.rule as { maximum?: bigint }).maximum).toBeUndefined();
+    expect((backOffice.calls[0]?.request.rule as { maximum?: bigint }).maximum).toBeUndefined();
   });
 
   it('PUT /admin/fees without business_id sets the default rule, answered with business_id null', async () => {
@@ -186,7 +177,7 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
       },
     });
     expect(received('adminListFeeRules')).toMatchObject({ businessId: BUSINESS_ID });
-    service.calls.length = 0;
+    backOffice.calls.length = 0;
     await expectRefused(await admin('GET', '/admin/fees?business_id=acme'), ['business_id']);
     await expectRefused(await admin('GET', '/admin/fees?type=swap'), ['type']);
   });
@@ -225,7 +216,7 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     await expectRefused(await admin('POST', `/admin/businesses/${BUSINESS_ID}/wallets/n%00n/adjustments`, body), [
       'currency',
     ]);
-    service.answers.set('adminAdjustWallet', () => {
+    backOffice.answers.set('adminAdjustWallet', () => {
       throw invalidArgument('the NGN wallet has 0.00 available', undefined, 'INSUFFICIENT_FUNDS');
     });
     expect(await admin('POST', `/admin/businesses/${BUSINESS_ID}/wallets/NGN/adjustments`, body)).toMatchObject({
@@ -261,7 +252,7 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
       transfers_checked: 40,
       checked_at: UPDATED.toISOString(),
     });
-    service.answers.set('adminCheckLedger', () => ({
+    backOffice.answers.set('adminCheckLedger', () => ({
       ok: false,
       violations: [{ rule: 'wallet_negative', currency: 'NGN', account: 'wallet:b001:NGN', detail: 'available -100' }],
       accountsChecked: 12n,
@@ -279,6 +270,6 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
       status: 401,
       body: { code: 'ADMIN_TOKEN_INVALID' },
     });
-    expect(service.calls).toHaveLength(0);
+    expect(backOffice.calls).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@ import type {
   SecuritySchemeObject,
 } from 'openapi3-ts/oas31';
 import { customerSchemaComponents } from '../public/customers/index.js';
+import { kycSessionSchemaComponents } from '../public/kyc-sessions/index.js';
 import { paymentSchemaComponents } from '../public/payments/index.js';
 import { webhookSchemaComponents } from '../public/webhooks/index.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../public/idempotency-key.js';
@@ -130,6 +131,7 @@ export const components: ComponentsObject = {
     Error: error,
     OAuthError: oauthError,
     ...customerSchemaComponents,
+    ...kycSessionSchemaComponents,
     ...webhookSchemaComponents,
     ...paymentSchemaComponents,
   },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { PaymentRequestView } from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import { returnUrlWith } from '../http/return-url.js';
 
 /**
  * The payer's pages of a money request: plain HTML forms, no script. Every value is escaped; the
@@ -57,14 +58,8 @@ const statusText = (status: string) => STATUS_TEXT[status] ?? status;
  * Where the payer goes once the request is answered: the business's https redirect_url with
  * transaction_id and status appended to the query it already has (seed 4.4).
  */
-export function returnUrlOf(view: PaymentRequestView): string | undefined {
-  if (!view.redirectUrl || !URL.canParse(view.redirectUrl)) return undefined;
-  const url = new URL(view.redirectUrl);
-  if (url.protocol !== 'https:') return undefined;
-  const outcome = new URLSearchParams({ transaction_id: view.transactionId, status: view.status.toUpperCase() });
-  url.search = url.search ? `${url.search.slice(1)}&${outcome.toString()}` : outcome.toString();
-  return url.toString();
-}
+export const returnUrlOf = (view: PaymentRequestView): string | undefined =>
+  returnUrlWith(view.redirectUrl, { transaction_id: view.transactionId, status: view.status.toUpperCase() });
 
 function page(title: string, body: string): string {
   return `<!doctype html>

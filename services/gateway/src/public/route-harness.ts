@@ -49,3 +49,62 @@ export async function serveRoutes(
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+type ServedRoutes = Awaited<ReturnType<typeof serveRoutes>>;
+
+/** What every fake gRPC service of the specs has: the calls it received and the answers a spec sets. */
+export interface FakeService {
+  calls: unknown[];
+  answers: Map<string, unknown>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The hooks every spec of routes over a fake service needs: the fake and what serves the routes
+ * start before the describe's tests and stop after them, and each test starts with no calls and the
+ * default answers. Read them through `service()` and `served()` inside tests.
+ */
+export function fakeUnderTest<Service extends FakeService, Served extends { close(): Promise<unknown> }>(
+  start: () => Promise<Service>,
+  serve: (service: Service) => Promise<Served>,
+) {
+  let service: Service | undefined;
+  let served: Served | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the routes are used outside their describe');
+    return value;
+  };
+  beforeAll(async () => {
+    service = await start();
+    served = await serve(service);
+  });
+  afterAll(async () => {
+    await served?.close();
+    await service?.stop();
+  });
+  beforeEach(() => {
+    started(service).calls.length = 0;
+    started(service).answers.clear();
+  });
+  return { service: () => started(service), served: () => started(served) };
+}
+
+/** Public routes over a fake service: `calls` and `answers` are the fake's; `call` and `base` reach the routes. */
+export function routesUnderTest<Service extends FakeService>(
+  start: () => Promise<Service>,
+  serve: (service: Service) => Promise<ServedRoutes>,
+) {
+  const { service, served } = fakeUnderTest(start, serve);
+  return {
+    get calls(): Service['calls'] {
+      return service().calls;
+    },
+    get answers(): Service['answers'] {
+      return service().answers;
+    },
+    get base() {
+      return served().base;
+    },
+    call: (...args: Parameters<ServedRoutes['call']>) => served().call(...args),
+  };
+}

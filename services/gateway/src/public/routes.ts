@@ -6,6 +6,7 @@ import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { CUSTOMER_API_ROUTES } from './customers/index.js';
+import { KYC_SESSION_ROUTES } from './kyc-sessions/index.js';
 import { PAYMENT_ROUTES } from './payments/index.js';
 import { WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
 import { whoami, whoamiResponse } from './whoami.js';
@@ -66,6 +67,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     handle: whoami,
   },
   ...CUSTOMER_API_ROUTES,
+  ...KYC_SESSION_ROUTES,
   ...WEBHOOK_ROUTES,
   ...WEBHOOK_DELIVERY_ROUTES,
   ...PAYMENT_ROUTES,

@@ -1,6 +1,6 @@
 import { z } from '@corridor/config';
 import { describeJson } from '@corridor/grpc';
-import { currencyCode, positiveMinorUnits, shown, text, uuidField, wordOf } from './fields.js';
+import { currencyCode, positiveMinorUnits, redirectUrl, shown, text, uuidField, wordOf } from './fields.js';
 import { pageCursor, perPage, REFERENCE_MAX } from './request-schemas.js';
 import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';
 
@@ -9,8 +9,6 @@ import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';
 export const DESCRIPTION_MAX = 255;
 export const REASON_MAX = 255;
 export const SENDER_NAME_MAX = 100;
-/** seed 8: redirect_url is HTTPS only, at most 2048 characters. */
-export const REDIRECT_URL_MAX = 2048;
 
 /** seed 9 removed these fields; a request still sending one is told why, not only that it is unknown. */
 export const REMOVED_FIELDS: Readonly<Record<string, string>> = {
@@ -35,40 +33,15 @@ export const VirtualAccountListQuery = z.strictObject({
   per_page: perPage('virtual accounts'),
 });
 
-/**
- * seed 8: an absolute https URL of at most 2048 characters. Each rule broken is its own problem, so
- * the answer says which; spaces and control characters must be percent-encoded, as in any URL.
- */
-const redirectUrl = () =>
-  z
-    .string({
-      error: (issue) =>
-        issue.input === undefined
-          ? 'is required'
-          : `must be a string, got ${typeof issue.input === 'number' ? shown(issue.input) : describeJson(issue.input)}`,
-    })
-    .max(REDIRECT_URL_MAX, `must be at most ${REDIRECT_URL_MAX} characters`)
-    .regex(/^[^\p{Cc}\s]*$/u, 'must not contain spaces or control characters (percent-encode them)')
-    .superRefine((value, context) => {
-      if (!URL.canParse(value)) {
-        context.addIssue({ code: 'custom', message: `must be an absolute URL such as https://…, got ${shown(value)}` });
-      } else if (new URL(value).protocol !== 'https:') {
-        context.addIssue({ code: 'custom', message: `must use https, got ${new URL(value).protocol.slice(0, -1)}` });
-      }
-    })
-    .meta({
-      format: 'uri',
-      description:
-        'an absolute https:// URL of at most 2048 characters; after answering, the payer is sent there with transaction_id and status appended to its query',
-    });
-
 export const CollectionBody = z
   .strictObject({
     customer_id: uuidField('the customer of yours the money is collected for'),
     amount: positiveMinorUnits().meta({ description: 'minor units the payer is asked for' }),
     currency: currencyCode().meta({ description: 'the wallet the money arrives in' }),
     description: text(DESCRIPTION_MAX, 'what the payer is asked to pay for; shown on the payment page'),
-    redirect_url: redirectUrl().optional(),
+    redirect_url: redirectUrl(
+      'an absolute https:// URL of at most 2048 characters; after answering, the payer is sent there with transaction_id and status appended to its query',
+    ).optional(),
     reference: text(REFERENCE_MAX, 'your own reference, unique among your transactions').optional(),
   })
   .meta({

@@ -13,7 +13,7 @@ import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/tran
 import { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../../auth/authenticate.js';
 import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
-import { serveRoutes } from '../route-harness.js';
+import { routesUnderTest, serveRoutes } from '../route-harness.js';
 import type { PublicRoute } from '../routes.js';
 import {
   adjustmentTransaction,
@@ -158,41 +158,6 @@ export function servePaymentRoutes(
   return serveRoutes(throughCallOnly, { businessId: BUSINESS_ID, scopes }, { payments: payments.client });
 }
 
-/**
- * A describe's routes against the fake, with the hooks every route spec needs: the fake and the routes
- * start before all its tests and stop after them, and each test starts with no calls and the default
- * answers. `calls` and `answers` are the fake's; `call` and `base` reach the routes.
- */
-export function paymentRoutesUnderTest(routes: readonly PublicRoute[], scopes: string[]) {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>> | undefined;
-  let served: Awaited<ReturnType<typeof servePaymentRoutes>> | undefined;
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the payment routes are used outside their describe');
-    return value;
-  };
-  beforeAll(async () => {
-    service = await startFakePaymentsService();
-    served = await servePaymentRoutes(routes, service, scopes);
-  });
-  afterAll(async () => {
-    await served?.close();
-    await service?.stop();
-  });
-  beforeEach(() => {
-    started(service).calls.length = 0;
-    started(service).answers.clear();
-  });
-  return {
-    get calls() {
-      return started(service).calls;
-    },
-    get answers() {
-      return started(service).answers;
-    },
-    get base() {
-      return started(served).base;
-    },
-    call: (...args: Parameters<Awaited<ReturnType<typeof servePaymentRoutes>>['call']>) =>
-      started(served).call(...args),
-  };
-}
+/** A describe's routes against the fake payments, with routesUnderTest's hooks. */
+export const paymentRoutesUnderTest = (routes: readonly PublicRoute[], scopes: string[]) =>
+  routesUnderTest(startFakePaymentsService, (service) => servePaymentRoutes(routes, service, scopes));

@@ -179,3 +179,29 @@ export const queryDateTime = (description: string) =>
           : ''),
     })
     .meta({ format: 'date-time', description });
+
+/** seed 8: redirect_url is HTTPS only, at most 2048 characters. */
+export const REDIRECT_URL_MAX = 2048;
+
+/**
+ * seed 8's redirect_url: an absolute https URL of at most 2048 characters; spaces and control
+ * characters must be percent-encoded, as in any URL. Each rule broken is its own problem.
+ */
+export const redirectUrl = (description: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : `must be a string, got ${typeof issue.input === 'number' ? shown(issue.input) : describeJson(issue.input)}`,
+    })
+    .max(REDIRECT_URL_MAX, `must be at most ${REDIRECT_URL_MAX} characters`)
+    .regex(/^[^\p{Cc}\s]*$/u, 'must not contain spaces or control characters (percent-encode them)')
+    .superRefine((value, context) => {
+      if (!URL.canParse(value)) {
+        context.addIssue({ code: 'custom', message: `must be an absolute URL such as https://…, got ${shown(value)}` });
+      } else if (new URL(value).protocol !== 'https:') {
+        context.addIssue({ code: 'custom', message: `must use https, got ${new URL(value).protocol.slice(0, -1)}` });
+      }
+    })
+    .meta({ format: 'uri', description });
