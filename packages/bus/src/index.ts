@@ -6,3 +6,17 @@ export { OutboxMessage, recordEvent, type RecordEvent } from './outbox/record.js
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
 export { outboxSchemaSql, processedEventSchemaSql, OUTBOX_CHANNEL } from './outbox/schema.js';
 export { EventConsumer, type EventConsumerOptions, type EventHandler, type EventMeta } from './consumer/consumer.js';
+export {
+  DEFAULT_OUTBOX_RETENTION_MS,
+  DEFAULT_PROCESSED_EVENT_RETENTION_MS,
+  highChurnAutovacuumSql,
+  outboxRetentionDownSql,
+  outboxRetentionSql,
+  processedEventRetentionDownSql,
+  processedEventRetentionSql,
+  pruneProcessedEvents,
+  resetAutovacuumSql,
+  RETENTION_BATCH,
+  RETENTION_SWEEP_INTERVAL_MS,
+  type PruneProcessedEvents,
+} from './retention.js';

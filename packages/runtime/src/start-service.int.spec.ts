@@ -1,20 +1,21 @@
-import { OutboxMessage, outboxSchemaSql } from '@corridor/bus';
+import { OutboxMessage, outboxSchemaSql, processedEventRetentionSql, processedEventSchemaSql } from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { Migration, openMigratedDatabase, type ServiceDatabaseOptions } from '@corridor/db';
 import { createClient, ServingStatus, type ServiceRegistration } from '@corridor/grpc';
-import { createTestDatabase, KAFKA_BROKERS, query, type TestDatabase } from '@corridor/testing';
+import { createTestDatabase, eventually, KAFKA_BROKERS, query, type TestDatabase } from '@corridor/testing';
 import { Writable } from 'node:stream';
 import { fixedClock } from './clock.js';
-import { startService, type RunningService } from './start-service.js';
+import { startService, type RunningService, type StartServiceOptions } from './start-service.js';
 
 class Migration20260101000000Outbox extends Migration {
   override up(): void {
     for (const sql of outboxSchemaSql) this.addSql(sql);
+    for (const sql of [...processedEventSchemaSql, ...processedEventRetentionSql]) this.addSql(sql);
   }
 }
 
-/** A tiny producing service: the outbox table, and one method of identity's contract that needs nothing. */
+/** A tiny producing and consuming service: the outbox and processed_event tables, and one method of identity's contract that needs nothing. */
 const tinyDatabase = (databaseUrl: string): ServiceDatabaseOptions => ({
   databaseUrl,
   entities: [OutboxMessage],
@@ -46,7 +47,11 @@ describe('startService (real PostgreSQL and Kafka)', () => {
 
   afterAll(() => db.drop());
 
-  const start = (log = capturedLog(), telemetry = { shutdown: async () => undefined }) =>
+  const start = (
+    log = capturedLog(),
+    telemetry = { shutdown: async () => undefined },
+    extra: Partial<StartServiceOptions> = {},
+  ) =>
     startService({
       name: 'tiny',
       log: { level: 'info', destination: log.destination },
@@ -56,6 +61,7 @@ describe('startService (real PostgreSQL and Kafka)', () => {
       clock: fixedClock('2026-11-21T10:00:00.000Z'),
       telemetry,
       signals: [],
+      ...extra,
     });
 
   it('refuses to start while the database has pending migrations, naming them, and leaves no connection open', async () => {
@@ -154,6 +160,33 @@ describe('startService (real PostgreSQL and Kafka)', () => {
       expect(ticks).toBe(ticksAtStop);
       expect(log.lines).toContainEqual(expect.objectContaining({ msg: 'tiny stopping', signal: 'SIGTERM' }));
       expect(() => service?.onStop('late', () => undefined)).toThrow('already stopping');
+    });
+
+    it('prunes processed events older than the retention by the service clock, and keeps the others', async () => {
+      // The service's clock reads 2026-11-21T10:00Z: with 7 days, the cutoff is 2026-11-14T10:00Z.
+      await query(
+        db.url,
+        `insert into processed_event (consumer, event_id, processed_at) values
+           ('tiny', gen_random_uuid(), '2026-11-06T10:00:00Z'),
+           ('tiny', gen_random_uuid(), '2026-11-14T09:00:00Z'),
+           ('tiny', gen_random_uuid(), '2026-11-15T10:00:00Z'),
+           ('tiny', gen_random_uuid(), '2026-11-20T10:00:00Z')`,
+      );
+      const log = capturedLog();
+      service = await start(log, undefined, { processedEvents: { retentionMs: 7 * 86_400_000, sweepIntervalMs: 20 } });
+      await eventually(async () => {
+        const rows = await query<{ processed_at: Date }>(
+          db.url,
+          'select processed_at from processed_event order by processed_at',
+        );
+        expect(rows.map((row) => row.processed_at.toISOString())).toEqual([
+          '2026-11-15T10:00:00.000Z',
+          '2026-11-20T10:00:00.000Z',
+        ]);
+      }, 5_000);
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({ msg: 'processed events past retention deleted', deleted: 2 }),
+      );
     });
 
     it('a step that fails is logged, every later step still runs, and stop rejects naming it', async () => {

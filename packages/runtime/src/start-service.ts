@@ -1,4 +1,12 @@
-import { createIdempotentProducer, createKafka, OutboxRelay, type Kafka, type Producer } from '@corridor/bus';
+import {
+  createIdempotentProducer,
+  createKafka,
+  OutboxRelay,
+  pruneProcessedEvents,
+  RETENTION_SWEEP_INTERVAL_MS,
+  type Kafka,
+  type Producer,
+} from '@corridor/bus';
 import { openDatabase, type MikroORM, type ServiceDatabaseOptions } from '@corridor/db';
 import { createHealthService, startGrpcServer, type HealthService, type ServiceRegistration } from '@corridor/grpc';
 import { createLogger, type Logger, type LoggerOptions } from '@corridor/logging';
@@ -12,8 +20,16 @@ export interface StartServiceOptions {
   log?: LoggerOptions;
   database: ServiceDatabaseOptions;
   kafkaBrokers: string[];
-  /** Publishes the outbox to Kafka (producing services); absent for a service that only consumes. */
-  outbox?: { enabled: boolean; pollIntervalMs: number };
+  /**
+   * Publishes the outbox to Kafka (producing services); absent for a service that only consumes.
+   * Published rows older than `retentionMs` (default 72 h) are deleted in batches (decision 0017).
+   */
+  outbox?: { enabled: boolean; pollIntervalMs: number; retentionMs?: number };
+  /**
+   * Consuming services: prunes processed_event rows older than `retentionMs`, in batches, every
+   * `sweepIntervalMs` (default hourly) by the service's clock (decision 0017).
+   */
+  processedEvents?: { retentionMs: number; sweepIntervalMs?: number };
   /** The service's one clock, handed to its context; the system's when absent. */
   clock?: Clock;
   /** Flushed last at shutdown (the service's instrument.ts). */
@@ -90,6 +106,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
         producer,
         logger,
         pollIntervalMs: options.outbox.pollIntervalMs,
+        ...(options.outbox.retentionMs === undefined ? {} : { retentionMs: options.outbox.retentionMs }),
       });
       await relay.start();
     }
@@ -101,6 +118,22 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   }
 
   const periodic = new PeriodicTasks(logger);
+  const clock = options.clock ?? systemClock;
+  const processedEvents = options.processedEvents;
+  if (processedEvents) {
+    periodic.every(
+      'processed event retention',
+      processedEvents.sweepIntervalMs ?? RETENTION_SWEEP_INTERVAL_MS,
+      async (signal) => {
+        const deleted = await pruneProcessedEvents(orm.em.fork(), {
+          now: clock(),
+          retentionMs: processedEvents.retentionMs,
+          signal,
+        });
+        if (deleted > 0) logger.info({ deleted }, 'processed events past retention deleted');
+      },
+    );
+  }
   const steps: Record<StopPhase, StopStep[]> = { 'before-server': [], 'after-server': [] };
   let server: { shutdown(): Promise<void> } | undefined;
   let stopping: Promise<void> | undefined;
@@ -132,7 +165,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const service: RunningService = {
     logger,
     orm,
-    clock: options.clock ?? systemClock,
+    clock,
     kafka,
     onStop(stepName, stop, phase = 'after-server') {
       if (stopping) throw new Error(`cannot add "${stepName}" to the shutdown: ${name} is already stopping`);

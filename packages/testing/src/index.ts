@@ -5,3 +5,4 @@ export * from './otlp.js';
 export * from './s3.js';
 export * from './certificates.js';
 export * from './webhook-receiver.js';
+export * from './query-plan.js';

@@ -19,7 +19,11 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     log: { level: config.LOG_LEVEL },
     database: customerKybDatabase(config.DATABASE_URL),
     kafkaBrokers: config.KAFKA_BROKERS,
-    outbox: { enabled: config.OUTBOX_RELAY_ENABLED, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS },
+    outbox: {
+      enabled: config.OUTBOX_RELAY_ENABLED,
+      pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+      retentionMs: config.OUTBOX_RETENTION_MS,
+    },
     telemetry,
   });
 

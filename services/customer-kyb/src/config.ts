@@ -1,3 +1,4 @@
+import { DEFAULT_OUTBOX_RETENTION_MS } from '@corridor/bus';
 import { env, loadConfig, z } from '@corridor/config';
 
 export const customerKybConfigShape = {
@@ -43,6 +44,8 @@ export const customerKybConfigShape = {
   SANDBOX_KYC_VERDICT_MS: env.positiveInt(5_000),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
+  /** Published outbox rows are deleted after this (decision 0017); Kafka holds the history. */
+  OUTBOX_RETENTION_MS: env.positiveInt(DEFAULT_OUTBOX_RETENTION_MS),
   LOG_LEVEL: env.logLevel(),
 };
 

@@ -26,6 +26,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     log: { level: config.LOG_LEVEL },
     database: notificationDatabase(config.DATABASE_URL),
     kafkaBrokers: config.KAFKA_BROKERS,
+    processedEvents: { retentionMs: config.PROCESSED_EVENT_RETENTION_MS },
     telemetry,
   });
   const { logger, orm, kafka, clock: now } = service;

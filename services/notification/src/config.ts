@@ -1,3 +1,4 @@
+import { DEFAULT_PROCESSED_EVENT_RETENTION_MS } from '@corridor/bus';
 import { env, loadConfig, z } from '@corridor/config';
 import { isIP } from 'node:net';
 
@@ -37,6 +38,11 @@ export const notificationConfigShape = {
    * unset: `<KAFKA_TOPIC_PREFIX>notification`, so environments sharing a cluster never share a group.
    */
   KAFKA_GROUP_ID: z.string().min(1).optional(),
+  /**
+   * processed_event rows are deleted after this (decision 0017). Keep it longer than the consumed
+   * topics can hold an event, or a group that re-reads them would apply old events again.
+   */
+  PROCESSED_EVENT_RETENTION_MS: env.positiveInt(DEFAULT_PROCESSED_EVENT_RETENTION_MS),
   /**
    * Delay before each attempt, counted from the previous one (seed 6.4 rule 4): attempt 1 immediate,
    * then 1 min, 5 min, 15 min, 1 h. As many entries as attempts; tests scale them down to seconds.

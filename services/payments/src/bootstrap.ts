@@ -28,7 +28,12 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     log: { level: config.LOG_LEVEL },
     database: paymentsDatabase(config.DATABASE_URL),
     kafkaBrokers: config.KAFKA_BROKERS,
-    outbox: { enabled: config.OUTBOX_RELAY_ENABLED, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS },
+    outbox: {
+      enabled: config.OUTBOX_RELAY_ENABLED,
+      pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+      retentionMs: config.OUTBOX_RETENTION_MS,
+    },
+    processedEvents: { retentionMs: config.PROCESSED_EVENT_RETENTION_MS },
     telemetry,
   });
   const { orm, clock } = service;

@@ -1,3 +1,4 @@
+import { DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_EVENT_RETENTION_MS } from '@corridor/bus';
 import { env, loadConfig, z } from '@corridor/config';
 
 export const paymentsConfigShape = {
@@ -36,6 +37,13 @@ export const paymentsConfigShape = {
   KAFKA_GROUP_ID: z.string().min(1).optional(),
   OUTBOX_RELAY_ENABLED: env.boolean(true),
   OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
+  /** Published outbox rows are deleted after this (decision 0017); Kafka holds the history. */
+  OUTBOX_RETENTION_MS: env.positiveInt(DEFAULT_OUTBOX_RETENTION_MS),
+  /**
+   * processed_event rows are deleted after this (decision 0017). Keep it longer than the consumed
+   * topics can hold an event, or a group that re-reads them would apply old events again.
+   */
+  PROCESSED_EVENT_RETENTION_MS: env.positiveInt(DEFAULT_PROCESSED_EVENT_RETENTION_MS),
   LOG_LEVEL: env.logLevel(),
 };
 

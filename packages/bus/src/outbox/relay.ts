@@ -2,6 +2,7 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@corridor/logging';
 import type { Message, Producer } from 'kafkajs';
 import pg from 'pg';
+import { DEFAULT_OUTBOX_RETENTION_MS, RETENTION_BATCH, RETENTION_SWEEP_INTERVAL_MS } from '../retention.js';
 import { captureTraceContext, traceContextFromCarrier } from '../tracing.js';
 import { OUTBOX_CHANNEL } from './schema.js';
 
@@ -14,8 +15,12 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Safety net when a notification is missed (for example across a reconnect). */
   pollIntervalMs?: number;
-  /** Published rows older than this are deleted; the topic is the history, not this table. */
-  retentionHours?: number;
+  /** Published rows older than this are deleted (default 72 h); the topic is the history, not this table. */
+  retentionMs?: number;
+  /** Rows per retention DELETE, so a large backlog never holds one long lock. */
+  retentionBatchSize?: number;
+  /** How often the relay looks for published rows past retention (default hourly). */
+  retentionSweepIntervalMs?: number;
 }
 
 interface OutboxRow {
@@ -42,17 +47,21 @@ export class OutboxRelay {
   private running = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
-  private lastCleanup = 0;
+  private nextSweepAt = 0;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly retentionMs: number;
+  private readonly retentionBatchSize: number;
+  private readonly retentionSweepIntervalMs: number;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
     this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay pool error'));
     this.batchSize = options.batchSize ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.retentionMs = (options.retentionHours ?? 72) * 3_600_000;
+    this.retentionMs = options.retentionMs ?? DEFAULT_OUTBOX_RETENTION_MS;
+    this.retentionBatchSize = options.retentionBatchSize ?? RETENTION_BATCH;
+    this.retentionSweepIntervalMs = options.retentionSweepIntervalMs ?? RETENTION_SWEEP_INTERVAL_MS;
   }
 
   async start(): Promise<void> {
@@ -164,7 +173,8 @@ export class OutboxRelay {
         const published = await this.publishBatch();
         failures = 0;
         if (published >= this.batchSize) continue; // more waiting: no sleep
-        await this.cleanup();
+        // One retention batch per turn, between publishes: a big backlog never delays new events long.
+        if (await this.sweepStep()) continue;
         await this.sleep(this.pollIntervalMs);
       } catch (error) {
         failures += 1;
@@ -174,12 +184,33 @@ export class OutboxRelay {
     }
   }
 
-  private async cleanup(): Promise<void> {
-    if (Date.now() - this.lastCleanup < 3_600_000) return;
-    this.lastCleanup = Date.now();
-    await this.pool.query(`delete from outbox where published_at < now() - make_interval(secs => $1)`, [
-      this.retentionMs / 1000,
-    ]);
+  /**
+   * Deletes at most one batch of published rows past retention, oldest first; returns how many.
+   * Unpublished rows are never touched, whatever their age. Exposed for tests.
+   */
+  async deleteExpiredBatch(): Promise<number> {
+    // Database time on both sides: published_at is written by the database's now().
+    const { rowCount } = await this.pool.query(
+      `delete from outbox where id in (
+         select id from outbox where published_at < now() - make_interval(secs => $1)
+          order by published_at limit $2 for update skip locked
+       )`,
+      [this.retentionMs / 1000, this.retentionBatchSize],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** A turn of the retention sweep when one is due; true while expired rows remain. */
+  private async sweepStep(): Promise<boolean> {
+    if (Date.now() < this.nextSweepAt) return false;
+    try {
+      if ((await this.deleteExpiredBatch()) >= this.retentionBatchSize) return true;
+    } catch (error) {
+      // Retention can wait for its next turn; publishing must not back off because of it.
+      this.options.logger.warn({ err: error }, 'outbox retention sweep failed');
+    }
+    this.nextSweepAt = Date.now() + this.retentionSweepIntervalMs;
+    return false;
   }
 
   private sleep(ms: number): Promise<void> {

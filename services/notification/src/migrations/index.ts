@@ -2,10 +2,14 @@ import type { MigrationObject } from '@corridor/db';
 import { Migration20261121300000WebhookEndpoints } from './Migration20261121300000WebhookEndpoints.js';
 import { Migration20261121400000WebhookDeliveries } from './Migration20261121400000WebhookDeliveries.js';
 import { Migration20261122100000IdempotencyKeys } from './Migration20261122100000IdempotencyKeys.js';
+import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
+import { Migration20261124500000DeliveryListIndexes } from './Migration20261124500000DeliveryListIndexes.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121300000WebhookEndpoints', class: Migration20261121300000WebhookEndpoints },
   { name: 'Migration20261121400000WebhookDeliveries', class: Migration20261121400000WebhookDeliveries },
   { name: 'Migration20261122100000IdempotencyKeys', class: Migration20261122100000IdempotencyKeys },
+  { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
+  { name: 'Migration20261124500000DeliveryListIndexes', class: Migration20261124500000DeliveryListIndexes },
 ];
