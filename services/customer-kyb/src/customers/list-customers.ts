@@ -18,7 +18,7 @@ export const PAGE_SIZE = 15;
 
 /**
  * Without paginate the seed's default shape returns a plain array; it is bounded so a platform
- * with 100,000 customers gets an answer, not a failure (decision 0008).
+ * with 100,000 customers gets an answer, not a failure, and says when it was cut (decision 0008).
  */
 export const UNPAGINATED_LIMIT = 500;
 
@@ -33,6 +33,8 @@ export interface ListFilters {
 export interface CustomerList {
   customers: CustomerMessage[];
   page?: Omit<PageInfo, '$typeName'>;
+  /** Unpaginated only: more customers match than UNPAGINATED_LIMIT. */
+  truncated?: boolean;
 }
 
 function checkEnum(value: string | undefined, allowed: readonly string[], name: string, problems: FieldProblems) {
@@ -46,8 +48,13 @@ async function page(
   paginate: { page: number } | undefined,
 ): Promise<CustomerList> {
   if (!paginate) {
-    const customers = await em.find(Customer, where, { orderBy, limit: UNPAGINATED_LIMIT });
-    return { customers: (await loadAggregates(em, customers)).map(toCustomerMessage) };
+    // One row past the cap tells whether more exist, without a count(*) (DESIGN.md: lists stay flat).
+    const found = await em.find(Customer, where, { orderBy, limit: UNPAGINATED_LIMIT + 1 });
+    const customers = found.slice(0, UNPAGINATED_LIMIT);
+    return {
+      customers: (await loadAggregates(em, customers)).map(toCustomerMessage),
+      truncated: found.length > UNPAGINATED_LIMIT,
+    };
   }
   const current = Math.max(1, paginate.page);
   const [customers, total] = await em.findAndCount(Customer, where, {

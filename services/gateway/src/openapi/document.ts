@@ -59,7 +59,7 @@ const queryParameters = ({ query }: PublicRoute): ParameterObject[] =>
 /** Groups operations by resource: the first path segment after /api/external. */
 const tagOf = (path: string) => path.replace(/^\/api\/external\//, '').split('/')[0] ?? path;
 
-function routeResponse(status: number, { description, schema }: RouteResponse): ResponseObject {
+function routeResponse(status: number, { description, schema, headers }: RouteResponse): ResponseObject {
   if (status >= 400) {
     return {
       description,
@@ -69,7 +69,7 @@ function routeResponse(status: number, { description, schema }: RouteResponse): 
   }
   return {
     description,
-    headers: { ...requestIdHeader, ...rateLimitHeaders },
+    headers: { ...requestIdHeader, ...rateLimitHeaders, ...headers },
     ...(schema ? { content: { 'application/json': { schema } } } : {}),
   };
 }

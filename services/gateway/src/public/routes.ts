@@ -2,6 +2,7 @@ import type { Scope } from '@corridor/scopes';
 import type { Request, Response } from 'express';
 import type { CallSettings } from '@corridor/grpc';
 import type { Metadata } from '@grpc/grpc-js';
+import type { HeadersObject } from 'openapi3-ts/oas31';
 import type { Authenticated } from '../auth/authenticate.js';
 import type { Clients } from '../clients.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
@@ -29,6 +30,8 @@ export interface RouteContext {
 export interface RouteResponse {
   description: string;
   schema?: JsonSchema;
+  /** Headers of this route's own, beyond x-request-id and the rate-limit ones every answer has. */
+  headers?: HeadersObject;
 }
 
 export interface PublicRoute {

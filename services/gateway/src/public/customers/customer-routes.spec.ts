@@ -1,4 +1,6 @@
 import { DomainError, failedPrecondition, invalidArgument, Status } from '@corridor/grpc';
+import type { ResponseObject } from 'openapi3-ts/oas31';
+import { openApiDocument } from '../../openapi/document.js';
 import { serveRoutes } from '../route-harness.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, DOCUMENT_ID, OWNER_ID } from './customer.fixtures.js';
 import { startFakeCustomerService } from './fake-customer-service.js';
@@ -251,6 +253,50 @@ describe('the customer routes (decision 0008)', () => {
       expect(request).toMatchObject({ paginate: false });
       for (const filter of ['email', 'idNumber', 'registrationNumber', 'verificationStatus', 'type'])
         expect(request?.[filter]).toBeUndefined();
+    });
+
+    it('without paginate, a list of every match carries neither Link nor x-corridor-truncated', async () => {
+      service.answers.set('listCustomers', () => ({ customers: [businessCustomer()], truncated: false }));
+      const response = await fetch(`${base}/api/external/customer?type=business`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('link')).toBeNull();
+      expect(response.headers.get('x-corridor-truncated')).toBeNull();
+    });
+
+    it('without paginate, a cut list keeps {message, data} and links to the paginated list with the same filters', async () => {
+      service.answers.set('listCustomers', () => ({ customers: [businessCustomer()], truncated: true }));
+      const response = await fetch(
+        `${base}/api/external/customer?verification_status=REJECTED&registration_number=RC%201&page=3&type=business`,
+      );
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        message: 'customers retrieved',
+        data: [expect.objectContaining({ id: CUSTOMER_ID })],
+      });
+      expect(response.headers.get('x-corridor-truncated')).toBe('true');
+      expect(response.headers.get('link')).toBe(
+        `<${base}/api/external/customer?verification_status=REJECTED&registration_number=RC%201&type=business&paginate=true>; rel="next"`,
+      );
+      expect(service.calls[0]?.request).toMatchObject({ paginate: false, verificationStatus: 'REJECTED' });
+    });
+
+    it('without paginate, paginate=false given is replaced by paginate=true in the Link', async () => {
+      service.answers.set('listCustomers', () => ({ customers: [], truncated: true }));
+      const response = await fetch(`${base}/api/external/customer?paginate=false&email=ada%2Bx%40example.com`);
+      expect(response.headers.get('link')).toBe(
+        `<${base}/api/external/customer?email=ada%2Bx%40example.com&paginate=true>; rel="next"`,
+      );
+    });
+
+    it('documents Link and x-corridor-truncated, optional, on the list’s 200 in the OpenAPI document', () => {
+      const list = openApiDocument({ tokenRequestsPerMinute: 30 }).paths?.['/api/external/customer']?.get;
+      const ok = list?.responses?.['200'] as ResponseObject | undefined;
+      expect(ok?.headers).toMatchObject({
+        Link: { schema: { type: 'string' } },
+        'x-corridor-truncated': { schema: { type: 'string', enum: ['true'] } },
+      });
+      for (const name of ['Link', 'x-corridor-truncated'])
+        expect(ok?.headers?.[name]).not.toHaveProperty('required', true);
     });
 
     it('with paginate: the filters go to customer-kyb, the envelope links keep them, absolute', async () => {

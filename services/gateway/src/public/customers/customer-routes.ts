@@ -1,6 +1,7 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { structOfBody } from '../body.js';
 import { parseCustomerListQuery, queryOf } from './list-query.js';
+import { truncationHeaders, truncationResponseHeaders } from './list-truncation.js';
 import { paginatedEnvelope } from './pagination.js';
 import { pathParam } from '../path-params.js';
 import { customerJson, present } from './render.js';
@@ -39,7 +40,7 @@ async function listCustomers({ req, res, clients, call }: RouteContext): Promise
   const params = queryOf(req.originalUrl);
   const query = parseCustomerListQuery(params);
   const filters = Object.fromEntries(query.filters);
-  const { customers, page } = await clients.customer.listCustomers(
+  const { customers, page, truncated } = await clients.customer.listCustomers(
     {
       email: filters.email,
       idNumber: filters.id_number,
@@ -52,7 +53,10 @@ async function listCustomers({ req, res, clients, call }: RouteContext): Promise
     call,
   );
   const data = customers.map(customerJson);
+  const path = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, '');
   if (!query.paginate) {
+    // The body stays the seed's shape (seed 4.4); a cut list says so where a client cannot miss it.
+    if (truncated) res.set(truncationHeaders(path, params));
     res.json({ message: 'customers retrieved', data });
     return;
   }
@@ -66,7 +70,7 @@ async function listCustomers({ req, res, clients, call }: RouteContext): Promise
       total: Number(position.total),
     },
     {
-      path: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
+      path,
       // Links keep the query as given (filters, paginate) and set their own page, as Laravel's do.
       query: [...params].filter(([name]) => name !== 'page'),
     },
@@ -117,7 +121,12 @@ export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
     summary:
       'List customers, newest first: exact-match filters email, id_number, registration_number, verification_status, type; paginate=true for pages of 15',
     responses: {
-      200: { description: 'The matching customers', schema: customerListBody },
+      200: {
+        description:
+          'The matching customers. Without paginate, the newest 500: when more match, the answer carries `x-corridor-truncated: true` and a `Link` to the paginated list',
+        schema: customerListBody,
+        headers: truncationResponseHeaders,
+      },
       422: {
         description:
           'An unknown or repeated query parameter, a verification_status or type outside its values, paginate other than true/false/1/0, or page not a whole number ≥ 1; `errors` names each parameter',

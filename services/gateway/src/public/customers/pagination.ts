@@ -36,10 +36,13 @@ const NEXT_LABEL = 'Next &raquo;';
 const encode = (value: string) =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-function pageUrl(location: ListLocation, page: number): string {
-  const query = [...location.query, ['page', String(page)] as const];
-  return `${location.path}?${query.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}`;
+/** An absolute list URL: `path` with `query` in the order given, encoded as every page link is. */
+export function listUrl(path: string, query: readonly (readonly [string, string])[]): string {
+  return `${path}?${query.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}`;
 }
+
+const pageUrl = (location: ListLocation, page: number) =>
+  listUrl(location.path, [...location.query, ['page', String(page)]]);
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -178,7 +178,8 @@ export const customerListBody: JsonSchema = {
   oneOf: [
     {
       ...successBody('customers retrieved', { type: 'array', items: schema('Customer') }),
-      description: 'without paginate=true: every match, newest first',
+      description:
+        'without paginate=true: the newest 500 matches; the x-corridor-truncated and Link headers say more match',
     },
     paginatedCustomers,
   ],
