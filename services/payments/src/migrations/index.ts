@@ -3,6 +3,7 @@ import { Migration20261124000000Ledger } from './Migration20261124000000Ledger.j
 import { Migration20261124100000Payouts } from './Migration20261124100000Payouts.js';
 import { Migration20261124200000Collections } from './Migration20261124200000Collections.js';
 import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
+import { Migration20261124500000ListIndexes } from './Migration20261124500000ListIndexes.js';
 
 /** Every migration of payments, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124100000Payouts', class: Migration20261124100000Payouts },
   { name: 'Migration20261124200000Collections', class: Migration20261124200000Collections },
   { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
+  { name: 'Migration20261124500000ListIndexes', class: Migration20261124500000ListIndexes },
 ];
