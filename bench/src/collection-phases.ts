@@ -12,6 +12,8 @@ import { signWebhook, verifyWebhook } from '../../packages/webhook-signature/dis
 import { CollectionsApi, collectionHookOf } from '../../test/dist/support/collections.js';
 import { Platform } from '../../test/dist/support/platform.js';
 import { receiverEnv } from '../../test/dist/support/receiving-business.js';
+import { numberFromEnv } from './env.js';
+import { runBench } from './lifecycle.js';
 
 /**
  * Issue 11's benchmark: incoming transfers per second end to end. Each is a sandbox transfer POSTed
@@ -22,17 +24,9 @@ import { receiverEnv } from '../../test/dist/support/receiving-business.js';
  * concurrency (as bench:webhooks): what the receiver and TLS allow at all.
  */
 
-function whole(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be ${min}–${max}`);
-  return value;
-}
-
-const TRANSFERS = whole('BENCH_TRANSFERS', 1_000, 32, 20_000);
+const TRANSFERS = numberFromEnv('BENCH_TRANSFERS', 1_000, 32, 20_000);
 /** One registration each: notification sends at most 4 webhooks at once per registration. */
-const BUSINESSES = whole('BENCH_BUSINESSES', 8, 1, 32);
+const BUSINESSES = numberFromEnv('BENCH_BUSINESSES', 8, 1, 32);
 const CONCURRENCY = 32;
 const WARM_UP = 64;
 /** ₦100.00: an amount the sandbox treats as ordinary (no magic ending, decision 0014). */
@@ -75,11 +69,6 @@ const api = new CollectionsApi(platform);
 const gateway = new Agent({ connections: CONCURRENCY });
 let stopping: Promise<unknown> | undefined;
 const cleanUp = () => (stopping ??= Promise.allSettled([platform.stop(), receiver.stop(), gateway.close()]));
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: stopping the processes the bench started');
-  void cleanUp().finally(() => process.exit(130));
-});
-
 /** A business with raised limits, its receiver path as collection_url, and a verified customer's NGN account. */
 async function collector(index: number): Promise<Collector> {
   const business = await platform.createBusiness(`Bench Collections ${index}`);
@@ -238,11 +227,4 @@ async function main(): Promise<void> {
   if (!check.ok || !conserved || unsigned > 0) throw new Error('the books or the signatures do not add up');
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runBench(main, cleanUp);

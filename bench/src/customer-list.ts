@@ -4,6 +4,7 @@ import { openMigratedDatabase, type MikroORM } from '../../packages/db/dist/inde
 import { createTestDatabase, query } from '../../packages/testing/dist/index.js';
 import { customerKybDatabase } from '../../services/customer-kyb/dist/database.js';
 import { listCustomers, type ListFilters } from '../../services/customer-kyb/dist/customers/list-customers.js';
+import { insertCustomers } from './customer-rows.js';
 
 /**
  * seed 4.4 with 100,000 customers: how long one filtered page of GET /customer takes through the
@@ -31,27 +32,11 @@ const CASES: Case[] = [
 ];
 
 async function seed(url: string, businessId: string): Promise<void> {
-  // Half individuals (email, id_number), half businesses (registration_number); statuses spread.
-  const insert = (business: string, count: number, offset: number) =>
-    query(
-      url,
-      `insert into customer (id, business_id, type, kyb_scope, verification_status, fields, created_at, updated_at)
-       select gen_random_uuid(), $1::uuid,
-         case when n % 2 = 0 then 'individual' else 'business' end,
-         case when n % 2 = 0 then null else 'FULL' end,
-         (array['PENDING','PROCESSING','VERIFIED','REJECTED'])[1 + n % 4],
-         case when n % 2 = 0
-           then jsonb_build_object('first_name', 'Ada', 'last_name', 'Obi', 'country', 'NG',
-                                   'email', 'customer-' || n || '@example.com', 'id_number', 'ID-' || (n - 1))
-           else jsonb_build_object('business_name', 'Acme ' || n, 'registration_number', 'RC-' || n,
-                                   'incorporation_country', 'NG', 'country', 'NG', 'email', 'customer-' || n || '@example.com')
-         end,
-         now() - make_interval(secs => n), now()
-       from generate_series($2::int, $3::int) as n`,
-      [business, offset, offset + count - 1],
-    );
-  await insert(businessId, CUSTOMERS, 1);
-  for (let i = 0; i < 10; i++) await insert(randomUUID(), OTHER_BUSINESSES_CUSTOMERS / 10, CUSTOMERS + 1 + i * 10_000);
+  await insertCustomers(url, { businessId, first: 1, count: CUSTOMERS });
+  for (let i = 0; i < 10; i++) {
+    const first = CUSTOMERS + 1 + i * 10_000;
+    await insertCustomers(url, { businessId: randomUUID(), first, count: OTHER_BUSINESSES_CUSTOMERS / 10 });
+  }
   await query(url, 'vacuum analyze customer'); // what autovacuum does to a table this size
 }
 
@@ -61,7 +46,10 @@ async function measure(orm: MikroORM, businessId: string, item: Case): Promise<{
   let rows = 0;
   for (let run = 0; run < RUNS; run++) {
     const started = performance.now();
-    const list = await listCustomers(orm.em.fork(), actor, item.filters, { page: item.page ?? 1 });
+    const list = await listCustomers(orm.em.fork(), actor, item.filters, {
+      kind: 'numbered',
+      page: item.page ?? 1,
+    });
     times.push(performance.now() - started);
     rows = list.customers.length;
   }

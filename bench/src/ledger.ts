@@ -7,6 +7,7 @@ import { checkLedger, LedgerAccounts } from '../../services/payments/dist/ledger
 import { runWriters, type LoadSettings } from './ledger-load.js';
 import { appendToReadme, formatRun, type LedgerRun, type PhaseResult } from './ledger-report.js';
 import { distinctWallets, hotFeeAccount, hotWallet, type Ledger, type Scenario } from './ledger-scenarios.js';
+import { runBench } from './lifecycle.js';
 import { findPgbench, initialisePgbench, runTpcbLike } from './pgbench.js';
 
 /**
@@ -35,12 +36,6 @@ async function cleanUp(): Promise<void> {
   orm = undefined;
   await Promise.allSettled(databases.splice(0).map((database) => database.drop()));
 }
-
-// Ctrl-C still drops the throwaway databases (pgbench, in the same process group, stops too).
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: dropping the bench databases');
-  void cleanUp().finally(() => process.exit(130));
-});
 
 async function throwaway(prefix: string): Promise<TestDatabase> {
   const database = await createTestDatabase(prefix);
@@ -124,11 +119,5 @@ async function main(): Promise<void> {
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+// Ctrl-C still drops the throwaway databases (pgbench, in the same process group, stops too).
+await runBench(main, cleanUp, { interrupted: 'dropping the bench databases' });

@@ -27,7 +27,7 @@ const ratio = (phase: PhaseResult, reference: PhaseResult) =>
  */
 const LOAD_AVERAGE_BEFORE = loadavg()[0] ?? 0;
 
-const machine = () => {
+export const machine = () => {
   const all = cpus();
   return {
     cpus: all.length,

@@ -3,24 +3,17 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaselineServer, type BaselineServer } from './baseline-server.js';
 import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js';
+import { numberFromEnv } from './env.js';
+import { runBench } from './lifecycle.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
 import { runPaymentsPhases } from './payments-phases.js';
 import { runPayoutPhases } from './payout-phases.js';
 import { formatPayments, formatPayouts, formatTable, resultsJson, type PhaseResult } from './report.js';
 
-function wholeFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`${name} must be a whole number ${min}–${max}`);
-  return value;
-}
-
 // Short and bounded on purpose: the whole run takes about a minute and always ends by itself.
 const settings: LoadSettings = {
-  seconds: wholeFromEnv('BENCH_SECONDS', 10, 1, 60),
-  connections: wholeFromEnv('BENCH_CONNECTIONS', 32, 1, 256),
+  seconds: numberFromEnv('BENCH_SECONDS', 10, 1, 60),
+  connections: numberFromEnv('BENCH_CONNECTIONS', 32, 1, 256),
 };
 const WARM_UP_SECONDS = 2;
 const RESULTS_FILE = fileURLToPath(new URL('../results/latest.json', import.meta.url));
@@ -31,12 +24,6 @@ let corridor: CorridorUnderLoad | undefined;
 async function cleanUp(): Promise<void> {
   await Promise.allSettled([baselineServer?.stop(), corridor?.stop()]);
 }
-
-// Ctrl-C still stops the services and drops their databases.
-process.once('SIGINT', () => {
-  console.error('\ninterrupted: stopping the processes the bench started');
-  void cleanUp().finally(() => process.exit(130));
-});
 
 async function phase(key: string, title: string, target: Target): Promise<PhaseResult> {
   console.log(`… ${title}: ${WARM_UP_SECONDS} s warm-up, then ${settings.seconds} s measured`);
@@ -70,11 +57,4 @@ async function main(): Promise<void> {
   console.log(`written to ${RESULTS_FILE}`);
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runBench(main, cleanUp);
