@@ -10,6 +10,7 @@ import {
 } from '../support/customers.js';
 import { Platform } from '../support/platform.js';
 
+/** page=N: Laravel's length-aware envelope, its total counted up to 10,000 (decision 0018). */
 interface Page {
   data: CustomerJson[];
   links: { first: string; last: string; prev: string | null; next: string | null };
@@ -22,13 +23,21 @@ interface Page {
     per_page: number;
     to: number | null;
     total: number;
+    total_capped: boolean;
   };
+}
+
+/** paginate=true without page: Laravel's cursor envelope (decision 0018). */
+interface CursorPage {
+  data: CustomerJson[];
+  links: { first: null; last: null; prev: string | null; next: string | null };
+  meta: { path: string; per_page: number; next_cursor: string | null; prev_cursor: string | null };
 }
 
 /**
  * seed 4.4: GET /customer with exact-match filters scoped to the caller's business; paginate=true
- * gives Laravel's {data, links, meta} envelope, 15 per page, newest first; without it the
- * unchanged default {message, data} (seed 9).
+ * gives a {data, links, meta} envelope, 15 per page, newest first: cursor pages, or numbered pages
+ * with page=N (decision 0018); without it the unchanged default {message, data} (seed 9).
  */
 describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
   const platform = new Platform();
@@ -85,6 +94,8 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
     );
   const page = async (queryString: string) =>
     jsonOf<Page>(await api.call(caller.token, 'GET', `/customer${queryString}`), 200, `page ${queryString}`);
+  const cursorPage = async (queryString: string) =>
+    jsonOf<CursorPage>(await api.call(caller.token, 'GET', `/customer${queryString}`), 200, `page ${queryString}`);
   const ids = (customers: { id: string }[]) => customers.map((customer) => customer.id);
 
   it('seed 4.4, seed 9: without paginate the answer is {message, data} with every match, newest first (not capped at 15)', async () => {
@@ -97,9 +108,36 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
     expect(body.data[0]).toEqual(await api.getCustomer(caller.token, newestFirst[0]!.id));
   });
 
-  it('seed 4.4, seed 8: paginate=true gives {data, links, meta}, 15 per page, newest first', async () => {
-    const first = await page('?paginate=true');
+  it('seed 4.4, seed 8: paginate=true gives {data, links, meta}, 15 per page, newest first, in cursor pages', async () => {
+    const first = await cursorPage('?paginate=true');
     expect(Object.keys(first).sort()).toEqual(['data', 'links', 'meta']);
+    expect(ids(first.data)).toEqual(ids(newestFirst.slice(0, 15)));
+    expect(first.meta).toMatchObject({
+      per_page: 15,
+      prev_cursor: null,
+      path: `${platform.publicUrl}/api/external/customer`,
+    });
+    expect(first.links).toMatchObject({ first: null, last: null, prev: null });
+    const next = new URL(String(first.links.next));
+    expect(next.searchParams.get('paginate')).toBe('true');
+    expect(next.searchParams.get('cursor')).toBe(first.meta.next_cursor);
+
+    const second = await cursorPage(next.search);
+    expect(ids(second.data)).toEqual(ids(newestFirst.slice(15)));
+    expect(second.links.next).toBeNull();
+    expect(second.meta.next_cursor).toBeNull();
+    const back = new URL(String(second.links.prev));
+    expect(ids((await cursorPage(back.search)).data)).toEqual(ids(newestFirst.slice(0, 15)));
+
+    // per_page sizes a cursor page, and the next page starts where it ended.
+    const small = await cursorPage('?paginate=true&per_page=5');
+    expect(ids(small.data)).toEqual(ids(newestFirst.slice(0, 5)));
+    const after = await cursorPage(`?paginate=true&per_page=5&cursor=${String(small.meta.next_cursor)}`);
+    expect(ids(after.data)).toEqual(ids(newestFirst.slice(5, 10)));
+  });
+
+  it('decision 0018: page=N gives the numbered envelope, 15 per page, its total exact under 10,000', async () => {
+    const first = await page('?paginate=true&page=1');
     expect(ids(first.data)).toEqual(ids(newestFirst.slice(0, 15)));
     expect(first.meta).toMatchObject({
       current_page: 1,
@@ -108,6 +146,7 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
       last_page: 2,
       per_page: 15,
       total: 18,
+      total_capped: false,
       path: `${platform.publicUrl}/api/external/customer`,
     });
     expect(first.meta.links).toEqual(
@@ -136,7 +175,7 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
   it('seed 4.4: paginate accepts true/false/1/0; paginate=false is the default shape', async () => {
     expect(Object.keys(await list('?paginate=false')).sort()).toEqual(['data', 'message']);
     expect(Object.keys(await list('?paginate=0')).sort()).toEqual(['data', 'message']);
-    expect((await page('?paginate=1')).meta.per_page).toBe(15);
+    expect((await cursorPage('?paginate=1')).meta.per_page).toBe(15);
   });
 
   it('seed 4.4: the registration_number filter is an exact match scoped to the caller’s business', async () => {
@@ -177,8 +216,8 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
   });
 
   it('seed 4.4: filters apply to the paginated list, and its links keep them', async () => {
-    const filtered = await page('?paginate=true&type=business');
-    expect(filtered.meta).toMatchObject({ total: 16, last_page: 2 });
+    expect((await page('?paginate=true&type=business&page=1')).meta).toMatchObject({ total: 16, last_page: 2 });
+    const filtered = await cursorPage('?paginate=true&type=business');
     expect(ids(filtered.data)).toEqual(
       ids(newestFirst.filter((customer) => customer.type === 'business').slice(0, 15)),
     );
@@ -215,5 +254,10 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
     });
     await expectInvalid(await api.call(caller.token, 'GET', '/customer?paginate=yes'), { paginate: /true|false/ });
     await expectInvalid(await api.call(caller.token, 'GET', '/customer?paginate=true&page=0'), { page: /1/ });
+    await expectInvalid(await api.call(caller.token, 'GET', '/customer?paginate=true&page=101'), { page: /100/ });
+    await expectInvalid(await api.call(caller.token, 'GET', '/customer?paginate=true&cursor=not-ours'), {
+      cursor: /not a cursor this API returned/,
+    });
+    await expectInvalid(await api.call(caller.token, 'GET', '/customer?cursor=abc'), { cursor: /paginate=true/ });
   });
 });

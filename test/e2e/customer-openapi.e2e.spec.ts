@@ -211,8 +211,11 @@ describe('the OpenAPI document covers every customer route and describes its rea
       { owners: [ownerBody()] },
     );
     await documented('get', '/api/external/customer', '/customer', 200);
+    // All three shapes: {message, data}, a cursor page, a numbered page (decision 0018).
     const paginated = await documented('get', '/api/external/customer', '/customer?paginate=true&type=business', 200);
     expect(Object.keys(paginated).sort()).toEqual(['data', 'links', 'meta']);
+    const numbered = await documented('get', '/api/external/customer', '/customer?paginate=true&page=1', 200);
+    expect(Object.keys(numbered).sort()).toEqual(['data', 'links', 'meta']);
   });
 
   it('seed 7: the 400, 404 and 422 answers match the document too, 422 with its errors map', async () => {

@@ -67,17 +67,21 @@ export interface AttemptMadeJson extends DeliveryWithAttemptsJson {
 }
 
 /** GET /webhook/deliveries: the paginated envelope of the customer list (seed 4.4, decision 0010). */
+/** A page of the delivery log: a cursor page, or for page=N a numbered one (decision 0018). */
 export interface DeliveryPage {
   data: DeliveryJson[];
-  links: { first: string; last: string; prev: string | null; next: string | null };
+  links: { first: string | null; last: string | null; prev: string | null; next: string | null };
   meta: {
-    current_page: number;
-    from: number | null;
-    last_page: number;
     path: string;
     per_page: number;
-    to: number | null;
-    total: number;
+    next_cursor?: string | null;
+    prev_cursor?: string | null;
+    current_page?: number;
+    from?: number | null;
+    last_page?: number;
+    to?: number | null;
+    total?: number;
+    total_capped?: boolean;
     [field: string]: unknown;
   };
 }
@@ -159,13 +163,18 @@ export class WebhookApi {
     return jsonOf<DeliveryPage>(await this.listCall(token, query), 200, 'list deliveries');
   }
 
-  /** Every delivery matching the filters, every page read, newest first. */
+  /** Every delivery matching the filters, every cursor page read, newest first. */
   async allDeliveries(token: string, query: Record<string, string | number> = {}): Promise<DeliveryJson[]> {
     const all: DeliveryJson[] = [];
-    for (let page = 1; ; page += 1) {
-      const answer = await this.deliveries(token, { ...query, page });
+    for (let cursor: string | null | undefined = undefined; ;) {
+      const answer: DeliveryPage = await this.deliveries(token, {
+        ...query,
+        per_page: 100,
+        ...(cursor ? { cursor } : {}),
+      });
       all.push(...answer.data);
-      if (page >= answer.meta.last_page) return all;
+      cursor = answer.meta.next_cursor;
+      if (!cursor) return all;
     }
   }
 

@@ -2,7 +2,9 @@ import { invalidArgument } from '@corridor/grpc';
 
 /**
  * Keyset cursors on (created_at, id), newest first (DESIGN.md "Lists stay flat"). Opaque to
- * clients: base64url of the position and the direction to read from it.
+ * clients: base64url of the position and the direction to read from it. A cursor holds
+ * milliseconds, so every listed table writes created_at from a JS Date, never with `now()`: two
+ * rows in one millisecond at microsecond precision would otherwise straddle a page and one be skipped.
  */
 export interface Cursor {
   createdAt: Date;

@@ -8,3 +8,12 @@ export {
   type Cursor,
   type KeysetRead,
 } from './cursor.js';
+export {
+  cappedCountSql,
+  numberedPage,
+  numberedPageSql,
+  numberedRead,
+  MAX_PAGE_NUMBER,
+  TOTAL_CAP,
+  type NumberedRead,
+} from './numbered.js';

@@ -17,7 +17,13 @@ import { permissionDenied, registration, type CallContext } from '@corridor/grpc
 import { runIdempotent } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
 import { createCustomer } from './customers/create-customer.js';
-import { adminListCustomers, getCustomer, listAuditEntries, listCustomers } from './customers/list-customers.js';
+import {
+  adminListCustomers,
+  getCustomer,
+  listAuditEntries,
+  listCustomers,
+  type ListPage,
+} from './customers/list-customers.js';
 import { reviewCustomer } from './customers/review-customer.js';
 import { submitCustomer } from './customers/submit-customer.js';
 import { removeOwner, updateCustomer } from './customers/update-customer.js';
@@ -84,7 +90,12 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
         verificationStatus: request.verificationStatus,
         type: request.type,
       };
-      return listCustomers(em(), platform(call), filters, request.paginate ? { page: request.page } : undefined);
+      const page: ListPage = !request.paginate
+        ? { kind: 'unpaginated' }
+        : request.page > 0
+          ? { kind: 'numbered', page: request.page }
+          : { kind: 'cursor', cursor: request.cursorPage?.cursor ?? '', limit: request.cursorPage?.limit ?? 0 };
+      return listCustomers(em(), platform(call), filters, page);
     },
     async removeOwner(request, call) {
       const input = { customerId: request.customerId, ownerId: request.ownerId };

@@ -1,33 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { createTestDatabase, type TestDatabase } from '@corridor/testing';
 import { customerKybDatabase } from '../database.js';
-import { listCustomers, UNPAGINATED_LIMIT } from './list-customers.js';
+import { TOTAL_CAP } from '@corridor/pagination';
+import { insertCustomers } from './customer-rows.fixture.js';
+import { listCustomers, UNPAGINATED_LIMIT, type ListPage } from './list-customers.js';
 
-// GET /customer without paginate (seed 4.4, decision 0008): the newest 500, and whether more match,
-// against real PostgreSQL with a cap's worth of customers.
+// GET /customer (seed 4.4) against real PostgreSQL with a cap's worth of customers: without
+// paginate the newest 500 and whether more match (decision 0008); with it cursor pages that visit
+// every match once, and numbered pages whose count stops at its cap (decision 0018).
 
 const NOW = new Date('2026-11-24T10:00:00.000Z');
-
-/** `count` customers of `businessId`, customer n created n seconds before NOW: even n individuals, odd n businesses. */
-async function insertCustomers(url: string, businessId: string, count: number): Promise<void> {
-  await query(
-    url,
-    `insert into customer (id, business_id, type, kyb_scope, verification_status, fields, created_at, updated_at)
-     select gen_random_uuid(), $1::uuid,
-       case when n % 2 = 0 then 'individual' else 'business' end,
-       case when n % 2 = 0 then null else 'FULL' end,
-       'PENDING',
-       case when n % 2 = 0
-         then jsonb_build_object('first_name', 'Ada', 'last_name', 'Obi', 'country', 'NG', 'email', 'customer-' || n || '@example.com')
-         else jsonb_build_object('business_name', 'Acme ' || n, 'registration_number', 'RC-' || n,
-                                 'incorporation_country', 'NG', 'country', 'NG', 'email', 'customer-' || n || '@example.com')
-       end,
-       $2::timestamptz - make_interval(secs => n), $2::timestamptz
-     from generate_series(1, $3::int) as n`,
-    [businessId, NOW.toISOString(), count],
-  );
-}
 
 const emailOf = (customer: { fields?: { [field: string]: unknown } }) => customer.fields?.email;
 
@@ -37,21 +20,23 @@ describe('customer-kyb: the unpaginated customer list says when it was cut (real
   const overCap = randomUUID();
   const atCap = randomUUID();
 
-  const list = (businessId: string, filters = {}) => {
+  const list = (businessId: string, filters = {}, page: ListPage = { kind: 'unpaginated' }) => {
     if (!orm) throw new Error('the database is not open');
     return listCustomers(
       orm.em.fork(),
       { businessId, name: 'credential:list-spec', requestId: undefined },
       filters,
-      undefined,
+      page,
     );
   };
+  const cursorPage = (businessId: string, cursor = '', limit = 100) =>
+    list(businessId, {}, { kind: 'cursor', cursor, limit });
 
   beforeAll(async () => {
     db = await createTestDatabase('customer_list_cap');
     orm = await openMigratedDatabase(customerKybDatabase(db.url));
-    await insertCustomers(db.url, overCap, UNPAGINATED_LIMIT + 1);
-    await insertCustomers(db.url, atCap, UNPAGINATED_LIMIT);
+    await insertCustomers(db.url, overCap, UNPAGINATED_LIMIT + 1, NOW);
+    await insertCustomers(db.url, atCap, UNPAGINATED_LIMIT, NOW);
   });
   afterAll(async () => {
     await orm?.close();
@@ -77,5 +62,42 @@ describe('customer-kyb: the unpaginated customer list says when it was cut (real
     const { customers, truncated } = await list(overCap, { type: 'business' });
     expect(customers).toHaveLength(251);
     expect(truncated).toBe(false);
+  });
+
+  it('cursor pages: every match once, newest first, and back again from the last page', async () => {
+    const emails: unknown[] = [];
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const { customers, cursorPage: page } = await cursorPage(overCap, cursor);
+      pages += 1;
+      emails.push(...customers.map(emailOf));
+      if (!page?.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(pages).toBe(6);
+    expect(emails).toEqual(Array.from({ length: 501 }, (_, i) => `customer-${i + 1}@example.com`));
+
+    const last = await cursorPage(overCap, cursor);
+    const before = await cursorPage(overCap, last.cursorPage?.previousCursor ?? '');
+    expect(before.customers.map(emailOf)).toEqual(emails.slice(400, 500));
+  });
+
+  it('the first cursor page has no previous page; a filter narrows every page', async () => {
+    const first = await cursorPage(overCap, '', 15);
+    expect(first.customers).toHaveLength(15);
+    expect(first.cursorPage?.previousCursor).toBeUndefined();
+    const businesses = await list(overCap, { type: 'business' }, { kind: 'cursor', cursor: '', limit: 100 });
+    expect(businesses.customers.every((customer) => customer.type === 'business')).toBe(true);
+  });
+
+  it('numbered pages: 15 a page with an exact total under the cap, and nothing past page 100', async () => {
+    const { customers, page } = await list(overCap, {}, { kind: 'numbered', page: 3 });
+    expect(customers.map(emailOf)).toEqual(Array.from({ length: 15 }, (_, i) => `customer-${i + 31}@example.com`));
+    expect(page).toMatchObject({ currentPage: 3, perPage: 15, lastPage: 34, total: 501n, totalCapped: false });
+    expect(TOTAL_CAP).toBe(10_000);
+    await expect(list(overCap, {}, { kind: 'numbered', page: 101 })).rejects.toMatchObject({
+      message: expect.stringMatching(/page must be at most 100/),
+    });
   });
 });

@@ -3,7 +3,16 @@ import type {
   Customer as CustomerMessage,
   PageInfo,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { dateOf, sql } from '@corridor/db';
+import {
+  cappedCountSql,
+  keysetPage,
+  keysetRead,
+  numberedPage,
+  numberedPageSql,
+  numberedRead,
+} from '@corridor/pagination';
+import type { EntityManager } from '@mikro-orm/core';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
@@ -12,9 +21,6 @@ import { findCustomer, loadAggregate, loadAggregates, validationFailed } from '.
 import { Customer, VERIFICATION_STATUSES } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
 import { CUSTOMER_TYPES, FieldProblems, isUuid } from './rules/index.js';
-
-/** seed 4.4 and seed 8: 15 customers per page. */
-export const PAGE_SIZE = 15;
 
 /**
  * Without paginate the seed's default shape returns a plain array; it is bounded so a platform
@@ -30,9 +36,14 @@ export interface ListFilters {
   type?: string;
 }
 
+/** Which page of a list: the capped unpaginated list, a cursor page, or a numbered page (decision 0018). */
+export type ListPage =
+  { kind: 'unpaginated' } | { kind: 'cursor'; cursor: string; limit: number } | { kind: 'numbered'; page: number };
+
 export interface CustomerList {
   customers: CustomerMessage[];
   page?: Omit<PageInfo, '$typeName'>;
+  cursorPage?: { nextCursor?: string; previousCursor?: string; limit: number };
   /** Unpaginated only: more customers match than UNPAGINATED_LIMIT. */
   truncated?: boolean;
 }
@@ -41,64 +52,94 @@ function checkEnum(value: string | undefined, allowed: readonly string[], name: 
   if (value !== undefined && !allowed.includes(value)) problems.add(name, `must be one of ${allowed.join(', ')}`);
 }
 
-async function page(
-  em: EntityManager,
-  where: FilterQuery<Customer>,
-  orderBy: Record<string, 'asc' | 'desc' | 'asc nulls last'>,
-  paginate: { page: number } | undefined,
-): Promise<CustomerList> {
-  if (!paginate) {
+/** A list's filter as SQL over the customer table: `?` placeholders, one value each. */
+interface Filter {
+  where: string;
+  params: unknown[];
+}
+
+function filterOf(conditions: [column: string, value: string | undefined][]): Filter {
+  const given = conditions.filter((condition): condition is [string, string] => condition[1] !== undefined);
+  return {
+    where: given.length > 0 ? given.map(([column]) => `${column} = ?`).join(' and ') : 'true',
+    params: given.map(([, value]) => value),
+  };
+}
+
+const messagesOf = async (em: EntityManager, rows: Record<string, unknown>[]) =>
+  (
+    await loadAggregates(
+      em,
+      rows.map((row) => em.map(Customer, row)),
+    )
+  ).map(toCustomerMessage);
+
+async function countCapped(em: EntityManager, filter: Filter): Promise<number> {
+  const [row] = await sql<{ counted: number }>(em, cappedCountSql('customer', filter.where), filter.params);
+  return Number(row?.counted ?? 0);
+}
+
+/** A numbered page of `filter` in `order`: OFFSET at most 1,485 ids, the count capped. */
+async function numbered(em: EntityManager, filter: Filter, order: string, page: number): Promise<CustomerList> {
+  const read = numberedRead(page);
+  const [counted, rows] = await Promise.all([
+    countCapped(em, filter),
+    sql(em, numberedPageSql('customer', filter.where, order), [...filter.params, read.perPage, read.offset]),
+  ]);
+  return { customers: await messagesOf(em, rows), page: numberedPage(read, counted) };
+}
+
+async function listPage(em: EntityManager, filter: Filter, page: ListPage): Promise<CustomerList> {
+  const newestFirst = 'created_at desc, id desc';
+  if (page.kind === 'numbered') return numbered(em, filter, newestFirst, page.page);
+  if (page.kind === 'unpaginated') {
     // One row past the cap tells whether more exist, without a count(*) (DESIGN.md: lists stay flat).
-    const found = await em.find(Customer, where, { orderBy, limit: UNPAGINATED_LIMIT + 1 });
-    const customers = found.slice(0, UNPAGINATED_LIMIT);
+    const found = await sql(em, `select * from customer where ${filter.where} order by ${newestFirst} limit ?`, [
+      ...filter.params,
+      UNPAGINATED_LIMIT + 1,
+    ]);
     return {
-      customers: (await loadAggregates(em, customers)).map(toCustomerMessage),
+      customers: await messagesOf(em, found.slice(0, UNPAGINATED_LIMIT)),
       truncated: found.length > UNPAGINATED_LIMIT,
     };
   }
-  const current = Math.max(1, paginate.page);
-  const [customers, total] = await em.findAndCount(Customer, where, {
-    orderBy,
-    limit: PAGE_SIZE,
-    offset: (current - 1) * PAGE_SIZE,
-  });
+  const read = keysetRead(page);
+  const rows = await sql(
+    em,
+    `select * from customer where ${filter.where}${read.seek ? ` and ${read.seek}` : ''} order by ${read.order} limit ?`,
+    [...filter.params, ...read.seekParams, read.limit + 1],
+  );
+  const found = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: String(row.id) }));
   return {
-    customers: (await loadAggregates(em, customers)).map(toCustomerMessage),
-    page: {
-      currentPage: current,
-      perPage: PAGE_SIZE,
-      lastPage: Math.max(1, Math.ceil(total / PAGE_SIZE)),
-      total: BigInt(total),
-    },
+    customers: await messagesOf(em, found.rows),
+    cursorPage: { nextCursor: found.nextCursor, previousCursor: found.previousCursor, limit: found.limit },
   };
 }
 
 /**
  * GET /customer (seed 4.4): exact-match filters, combinable, always within the caller's business;
- * newest first. Each filter is served by an index ending in (created_at, id), so a page stays fast
- * with 100,000 customers (bench/customer-list.ts).
+ * newest first. Each filter is served by an index ending in (created_at, id), so a page costs the
+ * same with 200,000 customers as with 100 (bench/scale-lists.ts).
  */
 export async function listCustomers(
   em: EntityManager,
   actor: Actor & { businessId: string },
   filters: ListFilters,
-  paginate: { page: number } | undefined,
+  page: ListPage,
 ): Promise<CustomerList> {
   const problems = new FieldProblems();
   checkEnum(filters.verificationStatus, VERIFICATION_STATUSES, 'verification_status', problems);
   checkEnum(filters.type, CUSTOMER_TYPES, 'type', problems);
   if (!problems.isEmpty) throw validationFailed(problems.errors);
-  const where: FilterQuery<Customer> = {
-    businessId: actor.businessId,
-    ...(filters.email !== undefined ? { email: filters.email } : {}),
-    ...(filters.idNumber !== undefined ? { idNumber: filters.idNumber } : {}),
-    ...(filters.registrationNumber !== undefined ? { registrationNumber: filters.registrationNumber } : {}),
-    ...(filters.verificationStatus !== undefined
-      ? { verificationStatus: filters.verificationStatus as Customer['verificationStatus'] }
-      : {}),
-    ...(filters.type !== undefined ? { type: filters.type as Customer['type'] } : {}),
-  };
-  return page(em, where, { createdAt: 'desc', id: 'desc' }, paginate);
+  const filter = filterOf([
+    ['business_id', actor.businessId],
+    ['email', filters.email],
+    ['id_number', filters.idNumber],
+    ['registration_number', filters.registrationNumber],
+    ['verification_status', filters.verificationStatus],
+    ['type', filters.type],
+  ]);
+  return listPage(em, filter, page);
 }
 
 /** The back office's queue: any business, oldest submission first (a review queue is first come, first served). */
@@ -111,13 +152,11 @@ export async function adminListCustomers(
   checkEnum(filters.verificationStatus, VERIFICATION_STATUSES, 'verification_status', problems);
   if (filters.businessId !== undefined && !isUuid(filters.businessId)) problems.add('business_id', 'must be a uuid');
   if (!problems.isEmpty) throw validationFailed(problems.errors);
-  const where: FilterQuery<Customer> = {
-    ...(filters.verificationStatus !== undefined
-      ? { verificationStatus: filters.verificationStatus as Customer['verificationStatus'] }
-      : {}),
-    ...(filters.businessId !== undefined ? { businessId: filters.businessId } : {}),
-  };
-  return page(em, where, { submittedAt: 'asc nulls last', createdAt: 'asc', id: 'asc' }, { page: pageNumber });
+  const filter = filterOf([
+    ['verification_status', filters.verificationStatus],
+    ['business_id', filters.businessId],
+  ]);
+  return numbered(em, filter, 'submitted_at asc nulls last, created_at asc, id asc', pageNumber);
 }
 
 export async function getCustomer(em: EntityManager, actor: Actor, customerId: string): Promise<CustomerMessage> {

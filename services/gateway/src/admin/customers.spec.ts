@@ -36,7 +36,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       data: [expect.objectContaining({ id: CUSTOMER_ID, business_id: BUSINESS_ID, verification_status: 'REJECTED' })],
-      meta: { current_page: 2, from: 16, to: 16, last_page: 2, per_page: 15, total: 16 },
+      meta: { current_page: 2, from: 16, to: 16, last_page: 2, per_page: 15, total: 16, total_capped: false },
     });
     expect(backOffice.calls[0]?.request).toMatchObject({
       verificationStatus: 'PROCESSING',

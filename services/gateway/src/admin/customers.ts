@@ -2,8 +2,8 @@ import type { CustomerService } from '@corridor/contracts/corridor/customer/v1/c
 import type { ClientOf } from '@corridor/grpc';
 import { Router } from 'express';
 import { structOfBody } from '../public/body.js';
-import { queryOf, readPage, readQuery, refuseProblems, type QueryProblems } from '../public/customers/list-query.js';
-import { itemRange } from '../public/customers/pagination.js';
+import { queryOf, readPage, readQuery, refuseProblems, type QueryProblems } from '../public/pages/page-query.js';
+import { itemRange } from '../public/pages/numbered-page.js';
 import { adminCustomerJson, auditEntryJson, present } from '../public/customers/render.js';
 
 const QUEUE_PARAMETERS = ['verification_status', 'business_id', 'page'];
@@ -22,7 +22,7 @@ export function customersRouter(customer: ClientOf<typeof CustomerService>): Rou
     const page = readPage(values, problems);
     refuseProblems(problems);
     const answer = await customer.adminListCustomers(
-      { verificationStatus: values.get('verification_status'), businessId: values.get('business_id'), page },
+      { verificationStatus: values.get('verification_status'), businessId: values.get('business_id'), page: page ?? 1 },
       { metadata: res.locals.grpcMetadata },
     );
     const position = present(answer.page, 'page');
@@ -34,6 +34,7 @@ export function customersRouter(customer: ClientOf<typeof CustomerService>): Rou
         last_page: Math.max(position.lastPage, 1),
         per_page: position.perPage,
         total: Number(position.total),
+        total_capped: position.totalCapped,
       },
     });
   });

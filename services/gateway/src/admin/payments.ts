@@ -10,7 +10,7 @@ import { isUuid, type CallSettings, type ClientOf } from '@corridor/grpc';
 import type { Metadata } from '@grpc/grpc-js';
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../http/errors.js';
-import { queryOf } from '../public/customers/list-query.js';
+import { queryOf } from '../public/pages/page-query.js';
 import {
   basisPoints,
   currencyCode,

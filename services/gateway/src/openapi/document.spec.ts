@@ -308,17 +308,21 @@ describe('the OpenAPI document', () => {
       ]);
     });
 
-    it('answers the list in both shapes: {message, data} and the Laravel envelope {data, links, meta}', () => {
+    it('answers the list in three shapes: {message, data}, and cursor or numbered pages {data, links, meta}', () => {
       const list = resolve<ResponseObject>(operation('/api/external/customer', 'get')?.responses?.['200']);
-      const [plain, paginated] = (list.content?.['application/json']?.schema as { oneOf: Record<string, unknown>[] })
-        .oneOf as {
+      const [plain, cursor, paginated] = (
+        list.content?.['application/json']?.schema as { oneOf: Record<string, unknown>[] }
+      ).oneOf as {
         required: string[];
         additionalProperties: boolean;
         properties: Record<string, { required?: string[] }>;
       }[];
       expect(plain).toMatchObject({ required: ['message', 'data'], additionalProperties: false });
-      expect(paginated).toMatchObject({ required: ['data', 'links', 'meta'], additionalProperties: false });
-      expect(paginated?.properties.links?.required).toEqual(['first', 'last', 'prev', 'next']);
+      for (const envelope of [cursor, paginated]) {
+        expect(envelope).toMatchObject({ required: ['data', 'links', 'meta'], additionalProperties: false });
+        expect(envelope?.properties.links?.required).toEqual(['first', 'last', 'prev', 'next']);
+      }
+      expect(cursor?.properties.meta?.required).toEqual(['path', 'per_page', 'next_cursor', 'prev_cursor']);
       expect(paginated?.properties.meta?.required).toEqual([
         'current_page',
         'from',
@@ -328,6 +332,34 @@ describe('the OpenAPI document', () => {
         'per_page',
         'to',
         'total',
+        'total_capped',
+      ]);
+    });
+
+    it('declares every query parameter of the two lists, the page ones alike', () => {
+      const names = (path: string) =>
+        (operation(path, 'get')?.parameters ?? []).flatMap((parameter) =>
+          'in' in parameter && parameter.in === 'query' ? [parameter.name] : [],
+        );
+      expect(names('/api/external/customer')).toEqual([
+        'email',
+        'id_number',
+        'registration_number',
+        'verification_status',
+        'type',
+        'paginate',
+        'cursor',
+        'per_page',
+        'page',
+      ]);
+      expect(names('/api/external/webhook/deliveries')).toEqual([
+        'status',
+        'event',
+        'from',
+        'to',
+        'cursor',
+        'per_page',
+        'page',
       ]);
     });
   });

@@ -16,6 +16,15 @@ import {
   permissionDenied,
   BODY_PATH,
 } from '@corridor/grpc';
+import { dateOf } from '@corridor/db';
+import {
+  cappedCountSql,
+  keysetPage,
+  keysetRead,
+  numberedPage,
+  numberedPageSql,
+  numberedRead,
+} from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
@@ -41,7 +50,6 @@ import {
   type DeliveryStatus,
 } from './delivery-store.js';
 
-export const DELIVERIES_PER_PAGE = 15;
 /** One bulk replay queues at most this many; the answer's count tells the platform to call again. */
 export const BULK_REPLAY_LIMIT = 1_000;
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
@@ -69,15 +77,19 @@ function runtimeOf(context: NotificationContext): DeliveryRuntime {
   return context.deliveries;
 }
 
-/** GET /webhook/deliveries: newest first, 15 a page; another business's deliveries are never seen. */
+type DeliveryPage =
+  | { page: ReturnType<typeof numberedPage>; cursorPage?: undefined }
+  | { cursorPage: { nextCursor?: string; previousCursor?: string; limit: number }; page?: undefined };
+
+/**
+ * GET /webhook/deliveries: newest first, a cursor page, or with `page` a numbered one (decision
+ * 0018); nothing is counted past 10,001 rows, and another business's deliveries are never seen.
+ */
 export async function listDeliveries(
   em: EntityManager,
   businessId: string,
   request: ListDeliveriesRequest,
-): Promise<{
-  deliveries: WebhookDelivery[];
-  page: { currentPage: number; perPage: number; lastPage: number; total: bigint };
-}> {
+): Promise<{ deliveries: WebhookDelivery[] } & DeliveryPage> {
   const problems = new FieldProblems();
   if (request.status !== undefined && !STATUSES.includes(request.status as DeliveryStatus)) {
     problems.add('status', `must be one of ${STATUSES.join(', ')}`);
@@ -97,21 +109,34 @@ export async function listDeliveries(
   if (to) conditions.push(['created_at < ?', to]);
   const filter = conditions.map(([sql]) => sql).join(' and ');
   const params = conditions.map(([, value]) => value);
+  const render = async (rows: Record<string, unknown>[]) => {
+    const endpoint = await em.findOne(WebhookEndpoint, { businessId });
+    return endpoint ? rows.map((row) => toDeliveryProto(deliveryFromRow(row), endpoint)) : [];
+  };
 
-  const [counted] = await query(em, `select count(*)::int as total from webhook_delivery where ${filter}`, params);
-  const total = Number(counted?.total ?? 0);
-  const lastPage = Math.max(1, Math.ceil(total / DELIVERIES_PER_PAGE));
-  const currentPage = Math.max(1, request.page || 1);
-  const rows = await query(
-    em,
-    `select * from webhook_delivery where ${filter} order by created_at desc, id desc limit ? offset ?`,
-    [...params, DELIVERIES_PER_PAGE, (currentPage - 1) * DELIVERIES_PER_PAGE],
-  );
-  const endpoint = await em.findOne(WebhookEndpoint, { businessId });
-  const deliveries = endpoint ? rows.map((row) => toDeliveryProto(deliveryFromRow(row), endpoint)) : [];
+  if (request.page > 0) {
+    const read = numberedRead(request.page);
+    const [[counted], rows] = await Promise.all([
+      query(em, cappedCountSql('webhook_delivery', filter), params),
+      query(em, numberedPageSql('webhook_delivery', filter, 'created_at desc, id desc'), [
+        ...params,
+        read.perPage,
+        read.offset,
+      ]),
+    ]);
+    return { deliveries: await render(rows), page: numberedPage(read, Number(counted?.counted ?? 0)) };
+  }
+  const read = keysetRead(request.cursorPage);
+  const seek = read.seek ? ` and ${read.seek}` : '';
+  const rows = await query(em, `select * from webhook_delivery where ${filter}${seek} order by ${read.order} limit ?`, [
+    ...params,
+    ...read.seekParams,
+    read.limit + 1,
+  ]);
+  const page = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: String(row.id) }));
   return {
-    deliveries,
-    page: { currentPage, perPage: DELIVERIES_PER_PAGE, lastPage, total: BigInt(total) },
+    deliveries: await render(page.rows),
+    cursorPage: { nextCursor: page.nextCursor, previousCursor: page.previousCursor, limit: page.limit },
   };
 }
 

@@ -2,31 +2,26 @@ import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ListDeliveriesRequestSchema } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { MikroORM, ormOptions } from '@corridor/db';
-import { createTestDatabase, isIndexScan, planOf, query, readsOf, type TestDatabase } from '@corridor/testing';
+import { DEFAULT_PAGE_SIZE, encodeCursor, TOTAL_CAP } from '@corridor/pagination';
+import { itReadsOnePage, listPlanDatabase, query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
 import { WEBHOOK_EVENT_TYPES } from '../events/webhook-events.js';
-import { DELIVERIES_PER_PAGE, listDeliveries } from './delivery-api.js';
+import { listDeliveries } from './delivery-api.js';
 
-// Issue 17: the delivery log's page 1 costs the same with 60,000 deliveries as with 100. Each filter
-// combination GET /webhook/deliveries accepts is explained as listDeliveries itself sends it
-// (recorded through MikroORM's onQuery hook), against real PostgreSQL.
+// Issue 17: a page of the delivery log costs the same with 60,000 deliveries as with 100, on the
+// first page and 30,000 rows deep. Each filter combination GET /webhook/deliveries accepts is
+// explained as listDeliveries itself sends it (recorded through MikroORM's onQuery hook), against
+// real PostgreSQL; a numbered page's count stops at TOTAL_CAP + 1 rows (decision 0018).
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const BIG_LOG = 60_000;
-/** A page and a few more: a plan that filters the page out of the whole log reads thousands. */
-const MAX_ROWS_READ = 4 * DELIVERIES_PER_PAGE;
 /** Rare on purpose, as failures and reversals are: 1% failed, about 0.7% payout.reversed. */
 const RARE_EVENT = 'payout.reversed';
 const COMMON_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => type !== RARE_EVENT);
 const secondsBefore = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
 const FROM = secondsBefore(30_000);
 const TO = secondsBefore(10_000);
-
-interface Statement {
-  sql: string;
-  params: unknown[];
-}
 
 interface Filters {
   status?: string;
@@ -77,80 +72,82 @@ async function insertDeliveries(url: string, businessId: string, endpointId: str
 }
 
 describe('notification: the delivery log reads one page, not the whole log (issue 17, real PostgreSQL)', () => {
-  let db: TestDatabase | undefined;
-  let orm: MikroORM | undefined;
   const bigBusiness = randomUUID();
-  const recorded: Statement[] = [];
-  let recording = false;
-
-  const open = () => {
-    if (!orm) throw new Error('the database is not open');
-    return orm;
-  };
-
-  /** Runs listDeliveries as the gRPC handler does and returns its answer and the list query it sent. */
-  async function listPageOne(filters: Filters) {
-    const request = create(ListDeliveriesRequestSchema, {
-      status: filters.status,
-      eventType: filters.eventType,
-      createdFrom: filters.from && timestampFromDate(filters.from),
-      createdTo: filters.to && timestampFromDate(filters.to),
-      page: 1,
-    });
-    recorded.length = 0;
-    recording = true;
-    try {
-      const answer = await listDeliveries(open().em.fork(), bigBusiness, request);
-      const list = recorded.find(({ sql }) => /from webhook_delivery .*order by/s.test(sql));
-      if (!list) throw new Error(`listDeliveries sent no list query: ${JSON.stringify(recorded)}`);
-      return { answer, list };
-    } finally {
-      recording = false;
-    }
-  }
-
-  async function explainAnalyze({ sql, params }: Statement) {
-    const rows = await open().em.fork().getConnection().execute(`explain (analyze, format json) ${sql}`, params);
-    return readsOf(planOf(rows), 'webhook_delivery');
-  }
-
-  beforeAll(async () => {
-    db = await createTestDatabase('delivery_list_plan');
-    orm = await MikroORM.init({
-      ...ormOptions({ ...notificationDatabase(db.url), logger: () => undefined }),
-      onQuery: (sql, params) => {
-        if (recording) recorded.push({ sql, params: [...params] });
-        return sql;
-      },
-    });
-    await orm.migrator.up();
-    await insertDeliveries(db.url, bigBusiness, randomUUID(), BIG_LOG);
-    await insertDeliveries(db.url, randomUUID(), randomUUID(), 100);
-    await query(db.url, 'vacuum analyze webhook_delivery');
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await db?.drop();
+  const plan = listPlanDatabase({
+    name: 'delivery_list_plan',
+    table: 'webhook_delivery',
+    pageSize: DEFAULT_PAGE_SIZE,
+    open: (url, onQuery) =>
+      MikroORM.init({ ...ormOptions({ ...notificationDatabase(url), logger: () => undefined }), onQuery }),
+    seed: async (url) => {
+      await insertDeliveries(url, bigBusiness, randomUUID(), BIG_LOG);
+      await insertDeliveries(url, randomUUID(), randomUUID(), 100);
+    },
   });
 
-  it.each(COMBINATIONS.map((filters) => [describeFilters(filters), filters] as const))(
-    '%s: page 1 is a full page of matches, read through an index, never a scan of the log',
-    async (_name, filters) => {
-      const { answer, list } = await listPageOne(filters);
-      // A full page of real matches: a plan that found nothing would read nothing and prove nothing.
-      expect(answer.deliveries).toHaveLength(DELIVERIES_PER_PAGE);
-      for (const delivery of answer.deliveries) {
+  /** Runs listDeliveries as the gRPC handler does: a cursor page, or the numbered page `number`. */
+  const list = (filters: Filters, page: { cursor?: string; number?: number }) =>
+    plan.list((orm) =>
+      listDeliveries(
+        orm.em.fork(),
+        bigBusiness,
+        create(ListDeliveriesRequestSchema, {
+          status: filters.status,
+          eventType: filters.eventType,
+          createdFrom: filters.from && timestampFromDate(filters.from),
+          createdTo: filters.to && timestampFromDate(filters.to),
+          page: page.number ?? 0,
+          cursorPage: { cursor: page.cursor ?? '' },
+        }),
+      ),
+    );
+
+  itReadsOnePage(plan, {
+    firstPages: COMBINATIONS.map((filters) => [describeFilters(filters), filters, DEFAULT_PAGE_SIZE]),
+    deepPages: [
+      ['no filter', {}, 30_000],
+      ['status=failed', { status: 'failed' }, 300],
+      [`event=${RARE_EVENT}`, { eventType: RARE_EVENT }, 200],
+      ['from & to', { from: FROM, to: TO }, 10_000],
+    ],
+    async page(filters, cursor) {
+      const { result, statement } = await list(filters, { cursor: cursor && encodeCursor(cursor) });
+      const createdAt = result.deliveries.map((delivery) =>
+        delivery.createdAt ? timestampDate(delivery.createdAt) : new Date(Number.NaN),
+      );
+      for (const [index, delivery] of result.deliveries.entries()) {
         if (filters.status) expect(delivery.status).toBe(filters.status);
         if (filters.eventType) expect(delivery.eventType).toBe(filters.eventType);
-        const createdAt = delivery.createdAt ? timestampDate(delivery.createdAt) : undefined;
-        if (filters.from) expect(createdAt?.getTime()).toBeGreaterThanOrEqual(filters.from.getTime());
-        if (filters.to) expect(createdAt?.getTime()).toBeLessThan(filters.to.getTime());
+        if (filters.from) expect(createdAt[index]?.getTime()).toBeGreaterThanOrEqual(filters.from.getTime());
+        if (filters.to) expect(createdAt[index]?.getTime()).toBeLessThan(filters.to.getTime());
       }
-
-      const reads = await explainAnalyze(list);
-      expect(reads.scans).not.toHaveLength(0);
-      expect(reads.scans.filter((scan) => !isIndexScan(scan))).toEqual([]);
-      expect(reads.rowsRead).toBeLessThanOrEqual(MAX_ROWS_READ);
+      return { createdAt, nextCursor: result.cursorPage?.nextCursor, statement };
     },
-  );
+    tests: (filters) => [
+      ['business_id =', bigBusiness],
+      ['status =', filters.status],
+      ['event_type =', filters.eventType],
+      ['created_at >=', filters.from],
+      ['created_at <', filters.to],
+    ],
+  });
+
+  it('numbered page 100 counts no further than its cap, says the total is a lower bound, reads its 15 rows', async () => {
+    const { result, statement, count } = await list({}, { number: 100 });
+    expect(result.deliveries).toHaveLength(DEFAULT_PAGE_SIZE);
+    expect(result.page).toMatchObject({ currentPage: 100, total: BigInt(TOTAL_CAP), totalCapped: true, lastPage: 100 });
+    if (!count) throw new Error('a numbered page sent no count');
+    // Any plan will do that stops at the cap: the rows read, kept or filtered out, are what it costs.
+    const counted = await plan.readsOf(count);
+    expect(counted.rowsRead).toBeGreaterThan(TOTAL_CAP);
+    expect(counted.rowsRead).toBeLessThanOrEqual(TOTAL_CAP + 1);
+    // It skips 1,485 ids through the list's index and reads whole only the 15 it answers.
+    expect(await plan.problemsOf(statement, 102 * DEFAULT_PAGE_SIZE)).toEqual([]);
+  });
+
+  it('a numbered page past 100 is refused naming page', async () => {
+    await expect(list({}, { number: 101 })).rejects.toMatchObject({
+      message: expect.stringMatching(/page must be at most 100/),
+    });
+  });
 });

@@ -299,10 +299,34 @@ describe('the customer routes (decision 0008)', () => {
         expect(ok?.headers?.[name]).not.toHaveProperty('required', true);
     });
 
-    it('with paginate: the filters go to customer-kyb, the envelope links keep them, absolute', async () => {
+    it('with paginate: a cursor page by default, its links keeping the filters and per_page, absolute', async () => {
       service.answers.set('listCustomers', () => ({
         customers: [businessCustomer()],
-        page: { currentPage: 2, perPage: 15, lastPage: 2, total: 16n },
+        cursorPage: { nextCursor: 'older', limit: 40 },
+      }));
+      const response = await call('get', '/api/external/customer?type=business&paginate=true&per_page=40');
+      expect(service.calls[0]?.request).toMatchObject({
+        type: 'business',
+        paginate: true,
+        page: 0,
+        cursorPage: { cursor: '', limit: 40 },
+      });
+      expect(response.body).toEqual({
+        data: [expect.objectContaining({ id: CUSTOMER_ID })],
+        links: {
+          first: null,
+          last: null,
+          prev: null,
+          next: `${base}/api/external/customer?type=business&paginate=true&per_page=40&cursor=older`,
+        },
+        meta: { path: `${base}/api/external/customer`, per_page: 40, next_cursor: 'older', prev_cursor: null },
+      });
+    });
+
+    it('with paginate and page: the filters go to customer-kyb, the numbered envelope links keep them, absolute', async () => {
+      service.answers.set('listCustomers', () => ({
+        customers: [businessCustomer()],
+        page: { currentPage: 2, perPage: 15, lastPage: 2, total: 16n, totalCapped: false },
       }));
       const response = await call(
         'get',
@@ -329,6 +353,7 @@ describe('the customer routes (decision 0008)', () => {
           last_page: 2,
           per_page: 15,
           total: 16,
+          total_capped: false,
           path: `${base}/api/external/customer`,
         },
       });

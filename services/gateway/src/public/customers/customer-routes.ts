@@ -1,12 +1,14 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { structOfBody } from '../body.js';
-import { parseCustomerListQuery, queryOf } from './list-query.js';
+import { pageRequestOf, queryOf } from '../pages/page-query.js';
+import { parseCustomerListQuery } from './list-query.js';
 import { truncationHeaders, truncationResponseHeaders } from './list-truncation.js';
-import { paginatedEnvelope } from './pagination.js';
+import { listEnvelope } from '../pages/list-envelope.js';
+import { listLocationOf } from '../pages/cursor-page.js';
 import { pathParam } from '../path-params.js';
 import { customerJson, present } from './render.js';
 import { createCustomerBody, kycDataBody, updateCustomerBody, upgradeBody } from './request-schemas.js';
-import { customerBody, customerListBody } from './response-schemas.js';
+import { customerBody, customerListBody, customerListQuery } from './response-schemas.js';
 
 /** The customer itself: create, change, read, list, submit, upgrade (seed 2.1, 3.1, 3.2, 4.2, 4.4). */
 
@@ -40,7 +42,7 @@ async function listCustomers({ req, res, clients, call }: RouteContext): Promise
   const params = queryOf(req.originalUrl);
   const query = parseCustomerListQuery(params);
   const filters = Object.fromEntries(query.filters);
-  const { customers, page, truncated } = await clients.customer.listCustomers(
+  const answer = await clients.customer.listCustomers(
     {
       email: filters.email,
       idNumber: filters.id_number,
@@ -48,34 +50,19 @@ async function listCustomers({ req, res, clients, call }: RouteContext): Promise
       verificationStatus: filters.verification_status,
       type: filters.type,
       paginate: query.paginate,
-      page: query.page,
+      ...(query.paginate ? pageRequestOf(query.page) : {}),
     },
     call,
   );
-  const data = customers.map(customerJson);
-  const path = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, '');
+  const data = answer.customers.map(customerJson);
   if (!query.paginate) {
     // The body stays the seed's shape (seed 4.4); a cut list says so where a client cannot miss it.
-    if (truncated) res.set(truncationHeaders(path, params));
+    const path = listLocationOf(req, params).path;
+    if (answer.truncated) res.set(truncationHeaders(path, params));
     res.json({ message: 'customers retrieved', data });
     return;
   }
-  const position = present(page, 'page');
-  const envelope = paginatedEnvelope(
-    data,
-    {
-      currentPage: position.currentPage,
-      perPage: position.perPage,
-      lastPage: position.lastPage,
-      total: Number(position.total),
-    },
-    {
-      path,
-      // Links keep the query as given (filters, paginate) and set their own page, as Laravel's do.
-      query: [...params].filter(([name]) => name !== 'page'),
-    },
-  );
-  res.json(envelope);
+  res.json(listEnvelope(req, params, data, answer));
 }
 
 async function submitCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
@@ -119,17 +106,18 @@ export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
     scope: 'customer:read',
     operationId: 'listCustomers',
     summary:
-      'List customers, newest first: exact-match filters email, id_number, registration_number, verification_status, type; paginate=true for pages of 15',
+      'List customers, newest first: exact-match filters email, id_number, registration_number, verification_status, type; paginate=true for cursor pages (per_page, default 15), or page=N for a numbered page of 15',
+    query: customerListQuery,
     responses: {
       200: {
         description:
-          'The matching customers. Without paginate, the newest 500: when more match, the answer carries `x-corridor-truncated: true` and a `Link` to the paginated list',
+          'The matching customers. Without paginate, the newest 500: when more match, the answer carries `x-corridor-truncated: true` and a `Link` to the paginated list. With paginate=true, a cursor page (`links.next` carries the cursor), or for page=N a numbered page whose total is counted up to 10,000',
         schema: customerListBody,
         headers: truncationResponseHeaders,
       },
       422: {
         description:
-          'An unknown or repeated query parameter, a verification_status or type outside its values, paginate other than true/false/1/0, or page not a whole number ≥ 1; `errors` names each parameter',
+          'An unknown or repeated query parameter, a verification_status or type outside its values, paginate other than true/false/1/0, page not a whole number from 1 to 100, per_page not from 1 to 100, page with cursor or per_page, cursor or per_page without paginate=true, or a cursor this list did not return; `errors` names each parameter',
       },
     },
     handle: listCustomers,

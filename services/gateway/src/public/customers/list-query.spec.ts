@@ -1,6 +1,8 @@
 import { HttpError } from '../../http/errors.js';
-import { parseCustomerListQuery, queryOf } from './list-query.js';
+import { queryOf } from '../pages/page-query.js';
+import { parseCustomerListQuery } from './list-query.js';
 
+const FIRST_CURSOR_PAGE = { cursor: '', perPage: 0 };
 const parse = (query: string) => parseCustomerListQuery(new URLSearchParams(query));
 
 /** The 422 a query is refused with, or a failure when it is accepted. */
@@ -14,9 +16,9 @@ function refusal(query: string): HttpError {
   throw new Error(`?${query} was accepted`);
 }
 
-describe('GET /customer query (seed 4.4, decision 0008)', () => {
+describe('GET /customer query (seed 4.4, decisions 0008, 0018)', () => {
   it('without parameters lists everything, unpaginated', () => {
-    expect(parse('')).toEqual({ filters: [], paginate: false, page: 1 });
+    expect(parse('')).toEqual({ filters: [], paginate: false, page: FIRST_CURSOR_PAGE });
   });
 
   it('keeps every filter as given, in order, decoded; values are customer-kyb’s to check', () => {
@@ -31,7 +33,7 @@ describe('GET /customer query (seed 4.4, decision 0008)', () => {
         ['id_number', '7'],
       ],
       paginate: false,
-      page: 1,
+      page: FIRST_CURSOR_PAGE,
     });
     // Out-of-enum values pass through: customer-kyb answers their 422, naming them.
     expect(parse('verification_status=DONE&type=robot').filters).toEqual([
@@ -49,11 +51,13 @@ describe('GET /customer query (seed 4.4, decision 0008)', () => {
     expect(parse(query).paginate).toBe(paginate);
   });
 
-  it('reads page as a whole number ≥ 1, defaulting to 1', () => {
-    expect(parse('paginate=true&page=3').page).toBe(3);
-    expect(parse('paginate=true&page=4294967295').page).toBe(4_294_967_295);
+  it('reads page as a whole number from 1 to 100 (a numbered page), else the cursor page asked for', () => {
+    expect(parse('paginate=true&page=3').page).toEqual({ page: 3 });
+    expect(parse('paginate=true&page=100').page).toEqual({ page: 100 });
+    expect(parse('paginate=true&cursor=abc&per_page=50').page).toEqual({ cursor: 'abc', perPage: 50 });
+    expect(parse('paginate=true').page).toEqual(FIRST_CURSOR_PAGE);
     // Laravel ignores page without pagination; so do we.
-    expect(parse('page=2')).toMatchObject({ paginate: false, page: 2 });
+    expect(parse('page=2')).toMatchObject({ paginate: false, page: { page: 2 } });
   });
 
   it.each([
@@ -65,13 +69,22 @@ describe('GET /customer query (seed 4.4, decision 0008)', () => {
     ['paginate=yes', 'paginate=yes', 'paginate', /must be true, false, 1 or 0, got "yes"/],
     ['paginate=TRUE', 'paginate=TRUE', 'paginate', /must be true, false, 1 or 0/],
     ['an empty paginate', 'paginate=', 'paginate', /must be true, false, 1 or 0, got ""/],
-    ['page=0', 'paginate=true&page=0', 'page', /must be a whole number from 1 to 4294967295, got "0"/],
+    ['page=0', 'paginate=true&page=0', 'page', /must be a whole number from 1 to 100, got "0"/],
+    ['page=101', 'paginate=true&page=101', 'page', /got "101"; read further with cursor pages/],
+    ['page with a cursor', 'paginate=true&page=2&cursor=abc', 'page', /^cannot be combined with cursor$/],
+    ['page with per_page', 'paginate=true&page=2&per_page=50', 'per_page', /a numbered page holds 15/],
+    ['per_page=0', 'paginate=true&per_page=0', 'per_page', /from 1 to 100, got "0"/],
+    ['per_page=101', 'paginate=true&per_page=101', 'per_page', /from 1 to 100, got "101"/],
+    ['an empty cursor', 'paginate=true&cursor=', 'cursor', /must be meta.next_cursor or meta.prev_cursor/],
+    ['a cursor without paginate', 'cursor=abc', 'cursor', /^applies only with paginate=true$/],
+    ['per_page without paginate', 'per_page=20', 'per_page', /^applies only with paginate=true$/],
     ['page=-1', 'paginate=true&page=-1', 'page', /got "-1"/],
     ['page=1.5', 'paginate=true&page=1.5', 'page', /got "1.5"/],
     ['page=01', 'paginate=true&page=01', 'page', /got "01"/],
     ['page=abc', 'paginate=true&page=abc', 'page', /got "abc"/],
     ['an empty page', 'paginate=true&page=', 'page', /got ""/],
     ['a page past uint32', 'paginate=true&page=4294967296', 'page', /got "4294967296"/],
+    ['a long cursor', `paginate=true&cursor=${'a'.repeat(1025)}`, 'cursor', /must be meta.next_cursor/],
     ['__proto__', '__proto__=x', '__proto__', /not a recognised/],
   ])('refuses %s with 422 naming the parameter', (_name, query, parameter, problem) => {
     const error = refusal(query);
@@ -85,9 +98,9 @@ describe('GET /customer query (seed 4.4, decision 0008)', () => {
     const error = refusal('paginate=maybe&page=zero&sort=name&email=a@x.com&email=b@x.com');
     expect(error.errors).toEqual({
       paginate: ['must be true, false, 1 or 0, got "maybe"'],
-      page: ['must be a whole number from 1 to 4294967295, got "zero"'],
+      page: ['must be a whole number from 1 to 100, got "zero"; read further with cursor pages (leave page out)'],
       sort: [
-        'is not a recognised query parameter; use email, id_number, registration_number, verification_status, type, paginate, page',
+        'is not a recognised query parameter; use email, id_number, registration_number, verification_status, type, paginate, cursor, per_page, page',
       ],
       email: ['must be given once'],
     });

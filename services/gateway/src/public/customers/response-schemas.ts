@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
-import { paginatedListSchema } from './pagination.js';
+import { listBodySchema, pageQueryProperties } from '../pages/list-envelope.js';
 import {
   CUSTOMER_FIELDS,
   FILE_CONTENT_TYPES,
@@ -12,6 +12,7 @@ import {
   responseFieldSchema,
   REVIEW_STATUSES,
   VERIFICATION_STATUSES,
+  CUSTOMER_TYPES,
   type CustomerType,
   type FieldSpec,
 } from './fields.js';
@@ -168,12 +169,30 @@ export const successBody = (message: string, data: JsonSchema): JsonSchema => ({
   properties: { message: { type: 'string', const: message }, data },
 });
 
-/** GET /customer?paginate=true: Laravel's resource-collection envelope, 15 per page, newest first. */
-const paginatedCustomers = paginatedListSchema(
-  schema('Customer'),
-  'paginate=true: 15 per page, newest first; links keep your filters',
-);
+/** GET /customer's query (seed 4.4): exact filters, paginate, and the page (decision 0018). */
+export const customerListQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    email: { type: 'string', description: 'only the customer with this email' },
+    id_number: { type: 'string', description: 'only customers with this ID number' },
+    registration_number: { type: 'string', description: 'only businesses with this registration number' },
+    verification_status: {
+      type: 'string',
+      enum: [...VERIFICATION_STATUSES],
+      description: 'only customers in this status',
+    },
+    type: { type: 'string', enum: [...CUSTOMER_TYPES], description: 'only customers of this type' },
+    paginate: {
+      type: 'string',
+      enum: ['true', 'false', '1', '0'],
+      description: 'true: a page in the `{data, links, meta}` envelope instead of `{message, data}`',
+    },
+    ...pageQueryProperties,
+  },
+};
 
+/** GET /customer: the seed's `{message, data}`, or with paginate=true a cursor or numbered page (decision 0018). */
 export const customerListBody: JsonSchema = {
   oneOf: [
     {
@@ -181,7 +200,7 @@ export const customerListBody: JsonSchema = {
       description:
         'without paginate=true: the newest 500 matches; the x-corridor-truncated and Link headers say more match',
     },
-    paginatedCustomers,
+    ...(listBodySchema(schema('Customer'), 'customers').oneOf ?? []),
   ],
 };
 

@@ -1,7 +1,7 @@
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../customers/list-query.js';
-import { cursorEnvelope, listLocationOf } from '../payments/cursor-page.js';
+import { queryOf } from '../pages/page-query.js';
+import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
 import { readBody, readQuery } from '../payments/input.js';
 import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';

@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { cursorList } from '../payments/cursor-page.js';
+import { cursorList } from '../pages/cursor-page.js';
 import { successBody } from '../payments/response-schemas.js';
 import {
   CAPTURE_KINDS,

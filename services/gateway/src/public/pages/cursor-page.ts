@@ -1,38 +1,29 @@
 import { z } from '@corridor/config';
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { listUrl, type ListLocation } from './numbered-page.js';
 import type { CursorPage } from '@corridor/contracts/corridor/pagination/v1/cursor_pb';
 import type { Request } from 'express';
 
 /**
  * Laravel's cursor-paginated resource collection (`{data, links, meta}` of a CursorPaginator), which
- * platforms already parse. The cursors are payments' own, opaque here; prev and next are this
- * list's URL with the request's query as given (filters, per_page) and their cursor last, as
- * Laravel's `withQueryString()` builds them.
+ * every list answers by default and platforms already parse (decision 0018). The cursors are the
+ * owning service's, opaque here; prev and next are this list's URL with the request's query as
+ * given (filters, per_page) and their cursor last, as Laravel's `withQueryString()` builds them.
  */
 
-export interface CursorListLocation {
-  /** The absolute URL without query, e.g. https://api.example.com/api/external/transaction */
-  path: string;
-  /** The request's query parameters but `cursor`, in the order given. */
-  query: readonly (readonly [string, string])[];
-}
-
 /** Where a list request was made: its URL without query, and its parameters but the cursor. */
-export const listLocationOf = (req: Request, params: URLSearchParams): CursorListLocation => ({
+export const listLocationOf = (req: Request, params: URLSearchParams): ListLocation => ({
   path: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
   query: [...params].filter(([name]) => name !== 'cursor'),
 });
 
-// RFC 3986, as PHP's http_build_query(..., PHP_QUERY_RFC3986) in Laravel's Arr::query.
-const encode = (value: string) =>
-  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-function cursorUrl(location: CursorListLocation, cursor: string | undefined): string | null {
+function cursorUrl(location: ListLocation, cursor: string | undefined): string | null {
   if (cursor === undefined || cursor === '') return null;
   const query = [...location.query, ['cursor', cursor] as const];
-  return `${location.path}?${query.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}`;
+  return listUrl(location.path, query);
 }
 
-export function cursorEnvelope<T>(data: readonly T[], page: CursorPage, perPage: number, location: CursorListLocation) {
+export function cursorEnvelope<T>(data: readonly T[], page: CursorPage, perPage: number, location: ListLocation) {
   const next = page.nextCursor || null;
   const prev = page.previousCursor || null;
   return {
@@ -76,3 +67,17 @@ export const cursorList = <T extends z.ZodType>(item: T, items: string) =>
       prev_cursor: z.string().nullable().meta({ description: 'opaque; send it as cursor for the previous page' }),
     }),
   });
+
+/**
+ * The same envelope as a JSON Schema around `items`, for the route families whose schemas are JSON
+ * Schema (customers, deliveries): derived from cursorList so the two cannot drift.
+ */
+export function cursorListSchema(items: JsonSchema, itemsName: string, description: string): JsonSchema {
+  const { $schema: _dialect, ...envelope } = z.toJSONSchema(cursorList(z.unknown(), itemsName), {
+    target: 'draft-2020-12',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'uri') delete jsonSchema.pattern;
+    },
+  }) as JsonSchema & { $schema?: string; properties: Record<string, JsonSchema> };
+  return { ...envelope, description, properties: { ...envelope.properties, data: { type: 'array', items } } };
+}

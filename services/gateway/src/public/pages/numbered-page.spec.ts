@@ -1,13 +1,17 @@
-import { pageWindow, paginatedEnvelope, type ListLocation } from './pagination.js';
+import { pageWindow, paginatedEnvelope, type ListLocation } from './numbered-page.js';
 
 const PATH = 'https://api.corridor.test/api/external/customer';
 const location: ListLocation = { path: PATH, query: [['paginate', 'true']] };
 const items = (count: number) => Array.from({ length: count }, (_, i) => ({ n: i + 1 }));
 const url = (page: number) => `${PATH}?paginate=true&page=${page}`;
 
-describe("GET /customer?paginate=true: Laravel's resource-collection envelope (decision 0008)", () => {
+describe("page=N: Laravel's resource-collection envelope (decisions 0008, 0018)", () => {
   it('the first of three pages: no prev, numbered links, the current one active', () => {
-    const envelope = paginatedEnvelope(items(15), { currentPage: 1, perPage: 15, lastPage: 3, total: 40 }, location);
+    const envelope = paginatedEnvelope(
+      items(15),
+      { currentPage: 1, perPage: 15, lastPage: 3, total: 40, totalCapped: false },
+      location,
+    );
     expect(envelope.links).toEqual({ first: url(1), last: url(3), prev: null, next: url(2) });
     expect(envelope.meta).toEqual({
       current_page: 1,
@@ -24,13 +28,18 @@ describe("GET /customer?paginate=true: Laravel's resource-collection envelope (d
       per_page: 15,
       to: 15,
       total: 40,
+      total_capped: false,
     });
     expect(envelope.data).toHaveLength(15);
     expect(Object.keys(envelope)).toEqual(['data', 'links', 'meta']);
   });
 
   it('a middle page links both ways', () => {
-    const envelope = paginatedEnvelope(items(15), { currentPage: 2, perPage: 15, lastPage: 3, total: 40 }, location);
+    const envelope = paginatedEnvelope(
+      items(15),
+      { currentPage: 2, perPage: 15, lastPage: 3, total: 40, totalCapped: false },
+      location,
+    );
     expect(envelope.links).toEqual({ first: url(1), last: url(3), prev: url(1), next: url(3) });
     expect(envelope.meta).toMatchObject({ current_page: 2, from: 16, to: 30 });
     expect(envelope.meta.links.filter((link) => link.active)).toEqual([{ url: url(2), label: '2', active: true }]);
@@ -39,14 +48,22 @@ describe("GET /customer?paginate=true: Laravel's resource-collection envelope (d
   });
 
   it('the last page is partial and has no next', () => {
-    const envelope = paginatedEnvelope(items(10), { currentPage: 3, perPage: 15, lastPage: 3, total: 40 }, location);
+    const envelope = paginatedEnvelope(
+      items(10),
+      { currentPage: 3, perPage: 15, lastPage: 3, total: 40, totalCapped: false },
+      location,
+    );
     expect(envelope.links).toEqual({ first: url(1), last: url(3), prev: url(2), next: null });
     expect(envelope.meta).toMatchObject({ from: 31, to: 40, total: 40 });
     expect(envelope.meta.links.at(-1)).toEqual({ url: null, label: 'Next &raquo;', active: false });
   });
 
   it('nothing matches: one empty page, from and to null', () => {
-    const envelope = paginatedEnvelope([], { currentPage: 1, perPage: 15, lastPage: 0, total: 0 }, location);
+    const envelope = paginatedEnvelope(
+      [],
+      { currentPage: 1, perPage: 15, lastPage: 0, total: 0, totalCapped: false },
+      location,
+    );
     expect(envelope).toEqual({
       data: [],
       links: { first: url(1), last: url(1), prev: null, next: null },
@@ -63,12 +80,17 @@ describe("GET /customer?paginate=true: Laravel's resource-collection envelope (d
         per_page: 15,
         to: null,
         total: 0,
+        total_capped: false,
       },
     });
   });
 
   it('a page past the end is empty, points back, and marks no page active', () => {
-    const envelope = paginatedEnvelope([], { currentPage: 9, perPage: 15, lastPage: 2, total: 20 }, location);
+    const envelope = paginatedEnvelope(
+      [],
+      { currentPage: 9, perPage: 15, lastPage: 2, total: 20, totalCapped: false },
+      location,
+    );
     expect(envelope.links).toEqual({ first: url(1), last: url(2), prev: url(8), next: null });
     expect(envelope.meta).toMatchObject({ current_page: 9, from: null, to: null, last_page: 2 });
     expect(envelope.meta.links.some((link) => link.active)).toBe(false);
@@ -84,7 +106,11 @@ describe("GET /customer?paginate=true: Laravel's resource-collection envelope (d
         ['paginate', '1'],
       ],
     };
-    const envelope = paginatedEnvelope(items(15), { currentPage: 2, perPage: 15, lastPage: 3, total: 31 }, filtered);
+    const envelope = paginatedEnvelope(
+      items(15),
+      { currentPage: 2, perPage: 15, lastPage: 3, total: 31, totalCapped: false },
+      filtered,
+    );
     const query = 'type=business&registration_number=RC%2012%2F3&email=o%27neil%2Ba%40x.com&paginate=1';
     expect(envelope.links).toEqual({
       first: `${PATH}?${query}&page=1`,
@@ -115,7 +141,7 @@ describe("GET /customer?paginate=true: Laravel's resource-collection envelope (d
     it('renders a gap as "..." without a URL', () => {
       const envelope = paginatedEnvelope(
         items(15),
-        { currentPage: 10, perPage: 15, lastPage: 20, total: 300 },
+        { currentPage: 10, perPage: 15, lastPage: 20, total: 300, totalCapped: false },
         location,
       );
       expect(envelope.meta.links.filter((link) => link.label === '...')).toEqual([

@@ -1,9 +1,10 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 
 /**
- * Laravel's paginated resource-collection envelope (`{data, links, meta}`), which seed 4.4's
- * `paginate=true` answers and platforms already parse (decision 0008). Built the way Laravel's
- * LengthAwarePaginator and UrlWindow build it, so the same client code works unchanged.
+ * Laravel's paginated resource-collection envelope (`{data, links, meta}`), which a list answers
+ * for `page=N` and platforms already parse (decisions 0008, 0018). Built the way Laravel's
+ * LengthAwarePaginator and UrlWindow build it, so the same client code works unchanged; the
+ * services count only up to 10,000, and `meta.total_capped` says when more match.
  */
 
 export interface PagePosition {
@@ -11,6 +12,8 @@ export interface PagePosition {
   perPage: number;
   lastPage: number;
   total: number;
+  /** More match than were counted: total is a lower bound. */
+  totalCapped: boolean;
 }
 
 /** Where the list was asked for: the absolute URL without query, and the query to keep in links. */
@@ -101,13 +104,14 @@ export function paginatedEnvelope<T>(data: readonly T[], position: PagePosition,
       per_page: perPage,
       to,
       total,
+      total_capped: position.totalCapped,
     },
   };
 }
 
 const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
 
-/** The closed schema of the envelope above, for a list of `items` (the customer and delivery lists). */
+/** The closed schema of the envelope above, for a list of `items` (the customer and delivery lists, page=N). */
 export function paginatedListSchema(items: JsonSchema, description: string): JsonSchema {
   return {
     type: 'object',
@@ -129,7 +133,7 @@ export function paginatedListSchema(items: JsonSchema, description: string): Jso
       },
       meta: {
         type: 'object',
-        required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'],
+        required: ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total', 'total_capped'],
         additionalProperties: false,
         properties: {
           current_page: { type: 'integer', minimum: 1 },
@@ -138,7 +142,12 @@ export function paginatedListSchema(items: JsonSchema, description: string): Jso
             minimum: 1,
             description: 'position of the first item; null on an empty page',
           },
-          last_page: { type: 'integer', minimum: 1 },
+          last_page: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 100,
+            description: 'the deepest numbered page: 100 at most',
+          },
           links: {
             type: 'array',
             description: 'Previous, the page numbers ("..." for a gap), Next, for rendering a pager',
@@ -156,7 +165,11 @@ export function paginatedListSchema(items: JsonSchema, description: string): Jso
             minimum: 1,
             description: 'position of the last item; null on an empty page',
           },
-          total: { type: 'integer', minimum: 0 },
+          total: { type: 'integer', minimum: 0, maximum: 10_000, description: 'counted up to 10,000' },
+          total_capped: {
+            type: 'boolean',
+            description: 'true when more than 10,000 match: total is then a lower bound',
+          },
         },
       },
     },

@@ -1,10 +1,10 @@
 import { z } from '@corridor/config';
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../customers/list-query.js';
+import { queryOf } from '../pages/page-query.js';
 import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
-import { cursorEnvelope, listLocationOf } from './cursor-page.js';
+import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
 import { readQuery } from './input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { AccountLookupQuery, BankQuery, BeneficiaryListQuery } from './payout-requests.js';

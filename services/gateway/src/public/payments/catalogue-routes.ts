@@ -1,4 +1,4 @@
-import { queryOf } from '../customers/list-query.js';
+import { queryOf } from '../pages/page-query.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { int64Of } from './int64.js';
 import { readQuery } from './input.js';

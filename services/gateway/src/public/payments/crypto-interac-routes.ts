@@ -1,7 +1,7 @@
 import { z } from '@corridor/config';
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../customers/list-query.js';
+import { queryOf } from '../pages/page-query.js';
 import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { collectionOf, cryptoAddressOf, cryptoNetworkOf } from './collection-render.js';

@@ -1,6 +1,6 @@
 import { z } from '@corridor/config';
 import { COLLECTION_COMPONENTS, CollectionDetails, Refund } from './collection-responses.js';
-import { cursorList } from './cursor-page.js';
+import { cursorList } from '../pages/cursor-page.js';
 import { PAYOUT_COMPONENTS } from './payout-responses.js';
 import {
   AMOUNT_SIDES,

@@ -1,13 +1,13 @@
 import { z } from '@corridor/config';
 import { firstProblemMessage, isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../customers/list-query.js';
+import { queryOf } from '../pages/page-query.js';
 import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { identificationTypeOf, virtualAccountJsonOf, virtualAccountOf } from './collection-render.js';
 import { REMOVED_FIELDS, VirtualAccountBody, VirtualAccountListQuery } from './collection-requests.js';
 import { IdentificationType, VirtualAccount, VirtualAccountList } from './collection-responses.js';
-import { cursorEnvelope, listLocationOf } from './cursor-page.js';
+import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
 import { readBody, readQuery } from './input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { present } from './render.js';

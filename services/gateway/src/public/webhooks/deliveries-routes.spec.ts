@@ -151,35 +151,44 @@ describe('the webhook delivery routes (decision 0010)', () => {
   });
 
   describe('GET /webhook/deliveries', () => {
-    it('answers the Laravel envelope of deliveries without attempts; no filter is sent as absent', async () => {
+    it('answers the first cursor page of deliveries without attempts; no filter is sent as absent', async () => {
       const response = await call('get', '/api/external/webhook/deliveries');
       expect(response.status).toBe(200);
-      expect(Object.keys(response.body)).toEqual(['data', 'links', 'meta']);
-      const url = `${sandbox.base}/api/external/webhook/deliveries?page=1`;
       expect(response.body).toEqual({
         data: [listed],
-        links: { first: url, last: url, prev: null, next: null },
+        links: { first: null, last: null, prev: null, next: null },
         meta: {
-          current_page: 1,
-          from: 1,
-          last_page: 1,
-          links: [
-            { url: null, label: '&laquo; Previous', active: false },
-            { url, label: '1', active: true },
-            { url: null, label: 'Next &raquo;', active: false },
-          ],
           path: `${sandbox.base}/api/external/webhook/deliveries`,
           per_page: 15,
-          to: 1,
-          total: 1,
+          next_cursor: null,
+          prev_cursor: null,
         },
       });
       const [received] = service.calls;
       expect(received?.method).toBe('listDeliveries');
-      expect(received?.request).toMatchObject({ page: 1 });
+      expect(received?.request).toMatchObject({ page: 0, cursorPage: { cursor: '', limit: 0 } });
       for (const filter of ['status', 'eventType', 'createdFrom', 'createdTo'])
         expect(received?.request[filter]).toBeUndefined();
       expect(received?.caller).toMatchObject({ businessId: BUSINESS_ID, environment: 'sandbox' });
+    });
+
+    it('passes cursor and per_page on, and links the next and previous pages with the filters kept', async () => {
+      service.answers.set('listDeliveries', () => ({
+        deliveries: [webhookDelivery({ status: 'failed', nextAttemptAt: undefined })],
+        cursorPage: { nextCursor: 'older-one', previousCursor: 'newer-one', limit: 50 },
+      }));
+      const response = await call('get', '/api/external/webhook/deliveries?status=failed&per_page=50&cursor=given');
+      expect(service.calls[0]?.request).toMatchObject({
+        status: 'failed',
+        page: 0,
+        cursorPage: { cursor: 'given', limit: 50 },
+      });
+      const url = (cursor: string) =>
+        `${sandbox.base}/api/external/webhook/deliveries?status=failed&per_page=50&cursor=${cursor}`;
+      expect(response.body).toMatchObject({
+        links: { first: null, last: null, prev: url('newer-one'), next: url('older-one') },
+        meta: { per_page: 50, next_cursor: 'older-one', prev_cursor: 'newer-one' },
+      });
     });
 
     it('answers exactly the properties of the closed WebhookDelivery schema for each item', async () => {
@@ -192,7 +201,7 @@ describe('the webhook delivery routes (decision 0010)', () => {
     it('sends the filters to notification and keeps them, encoded, in every link', async () => {
       service.answers.set('listDeliveries', () => ({
         deliveries: [webhookDelivery({ status: 'failed', nextAttemptAt: undefined })],
-        page: { currentPage: 2, perPage: 15, lastPage: 3, total: 31n },
+        page: { currentPage: 2, perPage: 15, lastPage: 3, total: 31n, totalCapped: false },
       }));
       const query =
         'status=failed&event=refund_initiated&from=2026-11-21T10%3A00%3A00%2B01%3A00&to=2026-11-22T00:00:00.500Z';
@@ -207,16 +216,25 @@ describe('the webhook delivery routes (decision 0010)', () => {
       expect(response.body).toMatchObject({
         data: [expect.objectContaining({ status: 'failed', next_attempt_at: null })],
         links: { first: url(1), last: url(3), prev: url(1), next: url(3) },
-        meta: { current_page: 2, from: 16, to: 16, last_page: 3, per_page: 15, total: 31 },
+        meta: { current_page: 2, from: 16, to: 16, last_page: 3, per_page: 15, total: 31, total_capped: false },
       });
+    });
+
+    it('says when a numbered page’s total stopped at its cap', async () => {
+      service.answers.set('listDeliveries', () => ({
+        deliveries: [webhookDelivery()],
+        page: { currentPage: 1, perPage: 15, lastPage: 100, total: 10_000n, totalCapped: true },
+      }));
+      const { body } = await call('get', '/api/external/webhook/deliveries?page=1');
+      expect(body).toMatchObject({ meta: { total: 10_000, total_capped: true, last_page: 100 } });
     });
 
     it('answers an empty page with from and to null and one page', async () => {
       service.answers.set('listDeliveries', () => ({
         deliveries: [],
-        page: { currentPage: 1, perPage: 15, lastPage: 0, total: 0n },
+        page: { currentPage: 1, perPage: 15, lastPage: 0, total: 0n, totalCapped: false },
       }));
-      expect((await call('get', '/api/external/webhook/deliveries?status=pending')).body).toMatchObject({
+      expect((await call('get', '/api/external/webhook/deliveries?status=pending&page=1')).body).toMatchObject({
         data: [],
         meta: { from: null, to: null, last_page: 1, total: 0 },
       });
@@ -250,6 +268,9 @@ describe('the webhook delivery routes (decision 0010)', () => {
       ],
       ['from equal to to', 'from=2026-11-21T00:00:00Z&to=2026-11-21T01:00:00%2B01:00', { from: [expect.any(String)] }],
       ['page 0', 'page=0', { page: [expect.stringContaining('whole number')] }],
+      ['page 101', 'page=101', { page: [expect.stringContaining('from 1 to 100')] }],
+      ['page with a cursor', 'page=2&cursor=abc', { page: ['cannot be combined with cursor'] }],
+      ['per_page 0', 'per_page=0', { per_page: [expect.stringContaining('from 1 to 100')] }],
       ['page not a number', 'page=two', { page: [expect.any(String)] }],
     ])('refuses %s with 422 naming the parameter, without calling notification', async (_case, query, errors) => {
       const response = await call('get', `/api/external/webhook/deliveries?${query}`);

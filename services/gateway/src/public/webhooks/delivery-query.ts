@@ -1,10 +1,17 @@
-import { readPage, readQuery, refuseProblems, type QueryProblems } from '../customers/list-query.js';
+import {
+  PAGE_PARAMETERS,
+  readPageQuery,
+  readQuery,
+  refuseProblems,
+  type PageQuery,
+  type QueryProblems,
+} from '../pages/page-query.js';
 
-/** GET /webhook/deliveries' query (decision 0010): the filters and the page, checked at the gateway. */
+/** GET /webhook/deliveries' query (decisions 0010, 0018): the filters and the page, checked at the gateway. */
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-const DELIVERY_LIST_PARAMETERS: readonly string[] = ['status', 'event', 'from', 'to', 'page'];
+const DELIVERY_LIST_PARAMETERS: readonly string[] = ['status', 'event', 'from', 'to', ...PAGE_PARAMETERS];
 
 export interface DeliveryListQuery {
   status?: DeliveryStatus;
@@ -13,7 +20,8 @@ export interface DeliveryListQuery {
   /** created_at in [from, to). */
   from?: Date;
   to?: Date;
-  page: number;
+  /** The cursor page, or the numbered page (decision 0018). */
+  page: PageQuery;
 }
 
 // RFC 3339's date-time (the OpenAPI `date-time` format): a time zone is required, so the same query
@@ -75,7 +83,7 @@ export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQue
   if (from && to && from.getTime() >= to.getTime()) {
     problems.set('from', [`must be before to (${to.toISOString()}), got ${from.toISOString()}`]);
   }
-  const page = readPage(values, problems);
+  const page = readPageQuery(values, problems);
   refuseProblems(problems);
   return {
     status: status !== undefined && isStatus(status) ? status : undefined,

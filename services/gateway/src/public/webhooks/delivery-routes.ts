@@ -2,8 +2,8 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { readCaller } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
 import { structOfBody } from '../body.js';
-import { queryOf } from '../customers/list-query.js';
-import { paginatedEnvelope } from '../customers/pagination.js';
+import { pageRequestOf, queryOf } from '../pages/page-query.js';
+import { listEnvelope } from '../pages/list-envelope.js';
 import { pathParam } from '../path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { parseDeliveryListQuery } from './delivery-query.js';
@@ -12,11 +12,11 @@ import {
   attemptedDeliveryBody,
   deliveryBody,
   deliveryListBody,
+  deliveryListQuery,
   mockWebhookBody,
   queuedBody,
   replayFailedDeliveriesBody,
 } from './delivery-schemas.js';
-import { present } from './render.js';
 
 /** The attempt log, replay and the mock trigger (decision 0010). */
 
@@ -33,33 +33,17 @@ export const SANDBOX_ONLY_MESSAGE = 'the mock webhook trigger is a sandbox simul
 async function listDeliveries({ req, res, clients, call }: RouteContext): Promise<void> {
   const params = queryOf(req.originalUrl);
   const query = parseDeliveryListQuery(params);
-  const { deliveries, page } = await clients.notification.listDeliveries(
+  const answer = await clients.notification.listDeliveries(
     {
       status: query.status,
       eventType: query.event,
       createdFrom: query.from ? timestampFromDate(query.from) : undefined,
       createdTo: query.to ? timestampFromDate(query.to) : undefined,
-      page: query.page,
+      ...pageRequestOf(query.page),
     },
     call,
   );
-  const position = present(page, 'page');
-  res.json(
-    paginatedEnvelope(
-      deliveries.map(deliveryJson),
-      {
-        currentPage: position.currentPage,
-        perPage: position.perPage,
-        lastPage: position.lastPage,
-        total: Number(position.total),
-      },
-      {
-        path: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
-        // Links keep the filters as given and set their own page, as Laravel's do.
-        query: [...params].filter(([name]) => name !== 'page'),
-      },
-    ),
-  );
+  res.json(listEnvelope(req, params, answer.deliveries.map(deliveryJson), answer));
 }
 
 async function getDelivery({ req, res, clients, call }: RouteContext): Promise<void> {
@@ -110,12 +94,13 @@ export const WEBHOOK_DELIVERY_ROUTES: readonly PublicRoute[] = [
     scope: 'webhook:read',
     operationId: 'listWebhookDeliveries',
     summary:
-      'List the business’s webhook deliveries, newest first, 15 a page: filters status (pending, succeeded, failed), event, from and to (ISO 8601 date-times with a time zone, on created_at, from inclusive, to exclusive), page',
+      'List the business’s webhook deliveries, newest first, in cursor pages (per_page, default 15) or for page=N a numbered page of 15: filters status (pending, succeeded, failed), event, from and to (ISO 8601 date-times with a time zone, on created_at, from inclusive, to exclusive)',
+    query: deliveryListQuery,
     responses: {
       200: { description: 'The page of deliveries, without their attempts', schema: deliveryListBody },
       422: {
         description:
-          'An unknown or repeated query parameter, a status outside its values, an unknown event, from or to not an ISO 8601 date-time with a time zone, from not before to, or page not a whole number ≥ 1; `errors` names each parameter',
+          'An unknown or repeated query parameter, a status outside its values, an unknown event, from or to not an ISO 8601 date-time with a time zone, from not before to, page not a whole number from 1 to 100, per_page not from 1 to 100, page with cursor or per_page, or a cursor this list did not return; `errors` names each parameter',
       },
     },
     handle: listDeliveries,

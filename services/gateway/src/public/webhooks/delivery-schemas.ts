@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
-import { paginatedListSchema } from '../customers/pagination.js';
+import { listBodySchema, pageQueryProperties } from '../pages/list-envelope.js';
 import { DELIVERY_STATUSES } from './delivery-query.js';
 
 /**
@@ -260,35 +260,36 @@ export const queuedBody = (message: string) =>
     },
   });
 
-/** Laravel's resource-collection envelope, as GET /customer?paginate=true answers it (decision 0008). */
+/** GET /webhook/deliveries' query: the filters and the page (decisions 0010, 0018). */
+export const deliveryListQuery: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: [...DELIVERY_STATUSES], description: 'only deliveries in this status' },
+    event: { type: 'string', enum: [...WEBHOOK_EVENTS], description: 'only deliveries of this event' },
+    from: { type: 'string', format: 'date-time', description: 'only deliveries created at or after this instant' },
+    to: { type: 'string', format: 'date-time', description: 'only deliveries created before this instant' },
+    ...pageQueryProperties,
+  },
+};
+
+/** GET /webhook/deliveries: a cursor page by default, a numbered page for page=N (decision 0018). */
 export const deliveryListBody: JsonSchema = {
-  ...paginatedListSchema(schema('WebhookDelivery'), '15 a page, newest first; links keep your filters'),
+  ...listBodySchema(schema('WebhookDelivery'), 'deliveries'),
   examples: [
     {
       data: [exampleDelivery],
       links: {
-        first: 'https://api.corridor.example/api/external/webhook/deliveries?status=failed&page=1',
-        last: 'https://api.corridor.example/api/external/webhook/deliveries?status=failed&page=1',
+        first: null,
+        last: null,
         prev: null,
         next: null,
       },
       meta: {
-        current_page: 1,
-        from: 1,
-        last_page: 1,
-        links: [
-          { url: null, label: '&laquo; Previous', active: false },
-          {
-            url: 'https://api.corridor.example/api/external/webhook/deliveries?status=failed&page=1',
-            label: '1',
-            active: true,
-          },
-          { url: null, label: 'Next &raquo;', active: false },
-        ],
         path: 'https://api.corridor.example/api/external/webhook/deliveries',
         per_page: 15,
-        to: 1,
-        total: 1,
+        next_cursor: null,
+        prev_cursor: null,
       },
     },
   ],

@@ -114,10 +114,7 @@ export function startFakeNotificationService() {
     };
   };
   const defaults: Record<string, Answer> = {
-    listDeliveries: () => ({
-      deliveries: [webhookDelivery()],
-      page: { currentPage: 1, perPage: 15, lastPage: 1, total: 1n },
-    }),
+    listDeliveries: () => ({ deliveries: [webhookDelivery()], cursorPage: { limit: 15 } }),
     getDelivery: () => ({ delivery: webhookDelivery({ attempts: [webhookAttempt()] }) }),
     replayDelivery: attempted,
     replayFailedDeliveries: () => ({ queued: 3 }),
