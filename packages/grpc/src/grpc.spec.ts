@@ -1,5 +1,6 @@
 import { Health, HealthCheckResponse_ServingStatus } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { createLogger } from '@corridor/logging';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { createClient } from './client.js';
 import { DomainError, Status } from './errors.js';
 import { createHealthService } from './health.js';
@@ -7,6 +8,16 @@ import { registration, startGrpcServer, type RunningGrpcServer } from './server.
 import { callerMetadata } from './metadata.js';
 
 const silent = createLogger('test', { level: 'silent' });
+
+/** The error Node gives a connection to a port nothing listens on. */
+async function refusedConnection(): Promise<Error> {
+  const listener = createServer();
+  const port = await new Promise<number>((resolve) =>
+    listener.listen(0, '127.0.0.1', () => resolve((listener.address() as AddressInfo).port)),
+  );
+  await new Promise((resolve) => listener.close(resolve));
+  return new Promise((resolve) => connect(port, '127.0.0.1').on('error', resolve));
+}
 
 describe('gRPC adapter over a real loopback connection', () => {
   let server: RunningGrpcServer;
@@ -26,6 +37,14 @@ describe('gRPC adapter over a real loopback connection', () => {
         });
       if (request.service === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
       if (request.service === 'crash') throw new Error('secret internal detail');
+      if (request.service === 'database-away') {
+        // A real refused connection: nothing listens on the port the server was given back.
+        throw await refusedConnection();
+      }
+      if (request.service === 'nul-stored') {
+        // As pg reports PostgreSQL refusing NUL in a jsonb value.
+        throw Object.assign(new Error('unsupported Unicode escape sequence \\u0000 secret'), { code: '22P05' });
+      }
       return { status: HealthCheckResponse_ServingStatus.SERVING };
     },
   });
@@ -108,6 +127,22 @@ describe('gRPC adapter over a real loopback connection', () => {
         const error = (await client.check({ service: 'crash' }).catch((e: unknown) => e)) as DomainError;
         expect(error.status).toBe(Status.INTERNAL);
         expect(error.message).not.toContain('secret');
+      } finally {
+        client.close();
+      }
+    });
+
+    it('answers UNAVAILABLE when a dependency is away, and INVALID_ARGUMENT when the database refuses a value (issue 18)', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
+      try {
+        const away = (await client.check({ service: 'database-away' }).catch((e: unknown) => e)) as DomainError;
+        expect(away).toMatchObject({
+          status: Status.UNAVAILABLE,
+          message: 'a dependency is unavailable; retry shortly',
+        });
+        const refused = (await client.check({ service: 'nul-stored' }).catch((e: unknown) => e)) as DomainError;
+        expect(refused).toMatchObject({ status: Status.INVALID_ARGUMENT, reason: 'VALIDATION_FAILED' });
+        expect(refused.message).not.toContain('secret');
       } finally {
         client.close();
       }

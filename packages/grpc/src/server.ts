@@ -9,7 +9,8 @@ import {
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import type { Logger } from '@corridor/logging';
 import { toServiceDefinition, type RequestOf, type ResponseInitOf, type UnaryMethods } from './definition.js';
-import { DomainError, toServiceError } from './errors.js';
+import { DomainError, invalidArgument, toServiceError } from './errors.js';
+import { failureKind } from './failure.js';
 import { readCaller, type CallerContext } from './metadata.js';
 
 export interface CallContext {
@@ -45,6 +46,11 @@ export function registration<S extends GenServiceMethods>(
   return { service, implementation } as unknown as ServiceRegistration;
 }
 
+const REFUSED_VALUE = invalidArgument(
+  'a value in the request cannot be stored: it holds a character, or a size, the database refuses',
+  { '(body)': ['holds a character, or a size, the database refuses'] },
+);
+
 function unaryHandler(
   name: string,
   method: (request: never, context: CallContext) => Promise<unknown>,
@@ -69,7 +75,19 @@ function unaryHandler(
           callback(toServiceError(error));
           return;
         }
-        // An unexpected failure: log it whole, tell the caller nothing internal.
+        // Unexpected: answered by what it says of its cause (issue 18), logged whole, its insides never sent.
+        const kind = failureKind(error);
+        if (kind === 'unavailable') {
+          logger.warn({ err: error, method: name }, 'a dependency is unavailable');
+          callback({ code: Status.UNAVAILABLE, details: 'a dependency is unavailable; retry shortly' });
+          return;
+        }
+        if (kind === 'refused-value') {
+          // The caller's input, but validation should have refused it first: a defect to fix too.
+          logger.error({ err: error, method: name }, 'the database refused a value that validation let through');
+          callback(toServiceError(REFUSED_VALUE));
+          return;
+        }
         logger.error({ err: error, method: name }, 'unhandled error in gRPC method');
         callback({ code: Status.INTERNAL, details: 'internal error' });
       },
