@@ -432,6 +432,22 @@ describe('customers: create and update validation through the gateway (seed 2.1,
       });
     });
 
+    it('issue 18: a control character in any text field, an owner’s included, is 422 naming it; nothing is created', async () => {
+      const before = await api.call(caller.token, 'GET', '/customer');
+      const count = ((await before.json()) as { data: unknown[] }).data.length;
+      await expectInvalid(
+        await api.call(
+          caller.token,
+          'POST',
+          '/customer',
+          businessBody({ business_name: 'Acme\u0000', owners: [ownerBody({ first_name: 'A\u0007' })] }),
+        ),
+        { business_name: /control characters/, 'owners.0.first_name': /control characters/ },
+      );
+      const after = await api.call(caller.token, 'GET', '/customer');
+      expect(((await after.json()) as { data: unknown[] }).data).toHaveLength(count);
+    });
+
     it('seed 2.1: type is required and is individual or business', async () => {
       await expectInvalid(await create({ country: 'NG' }), { type: /is required: individual or business/ });
       await expectInvalid(await create(businessBody({ type: 'company' })), {

@@ -259,5 +259,11 @@ describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
       cursor: /not a cursor this API returned/,
     });
     await expectInvalid(await api.call(caller.token, 'GET', '/customer?cursor=abc'), { cursor: /paginate=true/ });
+    // issue 18: NUL reached PostgreSQL and came back 500; it is refused at the gateway, naming it.
+    for (const filter of ['email', 'id_number', 'registration_number']) {
+      await expectInvalid(await api.call(caller.token, 'GET', `/customer?${filter}=a%00b`), {
+        [filter]: /control characters/,
+      });
+    }
   });
 });

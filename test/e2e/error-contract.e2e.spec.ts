@@ -112,16 +112,17 @@ describe('the public error contract (DESIGN.md errors, seed 7): JSON naming the 
     );
   });
 
-  it('the public API reads no body before routing and authorization: a large body to a route that takes none is 404', async () => {
-    await expectError(
-      await platform.api(WHOAMI, undefined, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ note: 'x'.repeat(64 * 1024) }),
-      }),
-      404,
-      { code: 'ROUTE_NOT_FOUND', message: /^no route for POST \/api\/external\/whoami$/ },
-    );
+  it('the public API reads no body before routing and authorization: a large body to a method the route lacks is 405 with Allow', async () => {
+    const response = await platform.api(WHOAMI, undefined, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ note: 'x'.repeat(64 * 1024) }),
+    });
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    await expectError(response, 405, {
+      code: 'METHOD_NOT_ALLOWED',
+      message: /^POST is not allowed on \/api\/external\/whoami; use GET, HEAD, OPTIONS$/,
+    });
   });
 
   it('HTTP the server cannot parse is answered in the same JSON contract, with an x-request-id', async () => {

@@ -41,6 +41,27 @@ describe('checkWebhookUrl', () => {
     expect(result.ok && result.url.port).toBe('8443');
   });
 
+  it('refuses port 0, to which nothing can ever be delivered (issue 18)', async () => {
+    const { resolve, asked } = resolverOf({ 'hooks.example.com': ['1.1.1.1'] });
+    expect(await checkWebhookUrl('https://hooks.example.com:0/x', { resolve })).toEqual({
+      ok: false,
+      problem: 'webhook URL port must be from 1 to 65535, not 0',
+    });
+    expect(asked).toEqual([]);
+  });
+
+  it('gives a stalled lookup its own time limit, under the call deadline, and says so (issue 18)', async () => {
+    const never = () => new Promise<never>(() => undefined);
+    const started = Date.now();
+    const result = await checkWebhookUrl('https://slow.example.com/x', { resolve: never, resolveTimeoutMs: 100 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(result).toEqual({
+      ok: false,
+      problem: 'webhook URL host slow.example.com could not be resolved: no answer within 100 ms',
+      unresolved: true,
+    });
+  });
+
   it('accepts public IP literals without asking DNS', async () => {
     const { resolve, asked } = resolverOf({});
     expect(await checkWebhookUrl('https://8.8.8.8/hooks', { resolve })).toMatchObject({

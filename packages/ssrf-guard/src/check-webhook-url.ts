@@ -19,7 +19,14 @@ export interface WebhookUrlOptions {
   allowCidrs?: readonly string[];
   /** Refuse http:; only tests turn this off. Default true. */
   requireHttps?: boolean;
+  /**
+   * How long the host name may take to resolve: under the RPC deadline (5 s), so a stalled lookup
+   * is a named 422 rather than the caller's 504 (issue 18). Default 2,000 ms.
+   */
+  resolveTimeoutMs?: number;
 }
+
+export const DEFAULT_RESOLVE_TIMEOUT_MS = 2_000;
 
 export type WebhookUrlCheck =
   | { ok: true; url: URL; addresses: string[] }
@@ -67,7 +74,7 @@ function errorCode(error: unknown): string {
  * credentials whose host is, or resolves only to, public addresses. `problem` is the sentence for the 422.
  */
 export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = {}): Promise<WebhookUrlCheck> {
-  const { resolve = systemResolve, requireHttps = true } = options;
+  const { resolve = systemResolve, requireHttps = true, resolveTimeoutMs = DEFAULT_RESOLVE_TIMEOUT_MS } = options;
   const allowList = options.allowCidrs?.length ? compileAllowList(options.allowCidrs) : undefined;
 
   if (url.length > MAX_WEBHOOK_URL_LENGTH) {
@@ -92,6 +99,10 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = 
   if (parsed.username !== '' || parsed.password !== '') {
     return { ok: false, problem: 'webhook URL must not contain a user name or password' };
   }
+  // Nothing can ever be delivered to port 0 (issue 18); URL itself refuses ports above 65535.
+  if (parsed.port === '0') {
+    return { ok: false, problem: 'webhook URL port must be from 1 to 65535, not 0' };
+  }
 
   // WHATWG URL has already turned 2130706433, 0x7f.1, 127.1 and 0177.0.0.1 into 127.0.0.1, and keeps
   // IPv6 literals in brackets.
@@ -109,14 +120,23 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = 
   }
 
   let resolved: readonly ResolvedAddress[];
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error('lookup timed out'), { code: `no answer within ${resolveTimeoutMs} ms` })),
+      resolveTimeoutMs,
+    );
+  });
   try {
-    resolved = await resolve(host);
+    resolved = await Promise.race([resolve(host), stalled]);
   } catch (error) {
     return {
       ok: false,
       problem: `webhook URL host ${host} could not be resolved: ${errorCode(error)}`,
       unresolved: true,
     };
+  } finally {
+    clearTimeout(timer);
   }
   const addresses = [...new Set(resolved.map(({ address }) => address))];
   if (addresses.length === 0) {

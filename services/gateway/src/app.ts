@@ -12,6 +12,7 @@ import type { TokenKeys } from './auth/token-keys.js';
 import type { Clients } from './clients.js';
 import { readinessHandler, type DependencyCheck } from './health/readiness.js';
 import { jsonBody, requestId } from './http/common.js';
+import { refuseHostileQuery } from './http/input-boundary.js';
 import { errorHandler, routeNotFound } from './http/errors.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { apiDocumentationRouter } from './openapi/docs-router.js';
@@ -49,6 +50,8 @@ function baseApp(): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  // Before any route: a query no route can take is refused alike everywhere (issue 18).
+  app.use(refuseHostileQuery);
   return app;
 }
 

@@ -3,6 +3,7 @@ import express, { type RequestHandler } from 'express';
 import type { z } from '@corridor/config';
 import type { FieldErrors } from '@corridor/grpc';
 import { HttpError } from './errors.js';
+import { refuseHostileJson, verifyUtf8 } from './input-boundary.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -15,7 +16,10 @@ export const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** JSON bodies only: a body with another content type is 415, a bad one 400, a huge one 413. */
+/**
+ * JSON bodies only: a body with another content type is 415, a bad one (or one not UTF-8) 400, a
+ * huge one 413, and one holding what no route can take (control characters, deep nesting) 422.
+ */
 export function jsonBody(limit: string): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
@@ -31,7 +35,7 @@ export function jsonBody(limit: string): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit, strict: true })];
+  return [requireJson, express.json({ limit, strict: true, verify: verifyUtf8 }), refuseHostileJson];
 }
 
 /** zod issues as the public `errors` map: field path → problems. */

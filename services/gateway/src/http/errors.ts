@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DomainError, Status, type FieldErrors } from '@corridor/grpc';
+import { DomainError, failureKind, Status, type FieldErrors } from '@corridor/grpc';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@corridor/logging';
 
@@ -42,6 +42,9 @@ const HTTP_STATUS_OF: Partial<Record<Status, number>> = {
 /** A dependency failure says what happened and that a retry is the remedy, never how it failed inside. */
 const INTERNAL: [code: string, message: string] = ['INTERNAL', 'internal error'];
 const INTERNAL_DEFECT = new DomainError(Status.INTERNAL, 'INTERNAL', 'internal error');
+const DEPENDENCY_AWAY = new DomainError(Status.UNAVAILABLE, 'UPSTREAM_UNAVAILABLE', 'a dependency is unavailable');
+/** Long enough for a pod or a database failover to come back, short enough not to stall a client. */
+export const RETRY_AFTER_SECONDS = 2;
 const SERVER_ERRORS: Record<number, [code: string, message: string]> = {
   503: ['SERVICE_UNAVAILABLE', 'a service Corridor depends on is unavailable; retry shortly'],
   504: ['SERVICE_TIMEOUT', 'a service Corridor depends on did not answer in time; retry shortly'],
@@ -99,12 +102,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     // Services' failures arrive as DomainErrors (the gRPC client converts every status); anything
-    // else is a defect of the gateway itself: 500, never blamed on a dependency.
-    const domain = error instanceof DomainError ? error : INTERNAL_DEFECT;
+    // else is the gateway's own: a dependency of its own away (Redis) is 503, the rest a defect, 500.
+    const domain =
+      error instanceof DomainError ? error : failureKind(error) === 'unavailable' ? DEPENDENCY_AWAY : INTERNAL_DEFECT;
     const httpStatus = httpStatusOf(domain.status);
     if (httpStatus >= 500) {
       logger.error({ err: error, path: req.path }, 'request failed');
       const [code, message] = SERVER_ERRORS[httpStatus] ?? INTERNAL;
+      // A dependency away comes back: say when to try again (RFC 9110 10.2.3).
+      if (httpStatus === 503) res.set('retry-after', String(RETRY_AFTER_SECONDS));
       sendError(res, httpStatus, code, message);
       return;
     }

@@ -36,6 +36,11 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toMatch(/^3\.1\./);
   });
 
+  it('names its server (relative: the gateway serving it) and a license (issue 18: Redocly flagged both missing)', () => {
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(document.info.license?.name).toEqual(expect.any(String));
+  });
+
   it('is rejected by the same validator once a response loses its description (the check above can fail)', async () => {
     const broken = structuredClone(document) as unknown as {
       paths: Record<string, Record<string, { responses: Record<string, Record<string, unknown>> }>>;

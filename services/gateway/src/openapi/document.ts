@@ -117,10 +117,13 @@ export function openApiDocument(
   for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: routeOperation(route) };
   return {
     openapi: '3.1.1',
+    // Relative: the document is served by the gateway it describes, sandbox or production alike.
+    servers: [{ url: '/', description: 'the gateway serving this document' }],
     info: {
       title: 'Corridor API',
       // seed part 9: the API description carries version 1.0.0.
       version: '1.0.0',
+      license: { name: 'Proprietary: for platforms with a Corridor agreement' },
       description: description(options.tokenRequestsPerMinute).trim(),
     },
     tags: [

@@ -62,6 +62,7 @@ export const errorResponses: Record<string, ResponseObject> = {
   ServiceUnavailable: errorResponse(
     'A service Corridor depends on is unavailable (SERVICE_UNAVAILABLE), or revocation and rate limits cannot be checked so no request is served (RATE_LIMITER_UNAVAILABLE); retry shortly.',
     ['SERVICE_UNAVAILABLE', 'RATE_LIMITER_UNAVAILABLE'],
+    { 'Retry-After': ref('headers', 'RetryAfter') },
   ),
   GatewayTimeout: errorResponse('A service Corridor depends on did not answer in time; retry shortly', [
     'SERVICE_TIMEOUT',

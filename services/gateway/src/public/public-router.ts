@@ -47,5 +47,39 @@ export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: st
       await route.handle({ req, res, auth, clients: deps.clients, metadata, call });
     });
   }
+  router.use(methodNotAllowed(PUBLIC_ROUTES));
   return router;
+}
+
+/**
+ * A known path asked with a method it does not have (RFC 9110 15.5.6): 405 with `Allow` naming the
+ * methods it has, and OPTIONS answered 204 with the same `Allow`. Unknown paths fall through to 404.
+ */
+export function methodNotAllowed(routes: readonly PublicRoute[]): RequestHandler {
+  const paths = [...new Set(routes.map((route) => route.path))].map((path) => ({
+    // {id} is one path segment, as express reads :id.
+    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}/?$`),
+    path,
+  }));
+  return (req, res, next) => {
+    const methods = new Set(
+      paths
+        .filter(({ pattern }) => pattern.test(req.path))
+        .flatMap(({ path }) =>
+          routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
+        ),
+    );
+    if (methods.size === 0) {
+      next();
+      return;
+    }
+    if (methods.has('GET')) methods.add('HEAD');
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    res.set('allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next(new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allow}`));
+  };
 }

@@ -4,6 +4,7 @@ import { createLogger } from '@corridor/logging';
 import express from 'express';
 import { jsonBody, requestId } from '../http/common.js';
 import { errorHandler } from '../http/errors.js';
+import { refuseHostileQuery } from '../http/input-boundary.js';
 import { expressPath, type PublicRoute, type RouteContext } from './routes.js';
 
 /**
@@ -18,6 +19,7 @@ export async function serveRoutes(
 ) {
   const app = express();
   app.use(requestId);
+  app.use(refuseHostileQuery);
   for (const route of routes) {
     const body = route.requestBody ? jsonBody('1mb') : [];
     app[route.method](expressPath(route.path), ...body, async (req, res) => {

@@ -369,4 +369,64 @@ describe('the customer routes (decision 0008)', () => {
       expect(service.calls).toHaveLength(0);
     });
   });
+
+  describe('the input boundary (issue 18): refused at the gateway, naming where, before customer-kyb', () => {
+    it('a control character in a body field or an owner’s field is 422 naming each', async () => {
+      const response = await call('post', '/api/external/customer', {
+        type: 'business',
+        business_name: 'Acme\u0000 Ltd',
+        owners: [{ first_name: 'Ada' }, { last_name: 'Obi\u001b[2J' }],
+      });
+      expect(response).toMatchObject({
+        status: 422,
+        body: {
+          status: false,
+          code: 'VALIDATION_FAILED',
+          errors: {
+            business_name: [expect.stringContaining('control characters')],
+            'owners.1.last_name': [expect.any(String)],
+          },
+        },
+      });
+      expect(service.calls).toEqual([]);
+    });
+
+    it('a body nested deeper than 32 levels is 422, a body not UTF-8 is 400', async () => {
+      const deep = `{"type":"business","fields":${'['.repeat(40)}${']'.repeat(40)}}`;
+      expect(await call('post', '/api/external/customer', deep)).toMatchObject({
+        status: 422,
+        body: { code: 'VALIDATION_FAILED', message: expect.stringContaining('nests deeper than 32 levels') },
+      });
+      const notUtf8 = Buffer.concat([
+        Buffer.from('{"business_name":"Acme '),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]);
+      const response = await fetch(`${base}/api/external/customer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: notUtf8,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        code: 'MALFORMED_JSON',
+        message: 'request body is not valid UTF-8',
+      });
+      expect(service.calls).toEqual([]);
+    });
+
+    it('a control character in a query parameter is 422 naming it; bad percent-encoding is 400', async () => {
+      expect(await call('get', '/api/external/customer?email=a%00b@x.com&type=business')).toMatchObject({
+        status: 422,
+        body: { code: 'VALIDATION_FAILED', errors: { email: [expect.stringContaining('control characters')] } },
+      });
+      expect(await call('get', '/api/external/customer?email=a%FFb@x.com')).toMatchObject({
+        status: 400,
+        body: { code: 'BAD_REQUEST', message: expect.stringContaining('not valid percent-encoded UTF-8') },
+      });
+      expect(service.calls).toEqual([]);
+      // Ordinary text, tab and line breaks included, passes through.
+      expect((await call('get', '/api/external/customer?email=%C3%B1ame%40x.com')).status).toBe(200);
+    });
+  });
 });

@@ -151,7 +151,8 @@ describe('the currency, rate and fee routes', () => {
     ['type=swap&currency=NGN&amount=-5', 'amount', /whole number/],
     ['type=swap&currency=NGN&amount=', 'amount', /whole number/],
     ['type=swap&currency=NGN', 'amount', /^is required$/],
-    ['type=swap&currency=N%00N&amount=1', 'currency', /currency code/],
+    // NUL is refused by the gateway's input boundary before the route's own check (issue 18).
+    ['type=swap&currency=N%00N&amount=1', 'currency', /control characters/],
   ])('GET /fees?%s is 422 naming %s', async (query, field, problem) => {
     const errors = await expectRefused(`/api/external/fees?${query}`, [field]);
     expect(errors[field]?.[0]).toMatch(problem);
