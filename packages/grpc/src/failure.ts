@@ -55,21 +55,27 @@ const isUnavailableState = (state: string) =>
 /** Class 22 is a data exception (22P05 NUL in jsonb, 22021 bad byte, 22001 too long, 22003 out of range). */
 const isRefusedValueState = (state: string) => state.startsWith('22') || state === '08P01' || state === '54000';
 
-interface ErrorFields {
+/** The fields of an error that say what happened; drivers set some of them, never all. */
+export interface ErrorFields {
   name?: unknown;
   message?: unknown;
   code?: unknown;
   sqlState?: unknown;
+  address?: unknown;
+  port?: unknown;
   cause?: unknown;
   previous?: unknown;
   errors?: unknown;
 }
 
-/** The error and every error it wraps (cause, MikroORM's previous, an AggregateError's errors), at most 10. */
-function chainOf(error: unknown): ErrorFields[] {
+/**
+ * The error and every error it wraps (cause, MikroORM's previous, an AggregateError's errors),
+ * outermost first, each once, at most 16.
+ */
+export function errorChain(error: unknown): ErrorFields[] {
   const chain: ErrorFields[] = [];
   const queue: unknown[] = [error];
-  while (queue.length > 0 && chain.length < 10) {
+  while (queue.length > 0 && chain.length < 16) {
     const next = queue.shift();
     if (typeof next !== 'object' || next === null || chain.includes(next as ErrorFields)) continue;
     const fields = next as ErrorFields;
@@ -83,7 +89,7 @@ const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The kind of failure `error` is; a defect unless its fields say otherwise. */
 export function failureKind(error: unknown): FailureKind {
-  const chain = chainOf(error);
+  const chain = errorChain(error);
   // A refused value is the caller's, whatever else the chain holds.
   for (const fields of chain) {
     const state = textOf(fields.sqlState) || textOf(fields.code);

@@ -11,6 +11,6 @@ export {
 } from './server.js';
 export * from './errors.js';
 export * from './field-problems.js';
-export { failureKind, type FailureKind } from './failure.js';
+export { errorChain, failureKind, type ErrorFields, type FailureKind } from './failure.js';
 export { callerMetadata, readCaller, type CallerContext } from './metadata.js';
 export { createHealthService, ServingStatus, type HealthService } from './health.js';

@@ -1,5 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { errorChain, type ErrorFields } from '@corridor/grpc';
 import { systemClock, type Clock } from '@corridor/runtime';
 import { resolveAndPin, type PinnedWebhookUrl, type WebhookUrlOptions } from '@corridor/ssrf-guard';
 import { signWebhook } from '@corridor/webhook-signature';
@@ -59,30 +60,6 @@ const TLS_CODE =
 const UNTRUSTED_CODE = /^(UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|INVALID_CA|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE)/;
 
 type Failure = Pick<AttemptResult, 'errorClass' | 'errorMessage'> & { errorClass: AttemptErrorClass };
-
-interface ErrorFields {
-  code?: unknown;
-  address?: unknown;
-  port?: unknown;
-  message?: unknown;
-  cause?: unknown;
-  errors?: unknown;
-}
-
-/** The error and every cause and aggregated error under it, outermost first. */
-function errorChain(error: unknown): ErrorFields[] {
-  const chain: ErrorFields[] = [];
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && chain.length < 16) {
-    const next = queue.shift();
-    if (typeof next !== 'object' || next === null) continue;
-    const fields = next as ErrorFields;
-    chain.push(fields);
-    if (fields.cause !== undefined) queue.push(fields.cause);
-    if (Array.isArray(fields.errors)) queue.push(...(fields.errors as unknown[]));
-  }
-  return chain;
-}
 
 const codeOf = (fields: ErrorFields) => (typeof fields.code === 'string' ? fields.code : '');
 const messageOf = (fields: ErrorFields | undefined) =>

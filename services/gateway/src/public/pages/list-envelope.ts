@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { cursorEnvelope, cursorListSchema, listLocationOf } from './cursor-page.js';
 import { paginatedEnvelope, paginatedListSchema } from './numbered-page.js';
+import { MAX_CURSOR_LENGTH } from './page-query.js';
 
 /** A numbered page's position as the customer and delivery services answer it. */
 interface NumberedPosition {
@@ -51,7 +52,7 @@ export const pageQueryProperties: Record<string, JsonSchema> = {
   cursor: {
     type: 'string',
     minLength: 1,
-    maxLength: 1024,
+    maxLength: MAX_CURSOR_LENGTH,
     description: 'opaque: meta.next_cursor or meta.prev_cursor of a previous page; not with page',
   },
   per_page: {

@@ -9,7 +9,7 @@ import { HttpError } from '../../http/errors.js';
 
 const WHOLE_NUMBER = /^[1-9]\d*$/;
 /** Cursors are opaque and the owning service decodes them; this bounds only what is passed on. */
-const MAX_CURSOR_LENGTH = 1024;
+export const MAX_CURSOR_LENGTH = 1024;
 
 /** Problems by parameter name; a Map, since a name such as `__proto__` must not touch a prototype. */
 export type QueryProblems = Map<string, string[]>;

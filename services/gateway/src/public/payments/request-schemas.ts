@@ -1,4 +1,6 @@
 import { z } from '@corridor/config';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@corridor/pagination';
+import { MAX_CURSOR_LENGTH } from '../pages/page-query.js';
 import { parseDateTime } from '../webhooks/delivery-query.js';
 import { currencyCode, positiveMinorUnits, queryDateTime, queryInteger, text, uuidField, wordOf } from './fields.js';
 import { AMOUNT_SIDES, FEE_OPERATIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './vocabulary.js';
@@ -41,20 +43,18 @@ export const FeesQuery = z.strictObject({
   }),
 });
 
-export const PER_PAGE_DEFAULT = 15;
-
 /** The cursor of a cursor-paginated list: opaque, as the previous page gave it. */
 export const pageCursor = () =>
   z
     .string({ error: 'must be text' })
     .min(1, 'must not be empty')
-    .max(1024, 'must be at most 1024 characters')
+    .max(MAX_CURSOR_LENGTH, `must be at most ${MAX_CURSOR_LENGTH} characters`)
     .meta({ description: 'opaque: meta.next_cursor or meta.prev_cursor of a previous page' })
     .optional();
 
 export const perPage = (items: string) =>
-  queryInteger(1, 100, items)
-    .default(PER_PAGE_DEFAULT)
+  queryInteger(1, MAX_PAGE_SIZE, items)
+    .default(DEFAULT_PAGE_SIZE)
     .meta({ description: `${items} per page` });
 
 export const TransactionListQuery = z
