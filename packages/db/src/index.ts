@@ -52,6 +52,11 @@ export function openDatabase(options: ServiceDatabaseOptions): Promise<MikroORM>
   return MikroORM.init(ormOptions(options));
 }
 
+/** One `select 1` through the service's pool: whether its database answers now (its readiness, issue 18). */
+export async function pingDatabase(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}
+
 /** Opens the database and applies every pending migration: for tests and tools, never a service start. */
 export async function openMigratedDatabase(options: ServiceDatabaseOptions): Promise<MikroORM> {
   const orm = await openDatabase({ ...options, logger: options.logger ?? (() => undefined) });

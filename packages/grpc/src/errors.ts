@@ -1,4 +1,5 @@
 import { Metadata, status as Status, type ServiceError } from '@grpc/grpc-js';
+import { BODY_PATH } from './field-problems.js';
 
 export { Status };
 
@@ -40,17 +41,50 @@ export const unauthenticated = (reason: string, message: string) =>
 export const alreadyExists = (reason: string, message: string) =>
   new DomainError(Status.ALREADY_EXISTS, reason, message);
 
+/**
+ * What one error may put in its trailers. HTTP/2 peers bound a header block (gRPC's usual limit is
+ * 8 KiB) and one that overflows resets the connection, failing every call in flight on it: a platform's
+ * 64 KiB key or value quoted back must never do that. The JSON appears twice (ASCII and base64).
+ */
+const MAX_MESSAGE_CHARS = 500; // grpc-message is percent-encoded: up to 9 bytes a character
+const MAX_FIELD_ERRORS_BYTES = 2_000;
+const MAX_PATH_CHARS = 200;
+const MAX_PROBLEM_CHARS = 300;
+
+const shortened = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/** The field errors within the trailers' budget, in order; what does not fit is counted under (body). */
+export function boundedFieldErrors(errors: FieldErrors): FieldErrors {
+  const bounded: FieldErrors = {};
+  const entries = Object.entries(errors);
+  let bytes = 2;
+  let kept = 0;
+  for (const [path, problems] of entries) {
+    const key = shortened(path, MAX_PATH_CHARS);
+    const texts = problems.map((text) => shortened(text, MAX_PROBLEM_CHARS));
+    bytes += Buffer.byteLength(JSON.stringify({ [key]: texts }));
+    if (bytes > MAX_FIELD_ERRORS_BYTES) break;
+    Object.defineProperty(bounded, key, { value: texts, enumerable: true, writable: true, configurable: true });
+    kept += 1;
+  }
+  if (kept < entries.length) {
+    const rest = `and ${entries.length - kept} more fields have problems: correct these first`;
+    bounded[BODY_PATH] = [...(bounded[BODY_PATH] ?? []), rest];
+  }
+  return bounded;
+}
+
 /** Server side: a DomainError as a grpc-js error with its reason and field errors in trailers. */
 export function toServiceError(error: DomainError): Partial<ServiceError> {
   const metadata = new Metadata();
   metadata.set(REASON_KEY, error.reason);
   if (error.fieldErrors) {
-    const json = JSON.stringify(error.fieldErrors);
+    const json = JSON.stringify(boundedFieldErrors(error.fieldErrors));
     metadata.set(FIELD_ERRORS_BIN_KEY, Buffer.from(json, 'utf8'));
     // A non-ASCII text value would make grpc-js throw and the call end without its status.
     if (/^[\x20-\x7e]*$/.test(json)) metadata.set(FIELD_ERRORS_KEY, json);
   }
-  return { code: error.status, details: error.message, metadata };
+  return { code: error.status, details: shortened(error.message, MAX_MESSAGE_CHARS), metadata };
 }
 
 function isServiceError(error: unknown): error is ServiceError {

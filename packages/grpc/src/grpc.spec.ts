@@ -35,6 +35,12 @@ describe('gRPC adapter over a real loopback connection', () => {
           ñame: ['is not a recognised field'],
           'owners.0.street': ['must be 9 to 255 characters; got “Rue…”'],
         });
+      if (request.service === 'huge') {
+        // A platform's 64 KiB key and value quoted back, in more fields than fit (issue 18's corpus).
+        const big = 'x'.repeat(65_536);
+        const errors = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`${i}${big}`, [`got ${big}`]]));
+        throw new DomainError(Status.INVALID_ARGUMENT, 'VALIDATION_FAILED', `${big} is wrong`, errors);
+      }
       if (request.service === 'slow') await new Promise((resolve) => setTimeout(resolve, 500));
       if (request.service === 'crash') throw new Error('secret internal detail');
       if (request.service === 'database-away') {
@@ -116,6 +122,26 @@ describe('gRPC adapter over a real loopback connection', () => {
             'owners.0.street': ['must be 9 to 255 characters; got “Rue…”'],
           },
         });
+      } finally {
+        client.close();
+      }
+    });
+
+    it('bounds what an error puts in its trailers, so a huge one fails alone and not the connection', async () => {
+      const client = createClient(Health, { address: `127.0.0.1:${other.port}` });
+      try {
+        const [huge, ...neighbours] = await Promise.allSettled([
+          client.check({ service: 'huge' }),
+          ...Array.from({ length: 5 }, () => client.check({ service: 'slow' })),
+        ]);
+        expect(neighbours.every((n) => n.status === 'fulfilled')).toBe(true);
+        const error = (huge as PromiseRejectedResult).reason as DomainError;
+        expect(error.status).toBe(Status.INVALID_ARGUMENT);
+        expect(error.message.length).toBeLessThanOrEqual(500);
+        const paths = Object.keys(error.fieldErrors ?? {});
+        expect(paths.length).toBeGreaterThan(1);
+        expect(paths.every((path) => path.length <= 200)).toBe(true);
+        expect(error.fieldErrors?.['(body)']?.[0]).toMatch(/^and \d+ more fields have problems/);
       } finally {
         client.close();
       }

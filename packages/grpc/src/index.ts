@@ -13,4 +13,12 @@ export * from './errors.js';
 export * from './field-problems.js';
 export { errorChain, failureKind, type ErrorFields, type FailureKind } from './failure.js';
 export { callerMetadata, readCaller, type CallerContext } from './metadata.js';
-export { createHealthService, ServingStatus, type HealthService } from './health.js';
+export {
+  createHealthService,
+  LIVENESS,
+  ServingStatus,
+  type HealthOptions,
+  type HealthService,
+  type ReadinessCheck,
+  withTimeout,
+} from './health.js';

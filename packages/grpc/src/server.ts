@@ -8,6 +8,7 @@ import {
 } from '@grpc/grpc-js';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import type { Logger } from '@corridor/logging';
+import { metrics } from '@opentelemetry/api';
 import { toServiceDefinition, type RequestOf, type ResponseInitOf, type UnaryMethods } from './definition.js';
 import { DomainError, invalidArgument, toServiceError } from './errors.js';
 import { failureKind } from './failure.js';
@@ -51,6 +52,11 @@ const REFUSED_VALUE = invalidArgument(
   { '(body)': ['holds a character, or a size, the database refuses'] },
 );
 
+// A no-op until the service's telemetry registers a meter provider (its Prometheus endpoint).
+const internalErrors = metrics
+  .getMeter('@corridor/grpc')
+  .createCounter('corridor_grpc_internal_errors', { description: 'Calls answered INTERNAL (a defect), by method' });
+
 function unaryHandler(
   name: string,
   method: (request: never, context: CallContext) => Promise<unknown>,
@@ -89,6 +95,7 @@ function unaryHandler(
           return;
         }
         logger.error({ err: error, method: name }, 'unhandled error in gRPC method');
+        internalErrors.add(1, { 'rpc.method': name });
         callback({ code: Status.INTERNAL, details: 'internal error' });
       },
     );

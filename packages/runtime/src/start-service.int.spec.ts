@@ -2,8 +2,15 @@ import { OutboxMessage, outboxSchemaSql, processedEventRetentionSql, processedEv
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { Migration, openMigratedDatabase, type ServiceDatabaseOptions } from '@corridor/db';
-import { createClient, ServingStatus, type ServiceRegistration } from '@corridor/grpc';
-import { createTestDatabase, eventually, KAFKA_BROKERS, query, type TestDatabase } from '@corridor/testing';
+import { createClient, LIVENESS, ServingStatus, type ServiceRegistration } from '@corridor/grpc';
+import {
+  createTestDatabase,
+  eventually,
+  KAFKA_BROKERS,
+  POSTGRES_ADMIN_URL,
+  query,
+  type TestDatabase,
+} from '@corridor/testing';
 import { Writable } from 'node:stream';
 import { fixedClock } from './clock.js';
 import { startService, type RunningService, type StartServiceOptions } from './start-service.js';
@@ -116,6 +123,50 @@ describe('startService (real PostgreSQL and Kafka)', () => {
       } finally {
         health.close();
         identity.close();
+      }
+    });
+
+    it('reports "" and each service NOT_SERVING while its database refuses connections, liveness SERVING, and ready again after', async () => {
+      const log = capturedLog();
+      service = await start(log);
+      const { port } = await service.serve({ address: '127.0.0.1:0', services: [signingKeys] });
+      const health = createClient(Health, { address: `127.0.0.1:${port}`, defaultTimeoutMs: 2_000 });
+      const statuses = async () =>
+        Promise.all(
+          ['', IdentityService.typeName, LIVENESS].map(async (name) => (await health.check({ service: name })).status),
+        );
+      // The shared server stays up for everyone else: only this database stops taking connections.
+      const admin = (allow: boolean) =>
+        query(POSTGRES_ADMIN_URL, `alter database ${db.name} with allow_connections ${allow}`);
+      try {
+        expect(await statuses()).toEqual([ServingStatus.SERVING, ServingStatus.SERVING, ServingStatus.SERVING]);
+        await admin(false);
+        await query(POSTGRES_ADMIN_URL, 'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [
+          db.name,
+        ]);
+        await eventually(async () =>
+          expect(await statuses()).toEqual([
+            ServingStatus.NOT_SERVING,
+            ServingStatus.NOT_SERVING,
+            ServingStatus.SERVING,
+          ]),
+        );
+        expect(log.lines).toContainEqual(
+          expect.objectContaining({
+            level: 'warn',
+            msg: 'tiny not ready: database unavailable',
+            dependency: 'database',
+          }),
+        );
+        await admin(true);
+        const back = Date.now();
+        await eventually(async () =>
+          expect(await statuses()).toEqual([ServingStatus.SERVING, ServingStatus.SERVING, ServingStatus.SERVING]),
+        );
+        expect(Date.now() - back).toBeLessThan(5_000);
+      } finally {
+        await admin(true);
+        health.close();
       }
     });
 

@@ -7,7 +7,7 @@ import {
   type Kafka,
   type Producer,
 } from '@corridor/bus';
-import { openDatabase, type MikroORM, type ServiceDatabaseOptions } from '@corridor/db';
+import { openDatabase, pingDatabase, type MikroORM, type ServiceDatabaseOptions } from '@corridor/db';
 import { createHealthService, startGrpcServer, type HealthService, type ServiceRegistration } from '@corridor/grpc';
 import { createLogger, type Logger, type LoggerOptions } from '@corridor/logging';
 import { systemClock, type Clock } from './clock.js';
@@ -47,7 +47,10 @@ export type StopPhase = 'before-server' | 'after-server';
 export interface ServeOptions {
   /** host:port of the gRPC server; port 0 picks a free one. */
   address: string;
-  /** The service's gRPC services; grpc.health.v1 is added and reports each of them SERVING. */
+  /**
+   * The service's gRPC services. grpc.health.v1 is added: "" and each of them SERVING while the
+   * database answers (readiness), `liveness` SERVING while the process runs.
+   */
   services: ServiceRegistration[];
   /** Started once the port is bound, before the listening line: consumers, workers. A port clash fails first. */
   startWork?: () => Promise<void>;
@@ -174,7 +177,19 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     every: (taskName, intervalMs, task) => periodic.every(taskName, intervalMs, task),
     async serve(serveOptions) {
       if (server) throw new Error(`${name} is already serving`);
-      const health = createHealthService(serveOptions.services.map((registration) => registration.service.typeName));
+      const health = createHealthService(
+        serveOptions.services.map((registration) => registration.service.typeName),
+        {
+          readiness: [{ name: 'database', check: () => pingDatabase(orm) }],
+          onChange: (ready, failed) =>
+            ready
+              ? logger.info(`${name} ready: its dependencies answer again`)
+              : logger.warn(
+                  { err: failed?.error, dependency: failed?.name },
+                  `${name} not ready: ${failed?.name} unavailable`,
+                ),
+        },
+      );
       const grpc = await startGrpcServer({
         address: serveOptions.address,
         logger,

@@ -1,8 +1,11 @@
 {{/*
 Probes. .Values.probes.liveness and .readiness each hold one action, HTTP or native gRPC:
-  httpGet: {path: /healthz, port: public}     (gateway)
-  grpc: {port: 50051}                         (grpc.health.v1, "" = the whole server; identity)
-plus optional timings; the defaults below fill in what is not given.
+  httpGet: {path: /healthz, port: public}       (gateway liveness: the process answers)
+  httpGet: {path: /readyz, port: public}        (gateway readiness: Redis, signing keys, each downstream)
+  grpc: {port: 50051, service: liveness}        (a gRPC service's liveness: SERVING while it runs)
+  grpc: {port: 50051}                           (its readiness: "" = the whole server, its database answers)
+plus optional timings; the defaults below fill in what is not given. Liveness never depends on a
+dependency: a PostgreSQL outage takes pods out of the Service, it never restarts them.
 */}}
 {{- define "lib.probe" -}}
 {{- $defaults := dict "periodSeconds" 10 "timeoutSeconds" 3 "failureThreshold" 3 "successThreshold" 1 "initialDelaySeconds" 0 -}}

@@ -2,6 +2,7 @@ import { createLogger } from '@corridor/logging';
 import {
   createTestDatabase,
   createTopics,
+  eventually,
   EventCollector,
   query,
   testKafka,
@@ -10,6 +11,7 @@ import {
 } from '@corridor/testing';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Producer } from 'kafkajs';
+import pg from 'pg';
 import { Environment, newEvent } from '../events.js';
 import { createIdempotentProducer } from '../producer.js';
 import { OutboxMessage, recordEvent } from './record.js';
@@ -136,6 +138,33 @@ describe('transactional outbox against real PostgreSQL and Kafka', () => {
       await late.waitFor((e) => e.event.businessId === 'late');
     } finally {
       await late.stop();
+      await relay.stop();
+    }
+  });
+
+  it('lives through its connection being cut mid-batch, as PostgreSQL restarting does, and publishes once it can', async () => {
+    await record(['before-cut']);
+    // Holding the table makes the relay's batch wait with its pooled connection checked out.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    const relay = new OutboxRelay({ databaseUrl: db.url, producer, logger, pollIntervalMs: 50 });
+    try {
+      await holder.query('begin');
+      await holder.query('lock table outbox in access exclusive mode');
+      await relay.start();
+      await eventually(async () => {
+        const cut = await query<{ cut: boolean }>(
+          db.url,
+          `select pg_terminate_backend(pid) as cut from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query like '%from outbox%'`,
+        );
+        if (cut.length === 0) throw new Error('the relay is not waiting on the outbox yet');
+      });
+      await holder.query('commit');
+      await record(['after-cut']);
+      await collector.waitFor((e) => ['before-cut', 'after-cut'].includes(e.event.businessId), 2, 10_000);
+    } finally {
+      await holder.end();
       await relay.stop();
     }
   });

@@ -57,6 +57,12 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
     this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay pool error'));
+    // pg-pool takes its own 'error' listener off a client while it is checked out: a connection cut
+    // mid-batch (PostgreSQL restarting) was an unhandled 'error' that ended the process (issue 18).
+    // The batch's query fails on its own and the loop retries; this only keeps the process alive.
+    this.pool.on('connect', (client) =>
+      client.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay connection lost')),
+    );
     this.batchSize = options.batchSize ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.retentionMs = options.retentionMs ?? DEFAULT_OUTBOX_RETENTION_MS;

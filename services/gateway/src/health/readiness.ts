@@ -1,5 +1,5 @@
 import { type Health } from '@corridor/contracts/grpc/health/v1/health_pb';
-import { ServingStatus, type ClientOf } from '@corridor/grpc';
+import { ServingStatus, withTimeout, type ClientOf } from '@corridor/grpc';
 import type { RequestHandler } from 'express';
 
 export interface DependencyCheck {
@@ -9,14 +9,6 @@ export interface DependencyCheck {
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
-
-function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** grpc.health.v1 Check of one service over an existing client. */
 export function grpcHealthCheck(name: string, health: ClientOf<typeof Health>, service = ''): DependencyCheck {
