@@ -153,7 +153,7 @@ export class PaymentsService {
   }
 
   async createDatabase(): Promise<TestDatabase> {
-    this.db = await createTestDatabase('e2e_payments');
+    this.db = await createTestDatabase('e2e_payments', this.platform.postgresAdminUrl);
     return this.db;
   }
 
@@ -180,6 +180,7 @@ export class PaymentsService {
       service: 'payments',
       env: this.env(extra),
       ready: logged('payments listening'),
+      supervised: this.platform.supervised,
     });
     return this.process;
   }

@@ -81,6 +81,16 @@ export interface PlatformOptions {
    * topics, so the suite can stop it; `createTopics` makes the topics there. Default: the shared one.
    */
   kafka?: { brokers: string[]; createTopics(names: string[]): Promise<void> };
+  /**
+   * Admin URL of a PostgreSQL of the suite's own (a PostgresCluster of @corridor/testing), where every
+   * service's database is made, so the suite can stop it. Default: the shared one.
+   */
+  postgresAdminUrl?: string;
+  /**
+   * Run every service under deploy/local/supervise.mjs, as `npm start` does, so a killed service
+   * comes back by itself.
+   */
+  supervised?: boolean;
 }
 
 /**
@@ -141,6 +151,16 @@ export class Platform {
     return (this.options.kafka?.brokers ?? KAFKA_BROKERS).join(',');
   }
 
+  /** Where the services' databases are made: the suite's own PostgreSQL, else the shared one. */
+  get postgresAdminUrl(): string | undefined {
+    return this.options.postgresAdminUrl;
+  }
+
+  /** Whether the services run under deploy/local/supervise.mjs. */
+  get supervised(): boolean {
+    return this.options.supervised ?? false;
+  }
+
   /** Where identity listens, for the services that call it. */
   get identityAddress(): string {
     return `127.0.0.1:${this.identityPort}`;
@@ -189,10 +209,14 @@ export class Platform {
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
-      createTestDatabase('e2e_identity').then((db) => (this.db = db)),
-      customers ? createTestDatabase('e2e_customer_kyb').then((db) => (this.customerDb = db)) : undefined,
+      createTestDatabase('e2e_identity', this.postgresAdminUrl).then((db) => (this.db = db)),
+      customers
+        ? createTestDatabase('e2e_customer_kyb', this.postgresAdminUrl).then((db) => (this.customerDb = db))
+        : undefined,
       customers ? createTestBucket('e2e-customers').then((bucket) => (this.bucket = bucket)) : undefined,
-      notifications ? createTestDatabase('e2e_notification').then((db) => (this.notificationDb = db)) : undefined,
+      notifications
+        ? createTestDatabase('e2e_notification', this.postgresAdminUrl).then((db) => (this.notificationDb = db))
+        : undefined,
       payments ? this.paymentsService.createDatabase() : undefined,
       // All always: notification consumes every event topic, whichever producers are started.
       (this.options.kafka?.createTopics.bind(this.options.kafka) ?? createTopics)([
@@ -251,6 +275,7 @@ export class Platform {
       service: 'customer-kyb',
       env: this.customerKybEnv(extra),
       ready: logged('customer-kyb listening'),
+      supervised: this.supervised,
     });
     return this.customerKyb;
   }
@@ -282,6 +307,7 @@ export class Platform {
       service: 'notification',
       env: this.notificationEnv(extra),
       ready: logged('notification listening'),
+      supervised: this.supervised,
     });
     return this.notification;
   }
@@ -317,6 +343,7 @@ export class Platform {
     return startService({
       service: 'gateway',
       env: this.gatewayEnvironment(publicPort, adminPort, extra),
+      supervised: this.supervised,
       ready: async (process) => {
         await logged('gateway listening')(process);
         const readiness = (await (await fetch(`http://127.0.0.1:${publicPort}/readyz`)).json()) as {
@@ -368,6 +395,7 @@ export class Platform {
       service: 'identity',
       env: this.identityEnv(extra),
       ready: logged('identity listening'),
+      supervised: this.supervised,
     });
     return this.identity;
   }

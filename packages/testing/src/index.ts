@@ -1,4 +1,5 @@
 export * from './postgres.js';
+export * from './postgres-cluster.js';
 export * from './kafka.js';
 export * from './processes.js';
 export * from './otlp.js';

@@ -11,23 +11,26 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database for one test file, so suites never see each other's rows. */
-export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+/**
+ * A fresh, empty database for one test file, so suites never see each other's rows; on the shared
+ * server unless given another's admin URL (a suite's own PostgresCluster).
+ */
+export async function createTestDatabase(prefix: string, adminUrl = POSTGRES_ADMIN_URL): Promise<TestDatabase> {
   const name = `test_${prefix.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`create database ${name}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(POSTGRES_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     name,
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
         await client.query(`drop database if exists ${name} with (force)`);

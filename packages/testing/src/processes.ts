@@ -6,6 +6,9 @@ import { eventually } from './kafka.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** What `npm start` runs each service under: restarts it when it crashes (deploy/local/supervise.mjs). */
+const SUPERVISOR = `${REPO_ROOT}deploy/local/supervise.mjs`;
+
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -23,7 +26,13 @@ export interface ServiceProcess {
   output(): string;
   /** Resolves with the exit code (or signal name) when the process ends. */
   readonly exited: Promise<number | string>;
+  /**
+   * Ends the process: SIGTERM by default. Supervised, the signal goes to the supervisor (SIGTERM: a
+   * clean stop of the service; SIGKILL: the supervisor, then the service, so neither is left behind).
+   */
   kill(signal?: NodeJS.Signals): Promise<number | string>;
+  /** The service's own process id: the supervisor's current child when supervised; none between restarts. */
+  servicePid(): number | undefined;
 }
 
 export interface StartOptions {
@@ -35,32 +44,42 @@ export interface StartOptions {
   /** Resolves when the process is ready to be used; omitted: do not wait. */
   ready?: (process: ServiceProcess) => Promise<unknown>;
   readyTimeoutMs?: number;
+  /** Run it under deploy/local/supervise.mjs, as `npm start` does: a crash is restarted. */
+  supervised?: boolean;
 }
 
 /**
  * Every service process still running. jest runs the suites in its own process on a 2-CPU host, so a
  * process a failed suite left behind would keep jest (and CI) waiting for ever: they all die with it.
  */
-const running = new Set<ChildProcess>();
+const running = new Set<ServiceProcess>();
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const service of running) void service.kill('SIGKILL');
 });
 
 /** Starts a real service process built into dist, as npm start does. */
 export async function startService(options: StartOptions): Promise<ServiceProcess> {
-  const script = options.script ?? 'dist/main.js';
-  const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
+  const command = [options.script ?? 'dist/main.js', ...(options.args ?? [])];
+  const supervisor = options.supervised ? [SUPERVISOR, options.service, '--', process.execPath] : [];
+  const child = spawn(process.execPath, [...supervisor, ...command], {
     cwd: `${REPO_ROOT}services/${options.service}`,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  // The supervisor's last line about its child says whether one runs now (deploy/local/supervise.mjs).
+  const childLines = new RegExp(`supervisor: ${options.service} (?:started \\(pid (\\d+)\\)|exited|stopped)`, 'g');
+  const servicePid = (): number | undefined => {
+    if (!options.supervised) return child.pid;
+    const pid = [...output.matchAll(childLines)].at(-1)?.[1];
+    return pid === undefined || !alive() ? undefined : Number(pid);
+  };
   const exited = new Promise<number | string>((resolve) =>
     child.on('exit', (code, signal) => {
-      running.delete(child);
+      running.delete(service);
       resolve(code ?? signal ?? 'unknown');
     }),
   );
@@ -69,10 +88,15 @@ export async function startService(options: StartOptions): Promise<ServiceProces
     output: () => output,
     exited,
     async kill(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      // Read before the supervisor dies: its last child is the one to end with it.
+      const orphan = signal === 'SIGKILL' && options.supervised ? servicePid() : undefined;
+      if (alive()) child.kill(signal);
+      if (orphan !== undefined) killQuietly(orphan, 'SIGKILL');
       return exited;
     },
+    servicePid,
   };
+  running.add(service);
   if (options.ready) {
     const ready = options.ready;
     const failedEarly = exited.then((code) => {
@@ -82,7 +106,7 @@ export async function startService(options: StartOptions): Promise<ServiceProces
       // Polling stops with the process too: nothing is left retrying once failedEarly has spoken.
       const polling = eventually(
         async () => {
-          if (child.exitCode === null && child.signalCode === null) await ready(service);
+          if (alive()) await ready(service);
         },
         options.readyTimeoutMs ?? 30_000,
         200,
@@ -97,6 +121,15 @@ export async function startService(options: StartOptions): Promise<ServiceProces
     failedEarly.catch(() => undefined);
   }
   return service;
+}
+
+/** Sends a signal to a process that may have ended already. */
+function killQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: it has ended
+  }
 }
 
 /** Ready when the output contains the given log message. */
