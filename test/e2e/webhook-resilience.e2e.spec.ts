@@ -9,6 +9,12 @@ import type { DeliveryJson } from '../support/webhooks.js';
 const SCHEDULE = [0, 1_000, 5_000, 5_000, 5_000];
 /** A scheduled attempt may come this much later than due (a restart on a loaded 2-CPU host), never earlier. */
 const LATE_MS = 10_000;
+/**
+ * Attempts that give up after 10 s (time to look at one in flight and kill its process) and connect
+ * within 1 s: the lease, connect + timeout + notification's 30 s margin, lapses 41 s after the claim.
+ */
+const HELD_ATTEMPT_ENV = { WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_CONNECT_TIMEOUT_MS: '1000' };
+const HELD_LEASE_MS = 41_000;
 
 /**
  * Issue 5 "nothing lost": one platform on a Kafka broker of this suite's own, so it can be stopped
@@ -153,6 +159,69 @@ describe('webhooks: nothing lost or duplicated when notification or Kafka dies (
     await sleep(SCHEDULE[1]! + 1_500);
     expect(perCustomer(owner.receiver.requests)).toEqual(once(customerIds));
     expect(log.map((delivery) => [delivery.status, delivery.attempt_count])).toEqual(Array(6).fill(['succeeded', 1]));
+  });
+
+  it('issue 18: SIGKILL of notification while the receiver holds the request open: the attempt was logged in_flight, is closed interrupted once its lease lapses, and the same scheduled attempt is made again with the same id and succeeds', async () => {
+    const owner = await business();
+    await platform.notification?.kill();
+    await platform.startNotification(HELD_ATTEMPT_ENV);
+    let holding = true;
+    owner.receiver.respondWith(() => (holding ? 'hang' : { status: 200 }));
+    const customer = await owner.readyCustomer();
+    await owner.submit(customer.id);
+    const [held] = await owner.waitForCustomer(customer.id, 1, 20_000);
+    const deliveryId = held?.webhookId ?? '';
+
+    // The receiver has the request and has not answered: the log says so already.
+    const open = await platform.webhooks.delivery(owner.token, deliveryId);
+    expect(open).toMatchObject({ status: 'pending', attempt_count: 1 });
+    expect(open.attempts).toEqual([
+      expect.objectContaining({ number: 1, trigger: 'scheduled', outcome: 'in_flight', duration_ms: null }),
+    ]);
+    expect(await platform.notification?.kill('SIGKILL')).toBe('SIGKILL');
+    holding = false;
+    await platform.startNotification();
+
+    const [, retried] = await owner.waitForCustomer(customer.id, 2, HELD_LEASE_MS + 30_000);
+    // Not before the dead process's lease lapsed: until then the delivery was still its own.
+    const sinceHeld = (retried?.receivedAt.getTime() ?? 0) - (held?.receivedAt.getTime() ?? 0);
+    expect(sinceHeld).toBeGreaterThanOrEqual(HELD_LEASE_MS - 2_000);
+    const [ended] = await allEnded(owner, 1);
+    const log = await platform.webhooks.delivery(owner.token, ended?.id ?? '');
+    expect(log).toMatchObject({ id: deliveryId, status: 'succeeded', attempt_count: 2 });
+    expect(
+      log.attempts.map(({ number, trigger, outcome, status_code, error_class, duration_ms }) => ({
+        number,
+        trigger,
+        outcome,
+        status_code,
+        error_class,
+        duration: duration_ms === null ? null : 'measured',
+      })),
+    ).toEqual([
+      {
+        number: 1,
+        trigger: 'scheduled',
+        outcome: 'interrupted',
+        status_code: null,
+        error_class: 'interrupted',
+        duration: null,
+      },
+      {
+        number: 2,
+        trigger: 'scheduled',
+        outcome: 'succeeded',
+        status_code: 200,
+        error_class: null,
+        duration: 'measured',
+      },
+    ]);
+    expect(log.attempts[0]?.error_message).toBe('the delivering process stopped before an answer was recorded');
+    expect(log.attempts[0]?.started_at).toBe(open.attempts[0]?.started_at);
+    // At least once, seed 6.4 rule 5: the same event, the same bytes, under the same webhook id.
+    expect(owner.receiver.requests.map((request) => request.webhookId)).toEqual([deliveryId, deliveryId]);
+    expect(retried?.rawBody).toBe(held?.rawBody);
+    expect(retried?.verified).toBe(true);
   });
 
   it('issue 5 build 5, decision 0009: without the allow list, a URL on 127.0.0.1 is refused at registration (422 naming the address) and at every delivery attempt (address_refused, nothing received)', async () => {

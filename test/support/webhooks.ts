@@ -27,13 +27,14 @@ export interface WebhookJson {
   updated_at: string;
 }
 
-/** One attempt of a delivery (decision 0010). */
+/** One attempt of a delivery (decision 0010), logged from its start (issue 18). */
 export interface AttemptJson {
   number: number;
   trigger: 'scheduled' | 'replay' | 'mock';
   started_at: string;
-  duration_ms: number;
-  outcome: 'succeeded' | 'failed';
+  /** null while in_flight and when interrupted. */
+  duration_ms: number | null;
+  outcome: 'in_flight' | 'succeeded' | 'failed' | 'interrupted';
   status_code: number | null;
   error_class: string | null;
   error_message: string | null;

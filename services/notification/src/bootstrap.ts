@@ -45,14 +45,20 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS,
     now,
   });
-  const runtime: DeliveryRuntime = { sender, secrets, scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS, now, logger };
+  const runtime: DeliveryRuntime = {
+    sender,
+    secrets,
+    scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    leaseMs: config.WEBHOOK_CONNECT_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    now,
+    logger,
+  };
   const worker = new DeliveryWorker({
     orm,
     runtime,
     concurrency: config.WEBHOOK_CONCURRENCY,
     perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    leaseMs: config.WEBHOOK_CONNECT_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     retentionDays: config.WEBHOOK_RETENTION_DAYS,
     logger,
   });

@@ -7,7 +7,14 @@ import { urlOf } from '../events/webhook-events.js';
 import { attemptsCounter, deliveryLatency } from '../metrics.js';
 import type { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
-import { recordAttempt, type Attempt, type AttemptTrigger, type Delivery } from './delivery-store.js';
+import {
+  finishAttempt,
+  startAttempt,
+  type Attempt,
+  type AttemptTrigger,
+  type Delivery,
+  type InterruptedAttempt,
+} from './delivery-store.js';
 import { nextAttemptAt } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './send-webhook.js';
 
@@ -17,6 +24,11 @@ export interface DeliveryRuntime {
   secrets: WebhookSecrets;
   /** Delay before each scheduled attempt (WEBHOOK_RETRY_SCHEDULE_MS). */
   scheduleMs: readonly number[];
+  /**
+   * How long a claim (and the attempt made under it) holds: longer than an attempt can take, so one
+   * still open after it is known dead.
+   */
+  leaseMs: number;
   now: Clock;
   logger: Logger;
 }
@@ -56,15 +68,28 @@ export function observeAttempt(delivery: Delivery, trigger: AttemptTrigger, resu
   }
 }
 
+/** Counts an attempt a claim closed because its process stopped before recording the answer. */
+export function observeInterrupted(attempt: InterruptedAttempt): void {
+  attemptsCounter.add(1, {
+    outcome: 'interrupted',
+    trigger: attempt.trigger,
+    error_class: 'interrupted',
+    event: attempt.eventType,
+  });
+}
+
 /**
- * One attempt of a stored delivery, recorded with its consequence (decision 0010), in the trace of
- * the request that caused the event: the span's parent is the context stored with the delivery.
+ * One attempt of a stored delivery, recorded as it starts and completed with its consequence
+ * (decision 0010), in the trace of the request that caused the event: the span's parent is the
+ * context stored with the delivery. `claimedUntil` is the worker's lease on the delivery; a replay
+ * asked for through the API holds none, so its attempt gets a lease of its own.
  */
 export async function attemptDelivery(
   em: EntityManager,
   runtime: DeliveryRuntime,
   delivery: Delivery,
   trigger: Exclude<AttemptTrigger, 'mock'>,
+  claimedUntil?: Date,
 ): Promise<{ delivery: Delivery; attempt: Attempt }> {
   return tracer.startActiveSpan(
     'webhook deliver',
@@ -82,10 +107,17 @@ export async function attemptDelivery(
       try {
         const request = await requestFor(em, runtime.secrets, delivery);
         if (!request) throw new Error(`delivery ${delivery.id}: its webhook registration no longer exists`);
+        const startedAt = runtime.now();
+        const started = await startAttempt(em, delivery.id, {
+          trigger,
+          startedAt,
+          leaseUntil: claimedUntil ?? new Date(startedAt.getTime() + runtime.leaseMs),
+        });
+        span.setAttribute('corridor.webhook.attempt', started.number);
         const result = await runtime.sender.send({ ...request, body: delivery.body, webhookId: delivery.id });
         const now = runtime.now();
         const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
-        const recorded = await recordAttempt(em, delivery.id, {
+        const recorded = await finishAttempt(em, delivery.id, started.number, {
           trigger,
           result,
           nextAttemptAt: scheduledFailure
@@ -95,7 +127,6 @@ export async function attemptDelivery(
         });
         observeAttempt(delivery, trigger, result);
         span.setAttributes({
-          'corridor.webhook.attempt': recorded.attempt.number,
           'corridor.webhook.outcome': result.outcome,
           ...(result.statusCode === null ? {} : { 'http.response.status_code': result.statusCode }),
           ...(result.errorClass === null ? {} : { 'error.type': result.errorClass }),

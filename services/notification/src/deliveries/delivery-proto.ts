@@ -14,7 +14,7 @@ export function toAttemptProto(attempt: Attempt): WebhookAttempt {
     number: attempt.number,
     trigger: attempt.trigger,
     startedAt: timestampFromDate(attempt.startedAt),
-    durationMs: attempt.durationMs,
+    durationMs: attempt.durationMs ?? 0,
     outcome: attempt.outcome,
     statusCode: attempt.statusCode ?? 0,
     errorClass: attempt.errorClass ?? '',

@@ -28,12 +28,19 @@ export interface Delivery {
   completedAt: Date | null;
 }
 
+/**
+ * in_flight: started, no answer recorded yet; interrupted: its process stopped before the answer
+ * was recorded (closed when its lease lapsed). The others are the answer (decision 0010).
+ */
+export type AttemptOutcome = 'in_flight' | 'succeeded' | 'failed' | 'interrupted';
+
 export interface Attempt {
   number: number;
   trigger: AttemptTrigger;
   startedAt: Date;
-  durationMs: number;
-  outcome: 'succeeded' | 'failed';
+  /** null while in flight and when interrupted: no answer ended it. */
+  durationMs: number | null;
+  outcome: AttemptOutcome;
   statusCode: number | null;
   errorClass: string | null;
   errorMessage: string | null;
@@ -77,8 +84,8 @@ export function attemptFromRow(row: Row): Attempt {
     number: Number(row.number),
     trigger: row.trigger as AttemptTrigger,
     startedAt: date(row.started_at),
-    durationMs: Number(row.duration_ms),
-    outcome: row.outcome as Attempt['outcome'],
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    outcome: row.outcome as AttemptOutcome,
     statusCode: row.status_code === null ? null : Number(row.status_code),
     errorClass: (row.error_class as string | null) ?? null,
     errorMessage: (row.error_message as string | null) ?? null,
@@ -145,16 +152,58 @@ export interface ClaimOptions {
   leaseMs: number;
 }
 
+/** An attempt closed `interrupted` by a claim: its process stopped before recording the answer. */
+export interface InterruptedAttempt {
+  deliveryId: string;
+  number: number;
+  trigger: AttemptTrigger;
+  eventType: string;
+}
+
+/** What the attempt log says of an attempt no process answered for (issue 18). */
+export const INTERRUPTED_MESSAGE = 'the delivering process stopped before an answer was recorded';
+
+/**
+ * Closes every attempt still in flight after its lease lapsed: the process making it died (or lost
+ * its database) before recording the answer. The receiver may well have had the request.
+ */
+async function closeInterruptedAttempts(em: EntityManager, now: Date): Promise<InterruptedAttempt[]> {
+  const rows = await query(
+    em,
+    `update webhook_attempt a set outcome = 'interrupted', error_class = 'interrupted', error_message = ?,
+       lease_until = null
+     from webhook_delivery d
+     where d.id = a.delivery_id and a.outcome = 'in_flight' and a.lease_until < ?
+     returning a.delivery_id, a.number, a.trigger, d.event_type`,
+    [INTERRUPTED_MESSAGE, now],
+  );
+  return rows.map((row) => ({
+    deliveryId: String(row.delivery_id),
+    number: Number(row.number),
+    trigger: row.trigger as AttemptTrigger,
+    eventType: String(row.event_type),
+  }));
+}
+
+export interface Claim {
+  deliveries: Delivery[];
+  /** Attempts closed because their lease lapsed, before any of their deliveries was claimed again. */
+  interrupted: InterruptedAttempt[];
+}
+
 /**
  * Claims due deliveries (scheduled ones whose time has come, and queued replays) for one worker.
  * SKIP LOCKED lets workers claim side by side without waiting on each other; the lease keeps the row
  * theirs while they attempt, and lapses if they die, so the attempt is made again (at least once).
+ * A worker's attempt holds the same lease as its delivery, so in the same transaction the attempt a
+ * dead worker left open is closed `interrupted` before its delivery can be claimed again.
  * A registration with perEndpoint attempts in flight is passed over: its hanging receiver cannot
  * take the slots other businesses' deliveries need.
  */
-export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<Delivery[]> {
+export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<Claim> {
   const { now, limit, perEndpoint, leaseMs } = options;
   return em.transactional(async (tx) => {
+    const interrupted = await closeInterruptedAttempts(tx, now);
     // in_flight reads the small partial index of leased rows once; the due rows come in due order
     // from the partial index of pending ones, registrations at their cap left out before the limit.
     const rows = await query(
@@ -209,11 +258,43 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
         new Date(now.getTime() + leaseMs),
       ],
     );
-    return rows.map(deliveryFromRow);
+    return { deliveries: rows.map(deliveryFromRow), interrupted };
   });
 }
 
-export interface AttemptOutcome {
+export interface AttemptStart {
+  trigger: AttemptTrigger;
+  startedAt: Date;
+  /** When the attempt is known dead if still open: the worker's lease on the delivery, or a replay's own. */
+  leaseUntil: Date;
+}
+
+/**
+ * Records an attempt as it starts, before the request goes out (issue 18): whatever happens to the
+ * process next, the log shows the request the receiver may have had. Numbered in the order made.
+ */
+export async function startAttempt(em: EntityManager, deliveryId: string, start: AttemptStart): Promise<Attempt> {
+  return em.transactional(async (tx) => {
+    const [row] = await query(
+      tx,
+      `update webhook_delivery set attempt_count = attempt_count + 1, updated_at = ? where id = ?
+       returning attempt_count`,
+      [start.startedAt, deliveryId],
+    );
+    if (!row) throw new Error(`delivery ${deliveryId} no longer exists`);
+    const [attemptRow] = await query(
+      tx,
+      `insert into webhook_attempt (id, delivery_id, number, trigger, started_at, outcome, lease_until)
+       values (gen_random_uuid(), ?, ?, ?, ?, 'in_flight', ?)
+       returning *`,
+      [deliveryId, Number(row.attempt_count), start.trigger, start.startedAt, start.leaseUntil],
+    );
+    if (!attemptRow) throw new Error(`attempt of delivery ${deliveryId} was not recorded`);
+    return attemptFromRow(attemptRow);
+  });
+}
+
+export interface AttemptEnd {
   trigger: AttemptTrigger;
   result: AttemptResult;
   /** For a scheduled attempt that failed: when the next is due, or null when it was the last. */
@@ -222,16 +303,19 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records an attempt and moves the delivery on, in one transaction: a success ends it `succeeded`;
- * a scheduled failure reschedules it or, after the last, ends it `failed` (as a mock's one failure
- * does); a replay's failure changes nothing else. Returns the attempt's number and the delivery as it now is.
+ * Completes a started attempt with its answer and moves the delivery on, in one transaction: a
+ * success ends it `succeeded`; a scheduled failure reschedules it or, after the last, ends it
+ * `failed` (as a mock's one failure does); a replay's failure changes nothing else. An attempt a
+ * claim already closed `interrupted` (its lease lapsed while this process was slow) gets its real
+ * answer. Returns the attempt and the delivery as it now is.
  */
-export async function recordAttempt(
+export async function finishAttempt(
   em: EntityManager,
   deliveryId: string,
-  outcome: AttemptOutcome,
+  number: number,
+  end: AttemptEnd,
 ): Promise<{ delivery: Delivery; attempt: Attempt }> {
-  const { trigger, result, now } = outcome;
+  const { trigger, result, now } = end;
   const succeeded = result.outcome === 'succeeded';
   const scheduled = trigger === 'scheduled';
   // A scheduled or mock failure may end the delivery; a replay's never does.
@@ -240,7 +324,6 @@ export async function recordAttempt(
     const [row] = await query(
       tx,
       `update webhook_delivery set
-         attempt_count = attempt_count + 1,
          scheduled_attempts = scheduled_attempts + ?,
          status = case
            when ? then 'succeeded'
@@ -262,42 +345,55 @@ export async function recordAttempt(
         scheduled ? 1 : 0,
         succeeded,
         failureCounts,
-        outcome.nextAttemptAt ?? null,
+        end.nextAttemptAt ?? null,
         succeeded,
         scheduled,
-        outcome.nextAttemptAt ?? null,
+        end.nextAttemptAt ?? null,
         trigger,
         succeeded,
         failureCounts,
-        outcome.nextAttemptAt ?? null,
+        end.nextAttemptAt ?? null,
         now,
         now,
         deliveryId,
       ],
     );
     if (!row) throw new Error(`delivery ${deliveryId} no longer exists`);
-    const delivery = deliveryFromRow(row);
     const [attemptRow] = await query(
       tx,
-      `insert into webhook_attempt (id, delivery_id, number, trigger, started_at, duration_ms, outcome, status_code,
-         error_class, error_message, response_body)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `update webhook_attempt set outcome = ?, duration_ms = ?, status_code = ?, error_class = ?, error_message = ?,
+         response_body = ?, lease_until = null
+       where delivery_id = ? and number = ?
        returning *`,
       [
-        deliveryId,
-        delivery.attemptCount,
-        trigger,
-        result.startedAt,
-        result.durationMs,
         result.outcome,
+        result.durationMs,
         result.statusCode,
         result.errorClass,
         result.errorMessage,
         result.responseBody,
+        deliveryId,
+        number,
       ],
     );
-    if (!attemptRow) throw new Error(`attempt of delivery ${deliveryId} was not recorded`);
-    return { delivery, attempt: attemptFromRow(attemptRow) };
+    if (!attemptRow) throw new Error(`attempt ${number} of delivery ${deliveryId} no longer exists`);
+    return { delivery: deliveryFromRow(row), attempt: attemptFromRow(attemptRow) };
+  });
+}
+
+/** An attempt already answered, started and completed at once (the mock's, sent before it is stored). */
+export async function recordAttempt(
+  em: EntityManager,
+  deliveryId: string,
+  end: AttemptEnd,
+): Promise<{ delivery: Delivery; attempt: Attempt }> {
+  return em.transactional(async (tx) => {
+    const started = await startAttempt(tx, deliveryId, {
+      trigger: end.trigger,
+      startedAt: end.result.startedAt,
+      leaseUntil: end.now,
+    });
+    return finishAttempt(tx, deliveryId, started.number, end);
   });
 }
 

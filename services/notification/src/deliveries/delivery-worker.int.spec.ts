@@ -12,8 +12,19 @@ import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
 import { generateSigningSecret, lastFour, WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
-import type { DeliveryRuntime } from './attempt-delivery.js';
-import { attemptsOf, claimDue, insertDelivery, query, recordAttempt, type Delivery } from './delivery-store.js';
+import { attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
+import {
+  attemptsOf,
+  claimDue,
+  deliveryFromRow,
+  finishAttempt,
+  insertDelivery,
+  INTERRUPTED_MESSAGE,
+  query,
+  recordAttempt,
+  startAttempt,
+  type Delivery,
+} from './delivery-store.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { WebhookSender, type AttemptResult } from './send-webhook.js';
 
@@ -118,17 +129,17 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     const quietOne = await delivery(quiet, new Date(Date.now() - 1_000));
     const options = { now: new Date(), limit: 10, perEndpoint: 2, leaseMs: 60_000 };
 
-    const first = await claimDue(em(), options);
+    const { deliveries: first } = await claimDue(em(), options);
     const byEndpoint = (claimed: Delivery[], endpointId: string) => claimed.filter((d) => d.endpointId === endpointId);
     expect(byEndpoint(first, busy.endpointId)).toHaveLength(2);
     expect(byEndpoint(first, quiet.endpointId).map((d) => d.id)).toEqual([quietOne]);
 
     // While those leases hold, the busy registration is at its cap: nothing more of it is claimed.
-    const second = await claimDue(em(), options);
+    const { deliveries: second } = await claimDue(em(), options);
     expect(byEndpoint(second, busy.endpointId)).toHaveLength(0);
 
     // A lease that lapsed (its worker died) makes the delivery claimable again.
-    const third = await claimDue(em(), { ...options, now: new Date(Date.now() + 120_000) });
+    const { deliveries: third } = await claimDue(em(), { ...options, now: new Date(Date.now() + 120_000) });
     expect(byEndpoint(third, busy.endpointId)).toHaveLength(2);
   });
 
@@ -138,7 +149,7 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     for (let i = 0; i < 8; i++) ids.add(await delivery(endpoint, new Date(Date.now() - 5_000)));
     const options = { now: new Date(), limit: 8, perEndpoint: 100, leaseMs: 60_000 };
     const [a, b] = await Promise.all([claimDue(em(), options), claimDue(em(), options)]);
-    const mine = [...a, ...b].map((d) => d.id).filter((id) => ids.has(id));
+    const mine = [...a.deliveries, ...b.deliveries].map((d) => d.id).filter((id) => ids.has(id));
     expect(new Set(mine).size).toBe(mine.length);
     expect(mine).toHaveLength(8);
   });
@@ -198,6 +209,7 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       sender,
       secrets,
       scheduleMs: [0, 150, 150, 150, 150],
+      leaseMs: 10_000,
       now: () => new Date(),
       logger,
     };
@@ -207,7 +219,6 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       concurrency: 4,
       perEndpoint: 2,
       pollIntervalMs: 50,
-      leaseMs: 10_000,
       retentionDays: 30,
       logger,
     });
@@ -234,6 +245,156 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     }
   });
 
+  describe('issue 18: an attempt is logged when it starts, and one cut off by a crash is closed interrupted', () => {
+    /** A runtime whose attempts give up after a second (a hanging receiver ends them). */
+    function shortRuntime(): DeliveryRuntime {
+      const sender = new WebhookSender({
+        allowCidrs: ['127.0.0.1/32'],
+        extraCa: certificates.caPem,
+        timeoutMs: 1_000,
+        connectTimeoutMs: 1_000,
+      });
+      return { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 5_000, now: () => new Date(), logger };
+    }
+    const pathOf = (endpoint: { endpointId: string }) => `/collection/${endpoint.endpointId}`;
+    const log = async (id: string) =>
+      (await attemptsOf(em(), id)).map(({ number, trigger, outcome, statusCode, errorClass }) => ({
+        number,
+        trigger,
+        outcome,
+        statusCode,
+        errorClass,
+      }));
+    /** Claims as a worker would at `now`, keeping only what concerns delivery `id`. */
+    async function claimAt(id: string, now: Date) {
+      const claim = await claimDue(em(), { now, limit: 100, perEndpoint: 100, leaseMs: 5_000 });
+      return {
+        claimed: claim.deliveries.find((d) => d.id === id),
+        interrupted: claim.interrupted.filter((a) => a.deliveryId === id),
+      };
+    }
+
+    it('the attempt is in the log, in_flight with no duration, while the receiver holds the request; its answer completes that same row', async () => {
+      const endpoint = await registration();
+      receiver.setSecret(endpoint.secret);
+      receiver.respondWith((request) => (request.path === pathOf(endpoint) ? 'hang' : { status: 200 }));
+      const runtime = shortRuntime();
+      const id = await delivery(endpoint);
+      try {
+        const attempting = attemptDelivery(em(), runtime, deliveryFromRow(await row(id)), 'scheduled');
+        await receiver.waitFor((request) => request.webhookId === id, 1, 5_000);
+        const [open] = await attemptsOf(em(), id);
+        expect(open).toMatchObject({ number: 1, trigger: 'scheduled', outcome: 'in_flight', durationMs: null });
+        expect(open?.startedAt).toBeInstanceOf(Date);
+        expect((await row(id)).attempt_count).toBe(1);
+
+        const { attempt } = await attempting;
+        expect(attempt).toMatchObject({ number: 1, outcome: 'failed', errorClass: 'timeout' });
+        expect(attempt.durationMs).toBeGreaterThanOrEqual(900);
+        expect(attempt.startedAt).toEqual(open?.startedAt);
+      } finally {
+        await runtime.sender.close();
+      }
+      expect(await log(id)).toEqual([
+        { number: 1, trigger: 'scheduled', outcome: 'failed', statusCode: null, errorClass: 'timeout' },
+      ]);
+      expect(await row(id)).toMatchObject({ attempt_count: 1, scheduled_attempts: 1, status: 'pending' });
+    });
+
+    it('reclaiming a lapsed lease closes the attempt its dead worker left open as interrupted, then the same scheduled attempt is made again under the same webhook id', async () => {
+      const endpoint = await registration();
+      receiver.setSecret(endpoint.secret);
+      receiver.respondWith(() => ({ status: 200 }));
+      const runtime = shortRuntime();
+      const id = await delivery(endpoint, new Date(Date.now() - 1_000));
+      const now = Date.now();
+
+      // A worker claims the delivery, records its attempt as started, and dies before the answer.
+      const { claimed: dead } = await claimAt(id, new Date(now));
+      expect(dead?.leaseUntil).toEqual(new Date(now + 5_000));
+      await startAttempt(em(), id, { trigger: 'scheduled', startedAt: new Date(now), leaseUntil: dead!.leaseUntil! });
+
+      // While its lease holds, nobody else takes the delivery or closes the attempt.
+      expect(await claimAt(id, new Date(now + 4_000))).toEqual({ claimed: undefined, interrupted: [] });
+      expect((await attemptsOf(em(), id)).map((a) => a.outcome)).toEqual(['in_flight']);
+
+      // Once it lapses, the claim that takes the delivery over closes the open attempt first.
+      const reclaim = await claimAt(id, new Date(now + 6_000));
+      expect(reclaim.interrupted).toEqual([
+        { deliveryId: id, number: 1, trigger: 'scheduled', eventType: 'customer.status_changed' },
+      ]);
+      expect(reclaim.claimed?.id).toBe(id);
+      const [interrupted] = await attemptsOf(em(), id);
+      expect(interrupted).toMatchObject({
+        outcome: 'interrupted',
+        durationMs: null,
+        statusCode: null,
+        errorClass: 'interrupted',
+        errorMessage: INTERRUPTED_MESSAGE,
+      });
+      // As a lost lease always did: the schedule's attempt is made again, not counted as spent.
+      expect(await row(id)).toMatchObject({ status: 'pending', attempt_count: 1, scheduled_attempts: 0 });
+
+      try {
+        await attemptDelivery(em(), runtime, reclaim.claimed!, 'scheduled', reclaim.claimed!.leaseUntil!);
+      } finally {
+        await runtime.sender.close();
+      }
+      expect(await log(id)).toEqual([
+        { number: 1, trigger: 'scheduled', outcome: 'interrupted', statusCode: null, errorClass: 'interrupted' },
+        { number: 2, trigger: 'scheduled', outcome: 'succeeded', statusCode: 200, errorClass: null },
+      ]);
+      expect(await row(id)).toMatchObject({ status: 'succeeded', attempt_count: 2, scheduled_attempts: 1 });
+      expect(receiver.requests.filter((r) => r.path === pathOf(endpoint)).map((r) => r.webhookId)).toEqual([id]);
+    });
+
+    it('a replay asked for through the API holds a lease of its own: left open, any later claim closes it, the failed delivery stays failed; a late answer still replaces interrupted', async () => {
+      const endpoint = await registration();
+      const id = await delivery(endpoint);
+      await recordAttempt(em(), id, {
+        trigger: 'scheduled',
+        result: result('failed'),
+        nextAttemptAt: null,
+        now: new Date(),
+      });
+      const now = Date.now();
+      const replay = await startAttempt(em(), id, {
+        trigger: 'replay',
+        startedAt: new Date(now),
+        leaseUntil: new Date(now + 5_000),
+      });
+      expect(replay.number).toBe(2);
+
+      expect((await claimAt(id, new Date(now + 6_000))).interrupted).toEqual([
+        { deliveryId: id, number: 2, trigger: 'replay', eventType: 'customer.status_changed' },
+      ]);
+      expect(await row(id)).toMatchObject({ status: 'failed', attempt_count: 2 });
+      expect((await log(id)).map((a) => a.outcome)).toEqual(['failed', 'interrupted']);
+
+      // The process was only slow: its answer is the truth, recorded over the interruption.
+      const late = await finishAttempt(em(), id, 2, {
+        trigger: 'replay',
+        result: result('succeeded'),
+        now: new Date(),
+      });
+      expect(late.attempt).toMatchObject({ number: 2, outcome: 'succeeded', statusCode: 200, errorMessage: null });
+      expect(late.delivery.status).toBe('succeeded');
+    });
+
+    it('the database refuses an attempt in flight without a lease (nothing could ever close it)', async () => {
+      const endpoint = await registration();
+      const id = await delivery(endpoint);
+      await expect(
+        query(
+          em(),
+          `insert into webhook_attempt (id, delivery_id, number, trigger, started_at, outcome)
+           values (gen_random_uuid(), ?, 1, 'scheduled', now(), 'in_flight')`,
+          [id],
+        ),
+      ).rejects.toThrow(/webhook_attempt_in_flight_leased/);
+    });
+  });
+
   it('decision 0010 retention: ended deliveries older than the retention are deleted with their attempts; pending ones never', async () => {
     const endpoint = await registration();
     const long = new Date(Date.now() - 40 * 24 * 3600 * 1000);
@@ -254,11 +415,10 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     ]);
     const worker = new DeliveryWorker({
       orm,
-      runtime: { sender, secrets, scheduleMs: [0], now: () => new Date(), logger },
+      runtime: { sender, secrets, scheduleMs: [0], leaseMs: 10_000, now: () => new Date(), logger },
       concurrency: 1,
       perEndpoint: 1,
       pollIntervalMs: 50,
-      leaseMs: 10_000,
       retentionDays: 30,
       logger,
     });

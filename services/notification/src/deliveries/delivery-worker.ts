@@ -1,6 +1,6 @@
 import type { MikroORM } from '@corridor/db';
 import type { Logger } from '@corridor/logging';
-import { attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
+import { attemptDelivery, observeInterrupted, type DeliveryRuntime } from './attempt-delivery.js';
 import { claimDue, query, type Delivery } from './delivery-store.js';
 
 export interface DeliveryWorkerOptions {
@@ -12,8 +12,6 @@ export interface DeliveryWorkerOptions {
   perEndpoint: number;
   /** Look for due deliveries at least this often (WEBHOOK_POLL_INTERVAL_MS). */
   pollIntervalMs: number;
-  /** A claim outlives the longest attempt (connect + whole-attempt timeouts) by a margin. */
-  leaseMs: number;
   /** Ended deliveries older than this are deleted (decision 0010). */
   retentionDays: number;
   logger: Logger;
@@ -75,16 +73,30 @@ export class DeliveryWorker {
     }
   }
 
-  private claim(limit: number): Promise<Delivery[]> {
-    const { orm, runtime, perEndpoint, leaseMs } = this.options;
-    return claimDue(orm.em.fork(), { now: runtime.now(), limit, perEndpoint, leaseMs });
+  private async claim(limit: number): Promise<Delivery[]> {
+    const { orm, runtime, perEndpoint, logger } = this.options;
+    const { deliveries, interrupted } = await claimDue(orm.em.fork(), {
+      now: runtime.now(),
+      limit,
+      perEndpoint,
+      leaseMs: runtime.leaseMs,
+    });
+    for (const attempt of interrupted) {
+      observeInterrupted(attempt);
+      logger.warn(
+        { deliveryId: attempt.deliveryId, event: attempt.eventType, attempt: attempt.number, trigger: attempt.trigger },
+        'webhook attempt interrupted: the process making it stopped before recording the answer',
+      );
+    }
+    return deliveries;
   }
 
   private async attempt(delivery: Delivery): Promise<void> {
     const { orm, runtime, logger } = this.options;
     const trigger = delivery.replayRequestedAt !== null ? 'replay' : 'scheduled';
     try {
-      const { attempt } = await attemptDelivery(orm.em.fork(), runtime, delivery, trigger);
+      const claimedUntil = delivery.leaseUntil ?? undefined;
+      const { attempt } = await attemptDelivery(orm.em.fork(), runtime, delivery, trigger, claimedUntil);
       logger.info(
         {
           deliveryId: delivery.id,
@@ -98,7 +110,7 @@ export class DeliveryWorker {
         'webhook attempt',
       );
     } catch (error) {
-      // Not recorded: the lease lapses and the attempt is made again.
+      // Not answered in the log: the lease lapses, the attempt is closed interrupted and made again.
       logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be made or recorded');
     }
   }

@@ -90,7 +90,7 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
       environment: 'sandbox',
       secrets,
       webhookUrls: { allowCidrs: ['127.0.0.1/32'] },
-      deliveries: { sender, secrets, scheduleMs: [0, 60_000], now, logger },
+      deliveries: { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 10_000, now, logger },
     };
   });
 

@@ -79,7 +79,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
       timeoutMs: 5_000,
       connectTimeoutMs: 2_000,
     });
-    const runtime = { sender, secrets, scheduleMs: [0, 60_000], now, logger };
+    const runtime = { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 10_000, now, logger };
     // Deliveries are sent as in production: the worker claims what the consumer made due.
     worker = new DeliveryWorker({
       orm,
@@ -87,7 +87,6 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
       concurrency: 4,
       perEndpoint: 4,
       pollIntervalMs: 50,
-      leaseMs: 10_000,
       retentionDays: 30,
       logger,
     });

@@ -4,6 +4,7 @@ import { Migration20261121400000WebhookDeliveries } from './Migration20261121400
 import { Migration20261122100000IdempotencyKeys } from './Migration20261122100000IdempotencyKeys.js';
 import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
 import { Migration20261124500000DeliveryListIndexes } from './Migration20261124500000DeliveryListIndexes.js';
+import { Migration20261125100000AttemptsInFlight } from './Migration20261125100000AttemptsInFlight.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122100000IdempotencyKeys', class: Migration20261122100000IdempotencyKeys },
   { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
   { name: 'Migration20261124500000DeliveryListIndexes', class: Migration20261124500000DeliveryListIndexes },
+  { name: 'Migration20261125100000AttemptsInFlight', class: Migration20261125100000AttemptsInFlight },
 ];

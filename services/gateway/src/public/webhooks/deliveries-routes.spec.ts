@@ -347,6 +347,41 @@ describe('the webhook delivery routes (decision 0010)', () => {
       expect(Object.keys(attempt ?? {})).toEqual(keysOf('WebhookAttempt'));
     });
 
+    it('issue 18: answers an attempt no answer ended (in_flight, interrupted) with duration_ms null', async () => {
+      const interrupted = {
+        durationMs: 0,
+        outcome: 'interrupted',
+        statusCode: 0,
+        errorClass: 'interrupted',
+        errorMessage: 'the delivering process stopped before an answer was recorded',
+        responseBody: '',
+      };
+      const inFlight = {
+        number: 2,
+        durationMs: 0,
+        outcome: 'in_flight',
+        statusCode: 0,
+        errorClass: '',
+        errorMessage: '',
+        responseBody: '',
+      };
+      service.answers.set('getDelivery', () => ({
+        delivery: webhookDelivery({ attempts: [webhookAttempt(interrupted), webhookAttempt(inFlight)] }),
+      }));
+      const { body } = await call('get', D);
+      expect((body.data as { attempts: object[] }).attempts).toEqual([
+        expect.objectContaining({
+          number: 1,
+          outcome: 'interrupted',
+          duration_ms: null,
+          status_code: null,
+          error_class: 'interrupted',
+          error_message: 'the delivering process stopped before an answer was recorded',
+        }),
+        expect.objectContaining({ number: 2, outcome: 'in_flight', duration_ms: null, error_class: null }),
+      ]);
+    });
+
     it('leaves a non-UUID id to notification, whose NOT_FOUND is 404, as every route with an id', async () => {
       service.answers.set('getDelivery', () => {
         throw new DomainError(Status.NOT_FOUND, 'WEBHOOK_DELIVERY_NOT_FOUND', 'webhook delivery not-a-uuid not found');
@@ -428,6 +463,19 @@ describe('the webhook delivery routes (decision 0010)', () => {
           errors: { since: ['is required'], until: ['must be an ISO 8601 date-time'] },
         },
       });
+    });
+
+    it('refuses until: null with 422 naming until, without calling notification (issue 18)', async () => {
+      const body = { since: '2026-11-20T00:00:00Z', until: null };
+      expect(await call('post', '/api/external/webhook/deliveries/replay', body)).toMatchObject({
+        status: 422,
+        body: {
+          code: 'VALIDATION_FAILED',
+          message: expect.stringMatching(/^until must be an ISO 8601 date-time/),
+          errors: { until: [expect.stringMatching(/null$/)] },
+        },
+      });
+      expect(service.calls).toHaveLength(0);
     });
 
     it('refuses a body that is not a JSON object with 422, without calling notification', async () => {

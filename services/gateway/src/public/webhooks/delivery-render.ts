@@ -38,12 +38,15 @@ export function deliveryJson(delivery: WebhookDelivery) {
 /** proto3 has no null: notification sends 0 and '' for "none", the API answers null. */
 const orNull = <T>(value: T, none: T): T | null => (value === none ? null : value);
 
+/** Outcomes of an attempt no answer ended (issue 18): it has no duration yet, or never will. */
+const UNANSWERED = new Set(['in_flight', 'interrupted']);
+
 export function attemptJson(attempt: WebhookAttempt) {
   return {
     number: attempt.number,
     trigger: attempt.trigger,
     started_at: iso(attempt.startedAt, 'attempt started_at'),
-    duration_ms: attempt.durationMs,
+    duration_ms: UNANSWERED.has(attempt.outcome) ? null : attempt.durationMs,
     outcome: attempt.outcome,
     status_code: orNull(attempt.statusCode, 0),
     error_class: orNull(attempt.errorClass, ''),

@@ -81,15 +81,35 @@ const exampleReplayAttempt = {
   response_body: null,
 };
 
+const exampleInterruptedAttempt = {
+  number: 2,
+  trigger: 'scheduled',
+  started_at: '2026-11-21T09:01:00.000Z',
+  duration_ms: null,
+  outcome: 'interrupted',
+  status_code: null,
+  error_class: 'interrupted',
+  error_message: 'the delivering process stopped before an answer was recorded',
+  response_body: null,
+};
+
 const attemptProperties = {
   number: { type: 'integer', minimum: 1, description: '1-based, in the order made' },
   trigger: {
     enum: ['scheduled', 'replay', 'mock'],
     description: 'scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock',
   },
-  started_at: dateTime,
-  duration_ms: { type: 'integer', minimum: 0 },
-  outcome: { enum: ['succeeded', 'failed'], description: 'succeeded: your endpoint answered 2xx' },
+  started_at: { ...dateTime, description: 'when the request went out; the attempt is logged from then on' },
+  duration_ms: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    description: 'from start to answer; null while in_flight and when interrupted',
+  },
+  outcome: {
+    enum: ['in_flight', 'succeeded', 'failed', 'interrupted'],
+    description:
+      'in_flight: sent, no answer yet; succeeded: your endpoint answered 2xx; failed: anything else; interrupted: our delivering process stopped before an answer was recorded, so your endpoint may have received it; the attempt is made again with the same x-corridor-webhook-id (a replay you asked for is not)',
+  },
   status_code: {
     type: ['integer', 'null'],
     minimum: 100,
@@ -99,9 +119,9 @@ const attemptProperties = {
   error_class: {
     type: ['string', 'null'],
     description:
-      'why the attempt failed: http_status, timeout, connect, tls, redirect (never followed), address_refused (the URL resolved to an address that is not public), dns; null on success',
+      'why the attempt failed: http_status, timeout, connect, tls, redirect (never followed), address_refused (the URL resolved to an address that is not public), dns, interrupted; null on success and while in_flight',
   },
-  error_message: { type: ['string', 'null'], description: 'the failure in words; null on success' },
+  error_message: { type: ['string', 'null'], description: 'the failure in words; null on success and while in_flight' },
   response_body: {
     type: ['string', 'null'],
     maxLength: 4096,
@@ -115,7 +135,7 @@ const attempt: JsonSchema = {
   required: Object.keys(attemptProperties),
   additionalProperties: false,
   properties: attemptProperties,
-  examples: [exampleFailedAttempt, exampleReplayAttempt],
+  examples: [exampleFailedAttempt, exampleReplayAttempt, exampleInterruptedAttempt],
 };
 
 const deliveryProperties = {
@@ -135,7 +155,11 @@ const deliveryProperties = {
     enum: [...DELIVERY_STATUSES],
     description: 'pending: more attempts are scheduled; succeeded: an attempt got a 2xx; failed: five attempts failed',
   },
-  attempt_count: { type: 'integer', minimum: 0, description: 'attempts so far, replays and mocks included' },
+  attempt_count: {
+    type: 'integer',
+    minimum: 0,
+    description: 'attempts so far, replays, mocks and one in flight included',
+  },
   next_attempt_at: {
     type: ['string', 'null'],
     format: 'date-time',

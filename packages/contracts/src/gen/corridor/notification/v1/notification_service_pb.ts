@@ -235,7 +235,7 @@ export type WebhookDelivery = Message<"corridor.notification.v1.WebhookDelivery"
   status: string;
 
   /**
-   * Attempts made so far, replays and the mock's one included.
+   * Attempts made so far, replays, the mock's one and one still in flight included.
    *
    * @generated from field: uint32 attempt_count = 7;
    */
@@ -286,7 +286,7 @@ export const WebhookDeliverySchema: GenMessage<WebhookDelivery> = /*@__PURE__*/
   messageDesc(file_corridor_notification_v1_notification_service, 7);
 
 /**
- * One HTTP request of a delivery. Never holds a secret or a request header.
+ * One HTTP request of a delivery, recorded when it starts. Never holds a secret or a request header.
  *
  * @generated from message corridor.notification.v1.WebhookAttempt
  */
@@ -311,12 +311,15 @@ export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> 
   startedAt?: Timestamp | undefined;
 
   /**
+   * 0 while "in_flight" and when "interrupted": no answer ended the attempt.
+   *
    * @generated from field: uint32 duration_ms = 4;
    */
   durationMs: number;
 
   /**
-   * "succeeded" (a 2xx) or "failed".
+   * "in_flight" (sent, no answer recorded yet), "succeeded" (a 2xx), "failed", or "interrupted" (the
+   * delivering process stopped before an answer was recorded; the receiver may have had the request).
    *
    * @generated from field: string outcome = 5;
    */
@@ -331,7 +334,7 @@ export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> 
 
   /**
    * Why it failed: "http_status", "timeout", "connect", "tls", "redirect", "address_refused",
-   * "dns"; empty on success.
+   * "dns", "interrupted"; empty on success and while in flight.
    *
    * @generated from field: string error_class = 7;
    */
