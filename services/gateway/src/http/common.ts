@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import type { z } from '@corridor/config';
 import type { FieldErrors } from '@corridor/grpc';
 import { HttpError } from './errors.js';
-import { refuseHostileJson, verifyUtf8 } from './input-boundary.js';
+import { inspectRawBody, markInexactNumbers, refuseHostileJson } from './input-boundary.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -18,7 +18,8 @@ export const requestId: RequestHandler = (req, res, next) => {
 
 /**
  * JSON bodies only: a body with another content type is 415, a bad one (or one not UTF-8) 400, a
- * huge one 413, and one holding what no route can take (control characters, deep nesting) 422.
+ * huge one 413, and one holding what no route can take (control characters, deep nesting, a repeated
+ * key, a number that would not read back as sent) 422.
  */
 export function jsonBody(limit: string): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {
@@ -35,7 +36,11 @@ export function jsonBody(limit: string): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit, strict: true, verify: verifyUtf8 }), refuseHostileJson];
+  return [
+    requireJson,
+    express.json({ limit, strict: true, verify: inspectRawBody, reviver: markInexactNumbers }),
+    refuseHostileJson,
+  ];
 }
 
 /** zod issues as the public `errors` map: field path → problems. */

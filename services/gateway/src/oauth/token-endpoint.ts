@@ -5,6 +5,7 @@ import type { AccessGuard } from '../auth/access-guard.js';
 import { GuardUnavailable } from '../auth/access-guard.js';
 import type { Clients } from '../clients.js';
 import { httpStatusOf } from '../http/errors.js';
+import { hasControlCharacter } from '../http/input-boundary.js';
 
 /** RFC 6749 section 5.2 error codes used by the token endpoint. */
 type OAuthError =
@@ -54,8 +55,9 @@ function clientAuthentication(req: Request, body: Record<string, unknown>): Clie
     if (colon < 0) return notBasic;
     // RFC 6749 2.3.1: both parts are form-urlencoded before Basic encoding.
     const unescape = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    let basic: ClientAuthentication;
     try {
-      return {
+      basic = {
         clientId: unescape(decoded.slice(0, colon)),
         clientSecret: unescape(decoded.slice(colon + 1)),
         viaBasic: true,
@@ -63,6 +65,8 @@ function clientAuthentication(req: Request, body: Record<string, unknown>): Clie
     } catch {
       return `${notBasic}: a part is not valid form-urlencoding`; // URIError: a stray % in either part
     }
+    const malformed = malformedParameter({ client_id: basic.clientId, client_secret: basic.clientSecret });
+    return malformed ? `${malformed} (in the Authorization header)` : basic;
   }
   if (
     typeof body.client_id !== 'string' ||
@@ -73,6 +77,18 @@ function clientAuthentication(req: Request, body: Record<string, unknown>): Clie
     return 'client_id and client_secret are required';
   }
   return { clientId: body.client_id, clientSecret: body.client_secret, viaBasic: false };
+}
+
+/**
+ * A parameter no client can have sent on purpose: RFC 6749 Appendix A builds client_id, client_secret
+ * and scope of printable characters, so a control character (NUL: PostgreSQL cannot even compare it)
+ * makes the request malformed, `invalid_request` (5.2), not a failed authentication.
+ */
+function malformedParameter(parameters: Record<string, string>): string | undefined {
+  const name = Object.keys(parameters).find(
+    (parameter) => hasControlCharacter(parameter) || hasControlCharacter(parameters[parameter] ?? ''),
+  );
+  return name === undefined ? undefined : `parameter ${JSON.stringify(name)} must not contain control characters`;
 }
 
 export interface TokenEndpointOptions {
@@ -122,6 +138,8 @@ export function tokenEndpoint({
         if (typeof value !== 'string')
           return sendOAuthError(res, 400, 'invalid_request', `parameter ${name} must appear once`);
       }
+      const malformed = malformedParameter(body as Record<string, string>);
+      if (malformed) return sendOAuthError(res, 400, 'invalid_request', malformed);
       if (body.grant_type === undefined)
         return sendOAuthError(res, 400, 'invalid_request', 'grant_type is required; use client_credentials');
       if (body.grant_type !== 'client_credentials') {

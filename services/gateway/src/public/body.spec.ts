@@ -49,9 +49,15 @@ describe('a request body as the Struct a service reads (decision 0008)', () => {
     expect(received.body).not.toHaveProperty('collection_url');
   });
 
-  it('reads no body at all as {}, so customer-kyb names each missing field', () => {
-    expect(structOfBody(undefined)).toEqual({});
-    expect(acrossTheWire(undefined).body).toEqual({});
+  it('refuses no body at all with 422 at (body): read as {}, a change of nothing would answer 200 (issue 18)', () => {
+    expect(() => structOfBody(undefined)).toThrow(
+      expect.objectContaining({
+        httpStatus: 422,
+        code: 'VALIDATION_FAILED',
+        message: 'the request body is required: send a JSON object',
+        errors: { '(body)': ['is required: send a JSON object'] },
+      }),
+    );
   });
 
   it.each([

@@ -37,6 +37,12 @@ function newClientId(environment: IdentityContext['environment']): string {
   return `ci_${environmentTag(environment)}_${randomBytes(16).toString('hex')}`;
 }
 
+/**
+ * Whether `clientId` has the shape newClientId gives: any other was never issued, so it is refused
+ * without a query (a NUL in it would otherwise reach PostgreSQL, which cannot compare it; issue 18).
+ */
+export const couldBeClientId = (clientId: string) => /^ci_(test|live)_[0-9a-f]{32}$/.test(clientId);
+
 function grantedScopes(selection: ScopeSelection): string[] {
   const grant = expandGrant(selection.bundles, selection.scopes);
   if (!grant.ok)
@@ -68,9 +74,12 @@ function recordChange(
   });
 }
 
+const credentialNotFound = (clientId: string) => notFound('CREDENTIAL_NOT_FOUND', `credentials ${clientId} not found`);
+
 async function lockedCredential(tx: EntityManager, clientId: string): Promise<Credential> {
+  if (!couldBeClientId(clientId)) throw credentialNotFound(clientId);
   const credential = await tx.findOne(Credential, { clientId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!credential) throw notFound('CREDENTIAL_NOT_FOUND', `credentials ${clientId} not found`);
+  if (!credential) throw credentialNotFound(clientId);
   return credential;
 }
 
@@ -141,7 +150,7 @@ export async function revokeCredential(
 }
 
 export async function getCredential(em: EntityManager, clientId: string): Promise<CredentialMessage> {
-  const credential = await em.findOne(Credential, { clientId });
-  if (!credential) throw notFound('CREDENTIAL_NOT_FOUND', `credentials ${clientId} not found`);
+  const credential = couldBeClientId(clientId) ? await em.findOne(Credential, { clientId }) : null;
+  if (!credential) throw credentialNotFound(clientId);
   return toCredentialMessage(credential);
 }

@@ -7,6 +7,7 @@ import type { Clock } from '@corridor/runtime';
 import type { EntityManager } from '@mikro-orm/core';
 import { Business } from '../businesses/business.entity.js';
 import { Credential } from '../credentials/credential.entity.js';
+import { couldBeClientId } from '../credentials/manage-credentials.js';
 import type { IdentitySecrets } from '../secrets/identity-secrets.js';
 import type { ActiveSigningKey } from './signing-keys.js';
 
@@ -50,7 +51,9 @@ export async function issueToken(
   settings: TokenSettings,
   request: TokenRequest,
 ): Promise<IssuedToken> {
-  const credential = request.clientId ? await em.findOne(Credential, { clientId: request.clientId }) : null;
+  const credential = couldBeClientId(request.clientId)
+    ? await em.findOne(Credential, { clientId: request.clientId })
+    : null;
   // Unknown id, wrong secret and revoked credentials answer alike: nothing to learn by probing.
   if (
     !credential ||

@@ -1,6 +1,6 @@
 import { iso31661, iso31661Reserved } from 'iso-3166';
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
-import { describeJson, parsed, problem, type Parsed } from './validation.js';
+import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
 
 /** Officially assigned ISO 3166-1 alpha-2 codes (249), from the maintained `iso-3166` package. */
 const ASSIGNED = new Map(iso31661.map((country) => [country.alpha2, country.name]));
@@ -34,7 +34,7 @@ export function parseCountryCode(value: unknown): Parsed<string> {
         (intended ? `, use ${intended}` : ''),
     );
   }
-  return problem(`must be an ISO 3166-1 alpha-2 country code (e.g. NG, GB, US); ${JSON.stringify(value)} is not one`);
+  return problem(`must be an ISO 3166-1 alpha-2 country code (e.g. NG, GB, US); ${quoted(value)} is not one`);
 }
 
 /**
@@ -43,6 +43,12 @@ export function parseCountryCode(value: unknown): Parsed<string> {
  * hyphens, 1 to 20 characters, as every national format the UPU lists is. See the README.
  */
 const ANY_POSTAL_CODE = /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,18}[A-Za-z0-9])?$/;
+
+/**
+ * Every national format is written in these characters; checked before `postcode-validator`, whose
+ * CA pattern takes any \s between the halves (a line break, U+2028: found by a property test).
+ */
+const POSTAL_CODE_CHARACTERS = /^[A-Za-z0-9 -]+$/;
 
 /** Whether `postcode-validator` knows the country's format (else the generic rule above applies). */
 export function hasKnownPostalCodeFormat(country: string): boolean {
@@ -55,7 +61,7 @@ export function hasKnownPostalCodeFormat(country: string): boolean {
  */
 export function checkPostalCode(code: string, country: string): string | undefined {
   if (hasKnownPostalCodeFormat(country)) {
-    return postcodeValidator(code, country)
+    return POSTAL_CODE_CHARACTERS.test(code) && postcodeValidator(code, country)
       ? undefined
       : `is not a valid postal code for ${country} (${countryName(country) ?? country})`;
   }

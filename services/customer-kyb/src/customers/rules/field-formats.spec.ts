@@ -11,7 +11,7 @@ import {
   pastDate,
   percentage,
   text,
-  toHundredths,
+  toMillionths,
 } from './field-formats.js';
 
 const today = calendarDateOf('2026-06-15');
@@ -64,26 +64,30 @@ describe('field formats', () => {
     expect(count(2 ** 53, today)).toMatchObject({ ok: false });
   });
 
-  it('percentages: 0 to 100 inclusive, at most two decimal places', () => {
+  it('percentages: 0 to 100 inclusive, at most six decimal places (issue 18: seed 2.2 sets no precision)', () => {
     expect(percentage(0, today)).toEqual(ok(0));
     expect(percentage(100, today)).toEqual(ok(100));
     expect(percentage(33.33, today)).toEqual(ok(33.33));
+    expect(percentage(33.333, today)).toEqual(ok(33.333));
+    expect(percentage(33.333333, today)).toEqual(ok(33.333333));
     expect(percentage(100.01, today)).toEqual(bad('must be from 0 to 100 (got 100.01)'));
     expect(percentage(-0.01, today)).toEqual(bad('must be from 0 to 100 (got -0.01)'));
-    expect(percentage(33.333, today)).toEqual(bad('must have at most 2 decimal places (got 33.333)'));
+    expect(percentage(33.3333333, today)).toEqual(bad('must have at most 6 decimal places (got 33.3333333)'));
+    expect(percentage(1e-7, today)).toEqual(bad('must have at most 6 decimal places (got 1e-7)'));
     expect(percentage('50', today)).toEqual(bad('must be a number from 0 to 100, got a string'));
   });
 
-  it('hundredths are exact where binary floating point is not', () => {
+  it('millionths are exact where binary floating point is not', () => {
     expect(0.1 + 0.2).not.toBe(0.3);
-    expect(toHundredths(0.1)! + toHundredths(0.2)!).toBe(toHundredths(0.3));
-    expect(toHundredths(33.33)).toBe(3333);
-    expect(toHundredths(33.34)).toBe(3334);
-    expect(toHundredths(0.07)).toBe(7);
-    expect(toHundredths(12.345)).toBeUndefined();
-    expect(toHundredths(Number.NaN)).toBeUndefined();
-    // every two-decimal value from 0 to 100 survives the round trip
-    for (let h = 0; h <= 10_000; h++) expect(toHundredths(Number((h / 100).toFixed(2)))).toBe(h);
+    expect(toMillionths(0.1)! + toMillionths(0.2)!).toBe(toMillionths(0.3));
+    expect(toMillionths(33.333)).toBe(33_333_000);
+    expect(toMillionths(0.000001)).toBe(1);
+    expect(toMillionths(100)).toBe(100_000_000);
+    expect(toMillionths(-0)).toBe(0);
+    expect(toMillionths(12.3456789)).toBeUndefined();
+    expect(toMillionths(-1)).toBeUndefined();
+    expect(toMillionths(Number.NaN)).toBeUndefined();
+    expect(toMillionths(Number.POSITIVE_INFINITY)).toBeUndefined();
   });
 
   it('emails: a local part, @, and a domain of at least two labels', () => {

@@ -1,5 +1,5 @@
 import { compareDates, formatDate, hasReachedAge, parseCalendarDate, type CalendarDate } from './calendar.js';
-import { describeJson, parsed, problem, type Parsed } from './validation.js';
+import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
 
 /** How one field's JSON value becomes a typed value; `today` is injected for date rules. */
 export type FieldFormat<T> = (value: unknown, today: CalendarDate) => Parsed<T>;
@@ -34,9 +34,7 @@ export function oneOf<const V extends string>(values: readonly V[]): FieldFormat
   const list = values.join(', ');
   return (value) => {
     if (typeof value === 'string' && (values as readonly string[]).includes(value)) return parsed(value as V);
-    return problem(
-      `must be one of ${list}; got ${typeof value === 'string' ? JSON.stringify(value) : describeJson(value)}`,
-    );
+    return problem(`must be one of ${list}; got ${typeof value === 'string' ? quoted(value) : describeJson(value)}`);
   };
 }
 
@@ -54,23 +52,33 @@ export function integer(min: number): FieldFormat<number> {
 }
 
 /**
- * A percentage as integer hundredths, so that sums are exact: 33.33 → 3333, and
- * 33.33 + 33.33 + 33.34 is exactly 10000. More than two decimal places cannot be represented and is
- * refused rather than rounded. undefined when `value` is not a number of at most two decimals.
+ * seed 2.2 says only "0 to 100"; six decimal places bound it (decision 0019), enough for any split a
+ * cap table writes (1/3 as 33.333333) while sums stay exact integers far below 2^53.
  */
-export function toHundredths(value: number): number | undefined {
-  if (!Number.isFinite(value)) return undefined;
-  const hundredths = Math.round(value * 100);
-  // The JSON text "33.33" and 3333 / 100 are both the double nearest 33.33: equal iff ≤ 2 decimals.
-  return hundredths / 100 === value ? hundredths : undefined;
+export const PERCENTAGE_DECIMALS = 6;
+export const PERCENTAGE_SCALE = 10 ** PERCENTAGE_DECIMALS;
+
+/**
+ * A percentage as an integer count of millionths, read from its decimal text (the shortest one that
+ * reads back as the same double: what the platform sent, and what JSON.stringify stores), so sums are
+ * exact: 33.333 + 33.333 + 33.334 is exactly 100_000_000, with no float added. undefined for a
+ * negative, a non-finite, or more than PERCENTAGE_DECIMALS decimals (refused, never rounded).
+ */
+export function toMillionths(value: number): number | undefined {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(String(value));
+  const [, whole = '', fraction = ''] = match ?? [];
+  if (!match || fraction.length > PERCENTAGE_DECIMALS) return undefined;
+  return Number(whole) * PERCENTAGE_SCALE + Number(fraction.padEnd(PERCENTAGE_DECIMALS, '0'));
 }
 
-/** seed 2.2: `ownership_percentage` is a number from 0 to 100 (two decimal places at most). */
+/** seed 2.2: `ownership_percentage` is a number from 0 to 100, here with at most six decimal places. */
 export const percentage: FieldFormat<number> = (value) => {
   if (typeof value !== 'number' || !Number.isFinite(value))
     return problem(`must be a number from 0 to 100, got ${describeJson(value)}`);
   if (value < 0 || value > 100) return problem(`must be from 0 to 100 (got ${value})`);
-  if (toHundredths(value) === undefined) return problem(`must have at most 2 decimal places (got ${value})`);
+  if (toMillionths(value) === undefined) {
+    return problem(`must have at most ${PERCENTAGE_DECIMALS} decimal places (got ${value})`);
+  }
   return parsed(value);
 };
 
@@ -86,7 +94,7 @@ export const email: FieldFormat<string> = (value) => {
   if (value.length > 254) return problem(`must be at most 254 characters (got ${value.length})`);
   return EMAIL.test(value)
     ? parsed(value)
-    : problem(`must be an email address like name@example.com; got ${JSON.stringify(value)}`);
+    : problem(`must be an email address like name@example.com; got ${quoted(value)}`);
 };
 
 /** An absolute http or https URI with a host, at most 2048 characters, no whitespace. */
@@ -100,7 +108,7 @@ export const httpUri: FieldFormat<string> = (value) => {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    return problem(`must be an http or https URI like https://example.com; got ${JSON.stringify(value)}`);
+    return problem(`must be an http or https URI like https://example.com; got ${quoted(value)}`);
   }
   return parsed(value);
 };
@@ -108,7 +116,7 @@ export const httpUri: FieldFormat<string> = (value) => {
 function date(value: unknown): Parsed<CalendarDate> {
   if (typeof value !== 'string') return problem(`must be a date as YYYY-MM-DD, got ${describeJson(value)}`);
   const day = parseCalendarDate(value);
-  return day ? parsed(day) : problem(`must be a real calendar date as YYYY-MM-DD; got ${JSON.stringify(value)}`);
+  return day ? parsed(day) : problem(`must be a real calendar date as YYYY-MM-DD; got ${quoted(value)}`);
 }
 
 /** A date strictly before today (seed 2.1: `incorporation_date` must be in the past). */

@@ -1,4 +1,4 @@
-import { describeJson, parsed, problem, type Parsed } from './validation.js';
+import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
 
 export const KYB_SCOPES = ['FULL', 'MINIMAL'] as const;
 export type KybScope = (typeof KYB_SCOPES)[number];
@@ -16,7 +16,7 @@ export function effectiveKybScope(stored: KybScope | null | undefined): KybScope
 export function resolveKybScope(requested: unknown, kybMinimalAllowed: boolean): Parsed<KybScope> {
   if (requested === undefined || requested === null) return parsed(kybMinimalAllowed ? 'MINIMAL' : 'FULL');
   if (requested !== 'FULL' && requested !== 'MINIMAL') {
-    const got = typeof requested === 'string' ? JSON.stringify(requested) : describeJson(requested);
+    const got = typeof requested === 'string' ? quoted(requested) : describeJson(requested);
     return problem(`must be FULL or MINIMAL; got ${got}`);
   }
   if (requested === 'MINIMAL' && !kybMinimalAllowed) {

@@ -10,7 +10,15 @@ import {
   withoutNulls,
   type FieldFormats,
 } from './records.js';
-import { describeJson, fieldPath, FieldProblems, isJsonObject, isUuid, type ValidationResult } from './validation.js';
+import {
+  describeJson,
+  fieldPath,
+  FieldProblems,
+  isJsonObject,
+  isUuid,
+  type ValidationResult,
+  quoted,
+} from './validation.js';
 
 export const ID_DOCUMENT_TYPES = ['passport', 'drivers_license', 'id_card', 'resident_permit'] as const;
 export type IdDocumentType = (typeof ID_DOCUMENT_TYPES)[number];
@@ -165,7 +173,7 @@ export function parseOwnerPatch(
   const found = new FieldProblems();
   const id = body.id;
   if (typeof id !== 'string' || !isUuid(id)) {
-    const got = typeof id === 'string' ? JSON.stringify(id) : describeJson(id);
+    const got = typeof id === 'string' ? quoted(id) : describeJson(id);
     found.add(fieldPath(path, 'id'), `must be the owner's id (a uuid), got ${got}`);
   }
   const patch = parseFields(body, OWNER_FORMATS, {

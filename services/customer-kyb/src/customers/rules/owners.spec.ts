@@ -40,12 +40,17 @@ describe('owners as a set', () => {
       owners: ['ownership_percentage values must sum to exactly 100 (they sum to 99.99)'],
     });
     expect(checkOwnershipSumsTo100(shares(0, 0, 100))).toBeUndefined();
+    // issue 18: seed 2.2 sets no precision, so a third each is written to six places
+    expect(checkOwnershipSumsTo100(shares(33.333, 33.333, 33.334))).toBeUndefined();
+    expect(checkOwnershipSumsTo100(shares(33.333333, 33.333333, 33.333333))).toEqual({
+      owners: ['ownership_percentage values must sum to exactly 100 (they sum to 99.999999)'],
+    });
   });
 
   it('seed 3.2 rule 3: a missing or unrepresentable percentage is named at its own path', () => {
-    expect(checkOwnershipSumsTo100(shares(50, null, 33.333))).toEqual({
-      'owners.1.ownership_percentage': ['must be a number from 0 to 100 with at most 2 decimal places'],
-      'owners.2.ownership_percentage': ['must be a number from 0 to 100 with at most 2 decimal places'],
+    expect(checkOwnershipSumsTo100(shares(50, null, 33.3333333))).toEqual({
+      'owners.1.ownership_percentage': ['must be a number from 0 to 100 with at most 6 decimal places'],
+      'owners.2.ownership_percentage': ['must be a number from 0 to 100 with at most 6 decimal places'],
     });
   });
 

@@ -1,4 +1,4 @@
-import { toHundredths } from './field-formats.js';
+import { PERCENTAGE_DECIMALS, PERCENTAGE_SCALE, toMillionths } from './field-formats.js';
 import type { IdDocumentType } from './owner-fields.js';
 import { fieldPath, FieldProblems, type FieldErrors } from './validation.js';
 
@@ -8,18 +8,20 @@ export const OWNERS_PATH = 'owners';
 export const UPGRADE_OWNERS_MIN = 1;
 export const UPGRADE_OWNERS_MAX = 5;
 
-const EXACTLY_100 = 100_00;
+const EXACTLY_100 = 100 * PERCENTAGE_SCALE;
 
-/** "90", "99.99", "100.5" from hundredths, for messages. */
-function formatHundredths(hundredths: number): string {
-  const whole = Math.trunc(hundredths / 100);
-  const fraction = Math.abs(hundredths % 100);
-  return fraction === 0 ? String(whole) : `${whole}.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
+/** "90", "99.999999", "100.5" from millionths, for messages. */
+function formatMillionths(millionths: number): string {
+  const whole = Math.trunc(millionths / PERCENTAGE_SCALE);
+  const fraction = String(millionths % PERCENTAGE_SCALE)
+    .padStart(PERCENTAGE_DECIMALS, '0')
+    .replace(/0+$/, '');
+  return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
 
 /**
  * seed 2.2, seed 3.2 rule 3, seed 4.2: the owners' `ownership_percentage` values sum to exactly 100.
- * Summed as integer hundredths, so 33.33 + 33.33 + 33.34 is exactly 100 and no tolerance is needed.
+ * Summed as integer millionths, so 33.333 + 33.333 + 33.334 is exactly 100 and no tolerance is needed.
  * A missing or unrepresentable percentage is reported at its own path.
  */
 export function checkOwnershipSumsTo100(
@@ -30,16 +32,16 @@ export function checkOwnershipSumsTo100(
   let total = 0;
   owners.forEach((owner, index) => {
     const value = owner.ownership_percentage;
-    const hundredths = value == null ? undefined : toHundredths(value);
-    if (hundredths === undefined) {
+    const millionths = value == null ? undefined : toMillionths(value);
+    if (millionths === undefined) {
       problems.add(
         fieldPath(path, index, 'ownership_percentage'),
-        'must be a number from 0 to 100 with at most 2 decimal places',
+        `must be a number from 0 to 100 with at most ${PERCENTAGE_DECIMALS} decimal places`,
       );
-    } else total += hundredths;
+    } else total += millionths;
   });
   if (problems.isEmpty && total !== EXACTLY_100) {
-    problems.add(path, `ownership_percentage values must sum to exactly 100 (they sum to ${formatHundredths(total)})`);
+    problems.add(path, `ownership_percentage values must sum to exactly 100 (they sum to ${formatMillionths(total)})`);
   }
   return problems.isEmpty ? undefined : problems.errors;
 }

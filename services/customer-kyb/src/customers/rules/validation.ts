@@ -20,3 +20,12 @@ export const problem = (text: string): { ok: false; problem: string } => ({ ok: 
 export function fieldPath(...segments: (string | number)[]): string {
   return segments.filter((segment) => segment !== '').join('.');
 }
+
+/**
+ * A text as a message quotes it: at most 40 characters, so a 64 KiB value cannot swell the answer
+ * (problems travel in gRPC trailers, whose size is bounded: a huge one would be a 500).
+ */
+export function quoted(text: string): string {
+  const characters = [...text];
+  return JSON.stringify(characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : text);
+}

@@ -189,10 +189,22 @@ describe('the customer routes (decision 0008)', () => {
     expect(upload.body.data).toMatchObject({ method: 'PUT', max_size_bytes: 10485760 });
   });
 
-  it('passes no body at all as {}', async () => {
-    const response = await call('post', `${C}/upgrade-kyb-scope`);
-    expect(response.status).toBe(200);
-    expect(service.calls[0]?.request.body).toEqual({});
+  it.each([
+    ['no body', undefined],
+    ['an empty body declared as JSON', ''],
+  ])('refuses %s with 422 at (body), without calling customer-kyb (issue 18)', async (_name, body) => {
+    for (const path of [C, `${C}/kyc-data`, `${C}/upgrade-kyb-scope`, '/api/external/customer']) {
+      expect(await call(path === C ? 'put' : 'post', path, body)).toEqual({
+        status: 422,
+        body: {
+          status: false,
+          message: 'the request body is required: send a JSON object',
+          code: 'VALIDATION_FAILED',
+          errors: { '(body)': ['is required: send a JSON object'] },
+        },
+      });
+    }
+    expect(service.calls).toHaveLength(0);
   });
 
   it.each([['[]'], ['[{"business_name":"Acme"}]']])(

@@ -117,7 +117,7 @@ describe('the wallet and swap routes (seed 4.4)', () => {
     for (const amount of ['1e400', '123456789012345678901']) {
       const raw = `{"from_currency":"NGN","to_currency":"USD","amount":${amount}}`;
       const errors = await expectRefused(raw, ['amount']);
-      expect(errors.amount?.[0]).toMatch(/whole number of minor units|at most 9007199254740991/);
+      expect(errors.amount?.[0]).toMatch(/whole number of minor units|at most 9007199254740991|reads back as sent/);
     }
   });
 

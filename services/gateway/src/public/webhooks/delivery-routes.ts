@@ -60,8 +60,14 @@ async function replayDelivery({ req, res, clients, call }: RouteContext): Promis
 }
 
 async function replayFailedDeliveries({ req, res, clients, call }: RouteContext): Promise<void> {
+  const body = structOfBody(req.body);
+  // The document types until as a date-time, never null; notification would read null as "now" (issue 18).
+  if (body.until === null) {
+    const problem = 'must be an ISO 8601 date-time such as 2026-11-22T00:00:00Z, or left out for now; got null';
+    throw new HttpError(422, 'VALIDATION_FAILED', `until ${problem}`, { until: [problem] });
+  }
   // Only queues attempts (the worker makes them): the default deadline suffices.
-  const { queued } = await clients.notification.replayFailedDeliveries({ body: structOfBody(req.body) }, call);
+  const { queued } = await clients.notification.replayFailedDeliveries({ body }, call);
   res.status(202).json({ message: 'failed webhook deliveries queued for replay', data: { queued } });
 }
 

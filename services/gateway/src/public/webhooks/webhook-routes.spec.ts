@@ -140,9 +140,9 @@ describe('the webhook routes (decision 0009)', () => {
     });
   });
 
-  it('passes no body at all as {}', async () => {
-    expect((await call('post', '/api/external/webhook')).status).toBe(201);
-    expect(service.calls[0]?.request.body).toEqual({});
+  it('refuses no body at all with 422 at (body), without calling notification (issue 18)', async () => {
+    expect(await call('put', W)).toMatchObject({ status: 422, body: { errors: { '(body)': [expect.any(String)] } } });
+    expect(service.calls).toHaveLength(0);
   });
 
   it.each([['[]'], ['["https://a.example/c"]']])(
