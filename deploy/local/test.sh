@@ -8,6 +8,8 @@ bash "$here/infra.sh" up
 # The payer-page e2e suite drives Debian's headless Chromium (puppeteer-core brings no browser).
 # shellcheck source=deploy/local/lib.sh
 command -v chromium >/dev/null 2>&1 || (COMPONENT=test && . "$here/lib.sh" && apt_install chromium)
+# The schemathesis e2e suite fuzzes the public API from its OpenAPI document (a pinned PyPI install).
+bash "$here/schemathesis.sh"
 # shellcheck source=deploy/local/toolchain.sh
 . "$here/toolchain.sh"
 cd "$CORRIDOR_ROOT"

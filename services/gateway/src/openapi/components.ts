@@ -87,11 +87,13 @@ const headers: Record<string, HeaderObject> = {
 };
 
 const parameters: Record<string, ParameterObject> = {
+  // Any value is taken (http/common.ts requestId): one that is not an id is replaced, never refused.
   RequestId: {
     name: 'x-request-id',
     in: 'header',
-    description: 'Your id for this request (letters, digits and ._:- up to 128), echoed in the response',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+    description:
+      'Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id)',
+    schema: { type: 'string' },
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',

@@ -3,6 +3,7 @@ import { ALL_SCOPES, SCOPES } from '@corridor/scopes';
 import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
 import { PUBLIC_ROUTES, type PublicRoute } from '../public/routes.js';
 import { openApiDocument } from './document.js';
+import { BOUNDARY_TEXT_PATTERN, HTTPS_URL_PATTERN } from './text-boundary.js';
 
 const options = { tokenRequestsPerMinute: 30 };
 const document = openApiDocument(options);
@@ -124,9 +125,12 @@ describe('the OpenAPI document', () => {
     const op = openApiDocument(options, [upgrade]).paths?.[upgrade.path]?.post;
     expect(op?.security).toEqual([{ oauth2: ['customer:write'] }]);
     expect(op?.parameters).toContainEqual({ name: 'customer', in: 'path', required: true, schema: { type: 'string' } });
+    // As the input boundary reads it: no key or free text with a control character.
     expect(op?.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: upgrade.requestBody } },
+      content: {
+        'application/json': { schema: { ...upgrade.requestBody, propertyNames: { pattern: BOUNDARY_TEXT_PATTERN } } },
+      },
     });
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(
       ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503', '504'].sort(),
@@ -316,8 +320,8 @@ describe('the OpenAPI document', () => {
     it('answers the list in three shapes: {message, data}, and cursor or numbered pages {data, links, meta}', () => {
       const list = resolve<ResponseObject>(operation('/api/external/customer', 'get')?.responses?.['200']);
       const [plain, cursor, paginated] = (
-        list.content?.['application/json']?.schema as { oneOf: Record<string, unknown>[] }
-      ).oneOf as {
+        list.content?.['application/json']?.schema as { anyOf: Record<string, unknown>[] }
+      ).anyOf as {
         required: string[];
         additionalProperties: boolean;
         properties: Record<string, { required?: string[] }>;
@@ -445,7 +449,7 @@ describe('the OpenAPI document', () => {
         expect(body.additionalProperties).toBe(false);
         expect(Object.keys(body.properties)).toEqual(['collection_url', 'payout_url', 'kyc_url']);
         for (const url of Object.values(body.properties)) {
-          expect(url).toMatchObject({ format: 'uri', pattern: '^https://', maxLength: 2048 });
+          expect(url).toMatchObject({ format: 'uri', pattern: HTTPS_URL_PATTERN, maxLength: 2048 });
         }
         expect(body.properties.collection_url?.type).toBe('string');
         expect(body.properties.payout_url?.type).toBe('string');

@@ -4,6 +4,7 @@ import { components } from './components.js';
 import { authenticatedRouteErrors, rateLimitHeaders, requestIdHeader } from './error-responses.js';
 import { withIdempotencyKey } from './idempotency.js';
 import { ref } from './json-schema.js';
+import { refusingControlCharacters, schemasNamedBy } from './text-boundary.js';
 import { unauthenticatedPaths } from './unauthenticated-paths.js';
 
 export interface DocumentOptions {
@@ -53,7 +54,7 @@ const queryParameters = ({ query }: PublicRoute): ParameterObject[] =>
     name,
     in: 'query',
     required: query?.required?.includes(name) ?? false,
-    schema,
+    schema: refusingControlCharacters(schema),
   }));
 
 /** Groups operations by resource: the first path segment after /api/external. */
@@ -95,7 +96,12 @@ function routeOperation(route: PublicRoute): OperationObject {
       ref('parameters', 'LegacyApiKey'),
     ],
     ...(route.requestBody
-      ? { requestBody: { required: true, content: { 'application/json': { schema: route.requestBody } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: refusingControlCharacters(route.requestBody) } },
+          },
+        }
       : {}),
     responses: {
       ...authenticatedRouteErrors({ namesResource: inPath.length > 0, readsBody: route.requestBody !== undefined }),
@@ -115,6 +121,12 @@ export function openApiDocument(
 ): OpenAPIObject {
   const paths = unauthenticatedPaths(options);
   for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: routeOperation(route) };
+  // The shared schemas a request body names (a customer's owners) are request text too.
+  const schemas = { ...components.schemas };
+  for (const name of schemasNamedBy(routes.map((route) => route.requestBody))) {
+    const schema = schemas[name];
+    if (schema && !('$ref' in schema)) schemas[name] = refusingControlCharacters(schema);
+  }
   return {
     openapi: '3.1.1',
     // Relative: the document is served by the gateway it describes, sandbox or production alike.
@@ -123,7 +135,8 @@ export function openApiDocument(
       title: 'Corridor API',
       // seed part 9: the API description carries version 1.0.0.
       version: '1.0.0',
-      license: { name: 'Proprietary: for platforms with a Corridor agreement' },
+      // An SPDX LicenseRef: no public licence applies (OpenAPI 3.1 license.identifier).
+      license: { name: 'Proprietary: for platforms with a Corridor agreement', identifier: 'LicenseRef-Corridor' },
       description: description(options.tokenRequestsPerMinute).trim(),
     },
     tags: [
@@ -132,6 +145,15 @@ export function openApiDocument(
       { name: 'Documentation', description: 'This document' },
     ],
     paths,
-    components,
+    components: { ...components, schemas },
   };
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Every documented path and method: the gateway answers any other method on these paths 405. */
+export function documentedOperations(options: DocumentOptions): { method: string; path: string }[] {
+  return Object.entries(openApiDocument(options).paths ?? {}).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method] !== undefined).map((method) => ({ method, path })),
+  );
 }

@@ -36,7 +36,11 @@ const errorResponse = (
 
 /** components.responses: the errors shared by authenticated routes. */
 export const errorResponses: Record<string, ResponseObject> = {
-  MalformedRequest: errorResponse('The body is not valid JSON (MALFORMED_JSON), or another precondition failed'),
+  MalformedRequest: errorResponse(
+    'The body is not valid JSON (MALFORMED_JSON), a query parameter is not UTF-8 (BAD_REQUEST), or another precondition failed',
+  ),
+  // Not narrowed to BAD_REQUEST: a POST adds its Idempotency-Key's 400 to this one.
+  BadQuery: errorResponse('A query parameter’s percent-encoding is not UTF-8 (BAD_REQUEST)'),
   Unauthorized: errorResponse(
     'No usable access token: missing, malformed, expired, not signed by Corridor, from the other environment, or revoked (its credentials were rotated or revoked); or the deprecated x-corridor-api-key header was sent. `code` says which.',
     [...Object.values(TOKEN_CODES), LEGACY_API_KEY_CODE],
@@ -87,7 +91,17 @@ export function authenticatedRouteErrors(route: { namesResource: boolean; readsB
     responses[400] = ref('responses', 'MalformedRequest');
     responses[413] = ref('responses', 'BodyTooLarge');
     responses[415] = ref('responses', 'UnsupportedMediaType');
-    responses[422] = ref('responses', 'ValidationFailed');
   }
-  return responses;
+  return { ...responses, ...queryBoundaryErrors(responses) };
+}
+
+/**
+ * What the input boundary answers on any route, before the route runs (http/input-boundary.ts): a
+ * query that is not UTF-8 (400) or holds a control character (422). Kept where a route says more.
+ */
+export function queryBoundaryErrors(own: ResponsesObject = {}): ResponsesObject {
+  return {
+    400: own[400] ?? ref('responses', 'BadQuery'),
+    422: own[422] ?? ref('responses', 'ValidationFailed'),
+  };
 }

@@ -7,7 +7,7 @@ import type {
   ResponsesObject,
   SchemaObject,
 } from 'openapi3-ts/oas31';
-import { requestIdHeader } from './error-responses.js';
+import { queryBoundaryErrors, requestIdHeader } from './error-responses.js';
 import { ref } from './json-schema.js';
 
 /** An OAuthError body narrowed to the `error` values one status can carry. */
@@ -95,6 +95,8 @@ function tokenOperation(tokenRequestsPerMinute: number): OperationObject {
         oauthError('unauthorized_client'),
       ),
       413: ref('responses', 'BodyTooLarge'),
+      // A query holding a control character is refused before the endpoint reads anything.
+      422: ref('responses', 'ValidationFailed'),
       // 415 and 503 may also come from the common error handler: a plain Error body.
       415: tokenFailure(
         'The body is not application/x-www-form-urlencoded (or not UTF-8)',
@@ -128,7 +130,13 @@ const withoutToken = (
   operationId: string,
   summary: string,
   responses: ResponsesObject,
-): OperationObject => ({ operationId, summary, tags: [tag], security: [], responses });
+): OperationObject => ({
+  operationId,
+  summary,
+  tags: [tag],
+  security: [],
+  responses: { ...responses, ...queryBoundaryErrors() },
+});
 
 /** The routes that need no access token: the token endpoint, probes and this document. */
 export function unauthenticatedPaths(options: { tokenRequestsPerMinute: number }): PathsObject {

@@ -37,6 +37,14 @@ describe('a known path asked with a method it does not have (RFC 9110 15.5.6)', 
     });
   });
 
+  // schemathesis: Allow listed PUT, the method of the sibling template …/document/{document}.
+  it('a concrete path has only its own methods, as OpenAPI matches it before a template', async () => {
+    const path = '/api/external/customer/0b7c2a4e-8f1d-4c3a-9e2b-5d6f7a8b9c0d/document/presigned-url';
+    const options = await fetch(`${base}${path}`, { method: 'OPTIONS' });
+    expect(options.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await fetch(`${base}${path}`, { method: 'PUT' })).status).toBe(405);
+  });
+
   it('OPTIONS is 204 with the same Allow; an unknown path is still 404', async () => {
     const options = await fetch(`${base}/api/external/whoami`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);

@@ -47,33 +47,44 @@ export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: st
       await route.handle({ req, res, auth, clients: deps.clients, metadata, call });
     });
   }
-  router.use(methodNotAllowed(PUBLIC_ROUTES));
   return router;
 }
+
+/** A documented operation: what methodNotAllowed needs of a route. */
+export interface DocumentedMethod {
+  method: string;
+  path: string;
+}
+
+/** {id} is one path segment, as express reads :id. */
+const pathPattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}/?$`);
+
+const templates = (path: string) => (path.match(/\{/g) ?? []).length;
 
 /**
  * A known path asked with a method it does not have (RFC 9110 15.5.6): 405 with `Allow` naming the
  * methods it has, and OPTIONS answered 204 with the same `Allow`. Unknown paths fall through to 404.
+ * Mounted before the routes: a path that is also a value of a sibling template (…/document/presigned-url
+ * beside …/document/{document}) has only its own methods, as OpenAPI matches concrete paths first.
  */
-export function methodNotAllowed(routes: readonly PublicRoute[]): RequestHandler {
+export function methodNotAllowed(routes: readonly DocumentedMethod[]): RequestHandler {
   const paths = [...new Set(routes.map((route) => route.path))].map((path) => ({
-    // {id} is one path segment, as express reads :id.
-    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}/?$`),
+    pattern: pathPattern(path),
     path,
+    methods: routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
   }));
   return (req, res, next) => {
+    const matching = paths.filter(({ pattern }) => pattern.test(req.path));
+    const mostConcrete = Math.min(...matching.map(({ path }) => templates(path)));
     const methods = new Set(
-      paths
-        .filter(({ pattern }) => pattern.test(req.path))
-        .flatMap(({ path }) =>
-          routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
-        ),
+      matching.filter(({ path }) => templates(path) === mostConcrete).flatMap((path) => path.methods),
     );
-    if (methods.size === 0) {
+    if (methods.has('GET')) methods.add('HEAD');
+    if (methods.size === 0 || (methods.has(req.method) && req.method !== 'OPTIONS')) {
       next();
       return;
     }
-    if (methods.has('GET')) methods.add('HEAD');
     const allow = [...methods, 'OPTIONS'].join(', ');
     res.set('allow', allow);
     if (req.method === 'OPTIONS') {

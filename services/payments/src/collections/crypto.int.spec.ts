@@ -319,7 +319,9 @@ describe('payments: crypto collections, stablecoin deposits credited in USD (rea
 
   it('issue 11: a deposit is refused: under a cent or not base units 422 INVALID_AMOUNT, an unknown address 404, production 403', async () => {
     const { businessId, address } = await depositOn('USDT', 'ETHEREUM', '5000000');
-    for (const assetAmount of ['9999', '0', '', '12.5', '-5000000', '1e9', ' 5000000', '1'.repeat(31)]) {
+    // issue 18 (schemathesis): 25 digits are worth more cents than an amount can hold; the database refused them.
+    const tooMuch = '8310140313639779709118972';
+    for (const assetAmount of ['9999', '0', '', '12.5', '-5000000', '1e9', ' 5000000', '1'.repeat(31), tooMuch]) {
       await expect(deposit(businessId, address.id, assetAmount)).rejects.toMatchObject({
         reason: 'INVALID_AMOUNT',
         status: Status.INVALID_ARGUMENT,

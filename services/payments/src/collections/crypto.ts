@@ -100,6 +100,9 @@ export async function createCryptoAddress(
 /** Whole cents of a stablecoin amount in base units; the dust below a cent stays with the rail. */
 const centsOf = (assetAmount: bigint, decimals: number) => assetAmount / 10n ** BigInt(decimals - 2);
 
+/** Money on the wire is a JSON integer (DESIGN.md "Money on the wire"): no amount is more than this. */
+const MAX_CENTS = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * Sandbox: a deposit arrives at an address. It is a COLLECTION, PROCESSING with 0 confirmations;
  * the confirmation sweep credits it once the network's count is reached.
@@ -122,6 +125,13 @@ export async function receiveCryptoDeposit(
     throw invalidArgument(
       `asset_amount must be a whole number of ${network.asset} base units (${network.decimals} decimals) worth at least 0.01 USD`,
       { asset_amount: ['must be at least one cent in base units'] },
+      'INVALID_AMOUNT',
+    );
+  }
+  if (amount > MAX_CENTS) {
+    throw invalidArgument(
+      `asset_amount is worth ${amount} cents, more than the largest amount (${MAX_CENTS})`,
+      { asset_amount: [`must be worth at most ${MAX_CENTS} cents`] },
       'INVALID_AMOUNT',
     );
   }

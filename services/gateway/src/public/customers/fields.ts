@@ -1,3 +1,4 @@
+import { iso31661 } from 'iso-3166';
 import type { JsonSchema } from '../../openapi/json-schema.js';
 
 /**
@@ -50,9 +51,11 @@ const text = (description: string, maxLength = 255, minLength = 1): FieldSpec =>
   minLength,
   maxLength,
 });
+/** The assigned ISO 3166-1 codes, from the package customer-kyb validates with, so the two agree. */
+const ASSIGNED_COUNTRIES = iso31661.map((entry) => entry.alpha2).sort();
 const country = (description: string): FieldSpec => ({
   type: 'string',
-  pattern: '^[A-Z]{2}$',
+  enum: ASSIGNED_COUNTRIES,
   description: `ISO 3166-1 alpha-2 code in upper case (e.g. NG); ${description}`,
 });
 const oneOf = (values: readonly string[], description: string): FieldSpec => ({
@@ -157,7 +160,8 @@ export const OWNER_FIELDS: Readonly<Record<string, FieldSpec>> = {
     type: 'number',
     minimum: 0,
     maximum: 100,
-    description: 'share of ownership, 0 to 100 with at most two decimals; the owners of a customer sum to exactly 100',
+    description:
+      'share of ownership, 0 to 100 with at most six decimal places (33.333333); the owners of a customer sum to exactly 100, added in exact decimals',
   },
   email: {
     type: 'string',

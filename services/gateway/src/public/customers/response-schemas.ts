@@ -194,13 +194,13 @@ export const customerListQuery: JsonSchema = {
 
 /** GET /customer: the seed's `{message, data}`, or with paginate=true a cursor or numbered page (decision 0018). */
 export const customerListBody: JsonSchema = {
-  oneOf: [
+  anyOf: [
     {
       ...successBody('customers retrieved', { type: 'array', items: schema('Customer') }),
       description:
         'without paginate=true: the newest 500 matches; the x-corridor-truncated and Link headers say more match',
     },
-    ...(listBodySchema(schema('Customer'), 'customers').oneOf ?? []),
+    ...(listBodySchema(schema('Customer'), 'customers').anyOf ?? []),
   ],
 };
 

@@ -37,10 +37,13 @@ export function listEnvelope<T>(
   );
 }
 
-/** The answer of a list route: a cursor page by default, a numbered page for `page=N`. */
+/**
+ * The answer of a list route: a cursor page by default, a numbered page for `page=N`. anyOf, not
+ * oneOf: the shapes share data, links and meta, and which one came is the request's choice.
+ */
 export function listBodySchema(items: JsonSchema, itemsName: string): JsonSchema {
   return {
-    oneOf: [
+    anyOf: [
       cursorListSchema(items, itemsName, `a cursor page (the default): per_page ${itemsName}, newest first`),
       paginatedListSchema(items, `page=N: a numbered page of 15 ${itemsName}, newest first; links keep your filters`),
     ],

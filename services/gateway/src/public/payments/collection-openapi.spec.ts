@@ -1,5 +1,6 @@
 import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
 import { openApiDocument } from '../../openapi/document.js';
+import { HTTPS_URL_PATTERN } from '../../openapi/text-boundary.js';
 
 /** The virtual account, collection, refund and sandbox routes in the public OpenAPI document (issue 11). */
 describe('the OpenAPI document of the collection routes', () => {
@@ -29,7 +30,7 @@ describe('the OpenAPI document of the collection routes', () => {
       properties: {
         amount: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
         description: { type: 'string', minLength: 1, maxLength: 255 },
-        redirect_url: { type: 'string', format: 'uri', maxLength: 2048 },
+        redirect_url: { type: 'string', pattern: HTTPS_URL_PATTERN, maxLength: 2048 },
         reference: { type: 'string', minLength: 1, maxLength: 100 },
       },
     });

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
+import { HTTPS_URL_PATTERN } from '../../openapi/text-boundary.js';
 
 /**
  * The bodies and answers of the webhook routes (decision 0009). Bodies are documentation:
@@ -12,7 +13,7 @@ import { ref } from '../../openapi/json-schema.js';
 const httpsUrl = (description: string): JsonSchema => ({
   type: 'string',
   format: 'uri',
-  pattern: '^https://',
+  pattern: HTTPS_URL_PATTERN,
   maxLength: 2048,
   description,
 });

@@ -1,0 +1,228 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { businessBody } from '../support/customers.js';
+import { Platform } from '../support/platform.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SCHEMATHESIS = join(ROOT, '.local', 'schemathesis', 'bin', 'schemathesis');
+const OUTPUT = join(ROOT, '.local', 'test-output', 'schemathesis');
+const IGNORED = join(ROOT, 'test', 'schemathesis', 'ignored.yaml');
+
+/** The whole run's fence: the phases are bounded by examples; this stops a hang. */
+const RUN_LIMIT_MS = 300_000;
+
+interface Ignored {
+  /** `METHOD /path` as the document names it, or `*` for every operation. */
+  operation: string;
+  /** The schemathesis check whose failure is accepted there. */
+  check: string;
+  /** Narrowing: the answer's status, its error `code`, a regular expression its body or the failure matches. */
+  status?: number;
+  code?: string;
+  message?: string;
+  /** Why the document cannot say it more exactly: reviewed with the entry. */
+  reason: string;
+}
+
+interface Failure {
+  operation: string;
+  check: string;
+  status: number;
+  code: string;
+  detail: string;
+  body: string;
+}
+
+/**
+ * Issue 18: schemathesis (deploy/local/schemathesis.sh) tries every operation of the public
+ * document with every check, in its examples, coverage, fuzzing and stateful phases, with fixed
+ * seeds. Any 5xx, or an answer the document does not describe, fails the suite unless
+ * test/schemathesis/ignored.yaml accepts it with a reason. New routes are fuzzed as soon as they
+ * are documented.
+ */
+describe('schemathesis: the public API answers only as its OpenAPI document says', () => {
+  const platform = new Platform({
+    // Fuzzed webhook URLs and the deliveries to them stay on this machine (loopback-only.mjs).
+    notificationEnv: {
+      NODE_OPTIONS: `--import=${join(ROOT, 'test', 'schemathesis', 'loopback-only.mjs')}`,
+      WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    },
+  });
+  let token: string;
+
+  beforeAll(async () => {
+    await platform.start();
+    const document = (await (await fetch(`${platform.publicUrl}/api/external/openapi.json`)).json()) as {
+      components: { securitySchemes: { oauth2: { flows: { clientCredentials: { scopes: Record<string, string> } } } } };
+    };
+    const scopes = Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes);
+    const business = await platform.createBusiness('Schemathesis');
+    // Every scope, and room for the run: the rate limiter's own 429s are documented but would hide the rest.
+    await platform.patchBusiness(business.id, { rate_limits: { per_minute: 100_000, per_hour: 6_000_000 } });
+    const credentials = await platform.createCredentials(business.id, { scopes });
+    token = await platform.accessToken(credentials, scopes.join(' '));
+    // Something for the operations that read a resource to find.
+    const created = await platform.api('/api/external/customer', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(businessBody()),
+    });
+    if (created.status !== 200 && created.status !== 201) {
+      throw new Error(`seed customer: ${created.status} ${await created.text()}`);
+    }
+  });
+  afterAll(() => platform.stop());
+
+  it(
+    'answers no request with a 5xx or with anything the document does not describe',
+    async () => {
+      await rm(OUTPUT, { recursive: true, force: true });
+      await mkdir(OUTPUT, { recursive: true });
+      const log = join(OUTPUT, 'run.log');
+      const exitCode = await runSchemathesis(
+        [
+          'run',
+          `${platform.publicUrl}/api/external/openapi.json`,
+          '--checks=all',
+          '--phases=examples,coverage,fuzzing,stateful',
+          '--mode=all',
+          '--seed=18',
+          // The same cases every run, and no example database carried from one run to the next.
+          '--generation-deterministic',
+          '--max-examples=20',
+          '--workers=2',
+          '--request-timeout=10',
+          '--no-shrink',
+          '--continue-on-failure',
+          '--suppress-health-check=all',
+          `--header=Authorization: Bearer ${token}`,
+          '--report=junit,ndjson',
+          `--report-dir=${OUTPUT}`,
+          '--no-color',
+        ],
+        log,
+      );
+      const report = await readRun(OUTPUT);
+      const ignored = parse(await readFile(IGNORED, 'utf8')) as Ignored[];
+      const failures = report.failures.filter((failure) => !ignored.some((entry) => accepts(entry, failure)));
+      const accepted = report.failures.length - failures.length;
+      process.stdout.write(
+        `[schemathesis] ${report.operations} operations, ${report.requests} requests, ${report.failures.length} distinct failures (${accepted} accepted by ignored.yaml, ${failures.length} not), exit ${exitCode}; log: ${log}\n`,
+      );
+      for (const failure of failures) {
+        process.stdout.write(
+          `  ${failure.operation} ${failure.check} ${failure.status} ${failure.code} ${errorMessage(failure.body)}: ${failure.detail}\n`,
+        );
+      }
+      expect(report.requests).toBeGreaterThan(1000);
+      expect(failures).toEqual([]);
+      // Anything else schemathesis stopped on (a schema it cannot use, a crash) is in the log.
+      expect(report.errors).toEqual([]);
+    },
+    RUN_LIMIT_MS + 30_000,
+  );
+});
+
+function runSchemathesis(args: string[], logFile: string): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const log = createWriteStream(logFile);
+    const child = spawn(SCHEMATHESIS, args, {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SCHEMATHESIS_TELEMETRY: 'false' },
+      // Anything it writes beside its reports stays out of the work tree.
+      cwd: OUTPUT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    const limit = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      log.end(() => resolve(code));
+    });
+  });
+}
+
+/** What one run found, read from schemathesis's NDJSON events. */
+async function readRun(directory: string): Promise<{
+  operations: number;
+  requests: number;
+  failures: Failure[];
+  errors: string[];
+}> {
+  const [file] = (await readdir(directory)).filter((name) => name.endsWith('.ndjson'));
+  if (!file) throw new Error(`schemathesis wrote no NDJSON report into ${directory}: read run.log there`);
+  const operations = new Set<string>();
+  const failures = new Map<string, Failure>();
+  const errors: string[] = [];
+  let requests = 0;
+  for (const line of (await readFile(join(directory, file), 'utf8')).split('\n')) {
+    if (line.trim() === '') continue;
+    const event = JSON.parse(line) as Record<string, Record<string, unknown>>;
+    if (event.NonFatalError) errors.push(String(event.NonFatalError.label ?? JSON.stringify(event.NonFatalError)));
+    const finished = event.ScenarioFinished as { recorder?: Recorder } | undefined;
+    if (!finished?.recorder) continue;
+    const { label, checks = {}, interactions = {} } = finished.recorder;
+    operations.add(label);
+    requests += Object.keys(interactions).length;
+    for (const [caseId, results] of Object.entries(checks)) {
+      for (const result of results) {
+        if (result.status === 'success' || !result.failure_info) continue;
+        const { failure } = result.failure_info;
+        const response = interactions[caseId]?.response;
+        const body = response?.content?.$base64 ? Buffer.from(response.content.$base64, 'base64').toString() : '';
+        const code = errorCode(body);
+        const found: Failure = {
+          operation: failure.operation,
+          check: result.name,
+          status: response?.status_code ?? 0,
+          code,
+          detail: `${failure.title}: ${failure.message.replaceAll('\n', ' ')}`,
+          body: body.slice(0, 500),
+        };
+        // One per distinct answer: two refusals under one code may differ in what the list accepts.
+        const key = [found.operation, found.check, found.status, found.code, errorMessage(body), found.detail];
+        failures.set(key.join(' '), found);
+      }
+    }
+  }
+  return { operations: operations.size, requests, failures: [...failures.values()], errors };
+}
+
+interface Recorder {
+  label: string;
+  checks?: Record<
+    string,
+    {
+      name: string;
+      status: string;
+      failure_info?: { failure: { operation: string; title: string; message: string } };
+    }[]
+  >;
+  interactions?: Record<string, { response?: { status_code: number; content?: { $base64?: string } } }>;
+}
+
+/** A field of the error body (DESIGN.md), or '' when the answer is no such body. */
+const errorField = (body: string, field: 'code' | 'message'): string => {
+  try {
+    const value = (JSON.parse(body) as Record<string, unknown>)[field];
+    return typeof value === 'string' ? value : '';
+  } catch {
+    return '';
+  }
+};
+const errorCode = (body: string) => errorField(body, 'code');
+const errorMessage = (body: string) => errorField(body, 'message');
+
+/** An ignore-list entry covers a failure of its check, on its operation, with its code and words. */
+const accepts = (entry: Ignored, failure: Failure) =>
+  (entry.operation === '*' || entry.operation === failure.operation) &&
+  entry.check === failure.check &&
+  (entry.code === undefined || entry.code === failure.code) &&
+  (entry.status === undefined || entry.status === failure.status) &&
+  (entry.message === undefined ||
+    new RegExp(entry.message).test(failure.body) ||
+    new RegExp(entry.message).test(failure.detail));
