@@ -20,7 +20,7 @@ echo "[test] jest: unit, integration, e2e"
 # jest runs the suites in its own process here (2 CPUs: one worker), so anything a failed suite left
 # open would keep it waiting for ever: --forceExit ends it after the summary (the testing package
 # kills the service processes with it), and the time limit stops a hang long before CI's own does.
-limit=${CORRIDOR_TEST_TIME_LIMIT:-40m}
+limit=${CORRIDOR_TEST_TIME_LIMIT:-55m}
 status=0
 timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || status=$?
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
