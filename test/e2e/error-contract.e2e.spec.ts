@@ -39,8 +39,12 @@ describe('the public error contract (DESIGN.md errors, seed 7): JSON naming the 
     await expectError(await platform.api('/api/external/nothing', undefined, { method: 'DELETE' }), 404, {
       message: /^no route for DELETE \/api\/external\/nothing$/,
     });
-    await expectError(await fetch(`${platform.publicUrl}/oauth/token`), 404, {
-      message: /^no route for GET \/oauth\/token$/,
+    // A known path asked with a method it lacks is 405 naming the ones it has (decision 0019).
+    const getToken = await fetch(`${platform.publicUrl}/oauth/token`);
+    expect(getToken.headers.get('allow')).toBe('POST, OPTIONS');
+    await expectError(getToken, 405, {
+      code: 'METHOD_NOT_ALLOWED',
+      message: /^GET is not allowed on \/oauth\/token; use POST, OPTIONS$/,
     });
     await expectError(await fetch(`${platform.publicUrl}/api/external/%E0%A4%A`), 404, { code: 'ROUTE_NOT_FOUND' });
   });

@@ -30,6 +30,17 @@ const nullableKycUrl = (description: string): JsonSchema => ({
   type: ['string', 'null'],
 });
 
+/**
+ * A URL as answered: whatever a registration stored, which includes the IP-literal hosts the
+ * request pattern leaves undescribed (a narrower request document, never a narrower answer).
+ */
+const storedUrl = (description: string): JsonSchema => ({
+  type: 'string',
+  format: 'uri',
+  maxLength: 2048,
+  description,
+});
+
 export const registerWebhookBody: JsonSchema = {
   type: 'object',
   description: `The business's one registration (seed 2.4). Each URL is ${URL_RULES}.`,
@@ -55,9 +66,9 @@ export const updateWebhookBody: JsonSchema = {
 
 const webhookProperties = {
   id: { type: 'string', format: 'uuid', description: 'the registration, for PUT /api/external/webhook/{id}' },
-  collection_url: httpsUrl(COLLECTION),
-  payout_url: httpsUrl(PAYOUT),
-  kyc_url: nullableKycUrl(`${KYC}; null when not registered`),
+  collection_url: storedUrl(COLLECTION),
+  payout_url: storedUrl(PAYOUT),
+  kyc_url: { ...storedUrl(`${KYC}; null when not registered`), type: ['string', 'null'] },
   signing_secret_last4: {
     type: 'string',
     minLength: 4,
