@@ -1,3 +1,4 @@
+import { freePort } from '@corridor/testing';
 import { OpenApiContract } from '../support/openapi.js';
 import { businessBody, jsonOf, ownerBody, type CustomerJson } from '../support/customers.js';
 import { expectError, Platform, type Credentials } from '../support/platform.js';
@@ -47,7 +48,7 @@ function sampleOf(schema: Schema | undefined, depth = 0): unknown {
     date: '2000-01-01',
     'date-time': '2026-01-01T00:00:00Z',
     email: 'ada@example.com',
-    uri: 'https://93.184.215.14/hook',
+    uri: 'https://127.0.0.1/hook',
   };
   if (typeof schema.format === 'string' && formats[schema.format]) return formats[schema.format];
   if (schema.pattern === '^[A-Z]{2}$') return 'NG';
@@ -209,7 +210,8 @@ const tally = (answers: readonly Answer[], key: (answer: Answer) => string | num
   ) as Record<string, number>;
 
 describe('hostile input (issue 18): every documented route × every hostile kind is a 4xx in the error body, nothing stored altered', () => {
-  const platform = new Platform();
+  // The business's events go to a port on 127.0.0.1 where nothing listens: no packet leaves this machine.
+  const platform = new Platform({ notificationEnv: { WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32' } });
   const customers = platform.customers;
   let token: string;
   let credentials: Credentials;
@@ -234,7 +236,11 @@ describe('hostile input (issue 18): every documented route × every hostile kind
     credentials = await platform.createCredentials(business.id);
     token = await platform.accessToken(credentials, credentials.scopes.join(' '));
     customer = await customers.createCustomer(token, businessBody({ kyb_scope: 'FULL', owners: [ownerBody()] }));
-    webhook = await platform.webhooks.register(token);
+    const nowhere = `https://127.0.0.1:${await freePort()}`;
+    webhook = await platform.webhooks.register(token, {
+      collection_url: `${nowhere}/collection`,
+      payout_url: `${nowhere}/payout`,
+    });
     const contract = await OpenApiContract.load(platform.publicUrl);
     operations = Object.entries(contract.resolved.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
