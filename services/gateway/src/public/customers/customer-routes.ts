@@ -83,6 +83,10 @@ const lockedCustomer = {
     'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING or VERIFIED and cannot be edited (CUSTOMER_LOCKED), or an owner sent is APPROVED or PROCESSING (OWNER_LOCKED)',
 };
 
+/** Why a change of a customer's fields is refused: its fields, or another customer's registration. */
+const changeRefused =
+  'A field is invalid, unknown or of the other type, or a rule between fields fails (VALIDATION_FAILED); or the (registration_number, incorporation_country) pair is another business customer’s (DUPLICATE_REGISTRATION). `errors` lists every problem.';
+
 export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
   {
     method: 'post',
@@ -95,7 +99,7 @@ export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
       201: { description: 'The new customer, PENDING', schema: customerBody('customer created') },
       422: {
         description:
-          'A field is missing, invalid, unknown or of the other type; the (registration_number, incorporation_country) pair is taken; or MINIMAL is not available to this platform. `errors` lists every problem.',
+          'A field is missing, invalid, unknown or of the other type, or MINIMAL is not available to this platform (VALIDATION_FAILED); or the (registration_number, incorporation_country) pair is taken (DUPLICATE_REGISTRATION). `errors` lists every problem.',
       },
     },
     handle: createCustomer,
@@ -141,6 +145,7 @@ export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
     responses: {
       200: { description: 'The customer after the change', schema: customerBody('customer updated') },
       400: lockedCustomer,
+      422: { description: changeRefused },
     },
     handle: updateCustomer,
   },
@@ -157,6 +162,7 @@ export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
         description:
           'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING or VERIFIED (CUSTOMER_LOCKED)',
       },
+      422: { description: changeRefused },
     },
     handle: updateKycData,
   },
@@ -195,7 +201,7 @@ export const CUSTOMER_ROUTES: readonly PublicRoute[] = [
       400: { description: 'The body is not valid JSON (MALFORMED_JSON), or the customer is PROCESSING' },
       422: {
         description:
-          'Not a business customer, already FULL, owners missing or more than 5, percentages not summing to 100, owner emails not unique, an owner invariant violated, country differing from incorporation_country, the (registration_number, incorporation_country) pair taken, or an invalid value; `errors` lists every problem',
+          'Not a business customer (NOT_A_BUSINESS), already FULL (ALREADY_FULL), the (registration_number, incorporation_country) pair taken (DUPLICATE_REGISTRATION); or owners missing or more than 5, percentages not summing to 100, owner emails not unique, an owner invariant violated, country differing from incorporation_country, or an invalid value (VALIDATION_FAILED); `errors` lists every problem',
       },
     },
     handle: upgradeKybScope,

@@ -49,7 +49,7 @@ export const DOCUMENT_ROUTES: readonly PublicRoute[] = [
       400: customerLocked,
       422: {
         description:
-          'A content type or size that is not allowed, or the customer is not a business; `errors` names each field',
+          'A content type or size that is not allowed (VALIDATION_FAILED), or the customer is not a business (NOT_A_BUSINESS); `errors` names each field',
       },
     },
     handle: createDocumentUpload,
@@ -66,7 +66,7 @@ export const DOCUMENT_ROUTES: readonly PublicRoute[] = [
       400: customerLocked,
       422: {
         description:
-          'An unknown type, a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer, or already attached',
+          'An unknown type (VALIDATION_FAILED), the customer not a business (NOT_A_BUSINESS), a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer (FILE_NOT_USABLE), or already attached (FILE_ALREADY_ATTACHED)',
       },
     },
     handle: registerDocument,
@@ -86,7 +86,7 @@ export const DOCUMENT_ROUTES: readonly PublicRoute[] = [
       },
       422: {
         description:
-          'An unknown type, a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer, or already attached',
+          'An unknown type (VALIDATION_FAILED), a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer (FILE_NOT_USABLE), or already attached (FILE_ALREADY_ATTACHED)',
       },
     },
     handle: replaceDocument,

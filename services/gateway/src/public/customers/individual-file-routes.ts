@@ -33,7 +33,7 @@ export const INDIVIDUAL_FILE_ROUTES: readonly PublicRoute[] = [
       404: { description: 'No such customer (customer_id) for this business' },
       422: {
         description:
-          'A category, content type or size that is not allowed, or customer_id names a business customer (use the KYB routes); `errors` names each field',
+          'A category, content type or size that is not allowed (VALIDATION_FAILED), or customer_id names a business customer (NOT_AN_INDIVIDUAL: use the KYB routes); `errors` names each field',
       },
     },
     handle: createFileUpload,
@@ -53,7 +53,7 @@ export const INDIVIDUAL_FILE_ROUTES: readonly PublicRoute[] = [
       },
       422: {
         description:
-          'A business customer (use the KYB routes), a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer, or already attached',
+          'A business customer (NOT_AN_INDIVIDUAL: use the KYB routes), a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer (FILE_NOT_USABLE), or already attached (FILE_ALREADY_ATTACHED); a malformed body is VALIDATION_FAILED',
       },
     },
     handle: attachCustomerFiles,

@@ -77,7 +77,7 @@ export const OWNER_ROUTES: readonly PublicRoute[] = [
       400: ownerLocked('The body is not valid JSON (MALFORMED_JSON), or '),
       422: {
         description:
-          'The file was not uploaded yet (FILE_NOT_UPLOADED), was issued for another owner, slot or customer, was already attached, or the slot does not fit id_document_type',
+          'The file was not uploaded yet (FILE_NOT_UPLOADED), was issued for another owner, slot or customer (FILE_NOT_USABLE), was already attached (FILE_ALREADY_ATTACHED), or the slot does not fit id_document_type (VALIDATION_FAILED)',
       },
     },
     handle: attachOwnerFile,

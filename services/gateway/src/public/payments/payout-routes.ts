@@ -62,7 +62,7 @@ export const PAYOUT_ROUTES: readonly PublicRoute[] = [
       },
       422: {
         description:
-          'A field is missing, of the wrong JSON type, unknown or malformed: amount a whole number of minor units from 1 to 2^53 - 1, narration and reference 1 to 100 characters, bank_code and account_number letters and digits, beneficiary_id a uuid, and either bank_code with account_number or beneficiary_id, never both (VALIDATION_FAILED, `errors` names each field). Or payments refuses: INSUFFICIENT_FUNDS, UNKNOWN_BANK, INVALID_ACCOUNT_NUMBER (its check digits do not hold), ACCOUNT_NOT_FOUND, CURRENCY_MISMATCH (the bank holds another currency), BENEFICIARY_NOT_FOUND, PAYOUT_LIMIT_EXCEEDED (your daily limit in this currency), LOOKUP_REQUIRED (production: look the account up first), INVALID_AMOUNT, IDEMPOTENCY_KEY_REUSED (the key was used with another body)',
+          'A field is missing, of the wrong JSON type, unknown or malformed: amount a whole number of minor units from 1 to 2^53 - 1, narration and reference 1 to 100 characters, bank_code and account_number letters and digits, beneficiary_id a uuid, and either bank_code with account_number or beneficiary_id, never both (VALIDATION_FAILED, `errors` names each field). Or payments refuses: INSUFFICIENT_FUNDS, UNKNOWN_CURRENCY, CURRENCY_OPERATION_NOT_SUPPORTED (the currency has no payouts), UNKNOWN_BANK, INVALID_ACCOUNT_NUMBER (its check digits do not hold), ACCOUNT_NOT_FOUND, CURRENCY_MISMATCH (the bank holds another currency), BENEFICIARY_NOT_FOUND, PAYOUT_LIMIT_EXCEEDED (your daily limit in this currency), LOOKUP_REQUIRED (production: look the account up first), INVALID_AMOUNT, IDEMPOTENCY_KEY_REUSED (the key was used with another body)',
       },
     },
     handle: createPayout,
