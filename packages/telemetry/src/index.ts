@@ -1,4 +1,5 @@
 import { register } from 'node:module';
+import { register as registerInThread, supportsSyncHooks } from 'import-in-the-middle/register-hooks.mjs';
 import { diag, DiagConsoleLogger, DiagLogLevel } from '@opentelemetry/api';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -33,13 +34,36 @@ export interface TelemetryOptions {
   metricsPort?: number;
 }
 
+/**
+ * Lets the instrumentations see ESM imports (our code) of the CommonJS libraries they patch. The
+ * loader hook intercepts those libraries alone (each instrumentation's module definitions): hooking
+ * every module, OpenTelemetry's default, cost each process about 1.5 s of CPU at start, a module at
+ * a time through the loader thread (bench/README.md). In the application thread where Node allows
+ * it (module.registerHooks, Node >= 24.11.1), else through the loader thread.
+ */
+function hookImportsOf(instrumentations: readonly { getModuleDefinitions(): { name: string }[] }[]): void {
+  const include = [
+    ...new Set(
+      instrumentations.flatMap((instrumentation) => instrumentation.getModuleDefinitions().map((m) => m.name)),
+    ),
+  ];
+  if (supportsSyncHooks()) registerInThread({ include });
+  else register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include } });
+}
+
 export function startTelemetry(
   serviceName: string,
   env: NodeJS.ProcessEnv = process.env,
   options: TelemetryOptions = {},
 ): Telemetry {
-  // Lets instrumentations see ESM imports (our code) of the CommonJS libraries they patch.
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  const instrumentations = [
+    new HttpInstrumentation(),
+    new ExpressInstrumentation(),
+    new GrpcInstrumentation(),
+    new PgInstrumentation({ enhancedDatabaseReporting: false }),
+    new RedisInstrumentation(),
+  ];
+  hookImportsOf(instrumentations);
   if (env.OTEL_DIAGNOSTIC_LOG_LEVEL) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);
 
   // Traces to OTLP, metrics to a Prometheus scrape endpoint, logs as JSON lines on stdout.
@@ -60,13 +84,7 @@ export function startTelemetry(
     }),
     spanProcessors: [spanProcessor],
     ...(options.metricsPort ? { metricReaders: [new PrometheusExporter({ port: options.metricsPort })] } : {}),
-    instrumentations: [
-      new HttpInstrumentation(),
-      new ExpressInstrumentation(),
-      new GrpcInstrumentation(),
-      new PgInstrumentation({ enhancedDatabaseReporting: false }),
-      new RedisInstrumentation(),
-    ],
+    instrumentations,
   });
   sdk.start();
   return { shutdown: () => sdk.shutdown() };
