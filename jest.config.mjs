@@ -24,6 +24,9 @@ function project(displayName, testMatch, extra = {}) {
 export default {
   // Integration and end-to-end hooks start consumers and processes; jest reads this only globally.
   testTimeout: 120_000,
+  // Names the run, whose migrated template databases the suites copy (test/global-setup.mjs).
+  globalSetup: '<rootDir>/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/global-teardown.mjs',
   projects: [
     project('unit', ['**/*.spec.ts'], {
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  createTestDatabase,
   eventually,
   EventCollector,
   logged,
@@ -9,6 +8,7 @@ import {
   type TestDatabase,
 } from '@corridor/testing';
 import { jsonOf } from './customers.js';
+import { migratedDatabase } from './databases.js';
 import type { Platform } from './platform.js';
 
 /** Every scope a payments route asks for (seed part 5). */
@@ -153,7 +153,7 @@ export class PaymentsService {
   }
 
   async createDatabase(): Promise<TestDatabase> {
-    this.db = await createTestDatabase('e2e_payments', this.platform.postgresAdminUrl);
+    this.db = await migratedDatabase('payments', this.platform.postgresAdminUrl);
     return this.db;
   }
 

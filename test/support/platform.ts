@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   createTestBucket,
-  createTestDatabase,
   createTopics,
   eventually,
   freePort,
@@ -14,6 +13,7 @@ import {
   type TestDatabase,
 } from '@corridor/testing';
 import { CustomerApi, type CustomerEventLog } from './customers.js';
+import { migratedDatabase } from './databases.js';
 import { PaymentsApi, PaymentsService } from './payments.js';
 import { WebhookApi } from './webhooks.js';
 
@@ -209,13 +209,13 @@ export class Platform {
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
-      createTestDatabase('e2e_identity', this.postgresAdminUrl).then((db) => (this.db = db)),
+      migratedDatabase('identity', this.postgresAdminUrl).then((db) => (this.db = db)),
       customers
-        ? createTestDatabase('e2e_customer_kyb', this.postgresAdminUrl).then((db) => (this.customerDb = db))
+        ? migratedDatabase('customer-kyb', this.postgresAdminUrl).then((db) => (this.customerDb = db))
         : undefined,
       customers ? createTestBucket('e2e-customers').then((bucket) => (this.bucket = bucket)) : undefined,
       notifications
-        ? createTestDatabase('e2e_notification', this.postgresAdminUrl).then((db) => (this.notificationDb = db))
+        ? migratedDatabase('notification', this.postgresAdminUrl).then((db) => (this.notificationDb = db))
         : undefined,
       payments ? this.paymentsService.createDatabase() : undefined,
       // All always: notification consumes every event topic, whichever producers are started.
@@ -226,16 +226,12 @@ export class Platform {
       ]),
     ]);
     // Identity, customer-kyb, notification and payments need nothing of each other to start (payments
-    // calls identity only per request): each is migrated and started side by side, then the gateway.
+    // calls identity only per request): each is started side by side, then the gateway.
     await settled([
-      migrateService('identity', this.identityEnv()).then(() => this.startIdentity(this.options.identityEnv)),
-      customers ? migrateService('customer-kyb', this.customerKybEnv()).then(() => this.startCustomerKyb()) : undefined,
-      notifications
-        ? migrateService('notification', this.notificationEnv()).then(() => this.startNotification())
-        : undefined,
-      payments
-        ? migrateService('payments', this.paymentsService.env()).then(() => this.paymentsService.start())
-        : undefined,
+      this.startIdentity(this.options.identityEnv),
+      customers ? this.startCustomerKyb() : undefined,
+      notifications ? this.startNotification() : undefined,
+      payments ? this.paymentsService.start() : undefined,
     ]);
     this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
   }
@@ -593,13 +589,6 @@ async function settled(steps: (Promise<unknown> | undefined)[]): Promise<void> {
   const results = await Promise.allSettled(steps);
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw failure.reason;
-}
-
-/** Runs a service's `dist/migrate.js up` against the given environment; throws with its output on failure. */
-async function migrateService(service: string, env: Record<string, string>): Promise<void> {
-  const migrate = await startService({ service, script: 'dist/migrate.js', args: ['up'], env });
-  const code = await migrate.exited;
-  if (code !== 0) throw new Error(`${service} migrations failed (${code}):\n${migrate.output()}`);
 }
 
 export interface ExpectedError {

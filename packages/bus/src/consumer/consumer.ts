@@ -48,6 +48,9 @@ export class EventConsumer {
       // A member that died (SIGKILL) holds its partitions until its session lapses: 10 s rather than
       // kafkajs's 30 s, so a restarted process resumes sooner. A chunk takes well under a second.
       sessionTimeout: 10_000,
+      // A stop waits for the fetch under way, which an idle topic holds open this long (kafkajs: 5 s).
+      // Events still arrive at once: a fetch answers as soon as there is one.
+      maxWaitTimeInMs: 1_000,
     });
   }
 

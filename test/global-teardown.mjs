@@ -1,0 +1,10 @@
+// jest's global tear-down (jest.config.mjs): drops this run's template databases (test/global-setup.mjs).
+import { dropTemplates, TEMPLATE_PREFIX, TEST_RUN_ENV } from '@corridor/testing';
+
+export default async function globalTeardown() {
+  const run = process.env[TEST_RUN_ENV];
+  if (!run) return;
+  await dropTemplates((name) => name.startsWith(`${TEMPLATE_PREFIX}${run}_`)).catch((error) =>
+    process.stderr.write(`[global-teardown] templates not dropped: ${error.message}\n`),
+  );
+}
