@@ -49,8 +49,8 @@ export interface StartOptions {
 }
 
 /**
- * Every service process still running. jest runs the suites in its own process on a 2-CPU host, so a
- * process a failed suite left behind would keep jest (and CI) waiting for ever: they all die with it.
+ * Every service process still running. A process a failed suite left behind would keep jest (and CI)
+ * waiting for ever: they all die with the process that started them (jest's, or the worker's).
  */
 const running = new Set<ServiceProcess>();
 process.once('exit', () => {
