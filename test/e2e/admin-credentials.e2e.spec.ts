@@ -244,7 +244,9 @@ describe('admin API: credentials are created, rotated and revoked (DESIGN.md adm
       const redis = createRedisClient({ url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
       await redis.connect();
       try {
-        await redis.set(`${platform.redisKeyPrefix}:cred:${created.client_id}`, '1', { EX: 300 });
+        await redis.set(`${platform.redisKeyPrefix}:{${created.business_id}}:cred:${created.client_id}`, '1', {
+          EX: 300,
+        });
       } finally {
         await redis.quit();
       }

@@ -4,7 +4,7 @@ import type { Credential } from '@corridor/contracts/corridor/identity/v1/creden
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
 import type { Logger } from '@corridor/logging';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { AccessGuard } from '../auth/access-guard.js';
 import { parseBody } from '../http/common.js';
 import { forgetBeforeChange, pushToCache } from './cache-push.js';
@@ -44,9 +44,16 @@ export function credentialsRouter(
     if (!credential) throw new Error('identity returned no credential');
     res.status(201).setHeader('Cache-Control', 'no-store').json(credentialJson(credential, clientSecret));
   });
+  /** The business a credential belongs to: its cached generation is kept under that business's keys. */
+  const businessOf = async (clientId: string, res: Response): Promise<string> => {
+    const { credential } = await identity.getCredential({ clientId }, { metadata: res.locals.grpcMetadata });
+    if (!credential) throw new Error('identity returned no credential');
+    return credential.businessId;
+  };
   router.post('/admin/credentials/:clientId/rotate', async (req, res) => {
     const body = parseBody(ScopeSelectionBody, req.body);
-    await forgetBeforeChange(() => guard.forgetCredential(req.params.clientId));
+    const businessId = await businessOf(req.params.clientId, res);
+    await forgetBeforeChange(() => guard.forgetCredential(businessId, req.params.clientId));
     const { credential, clientSecret } = await identity.rotateCredential(
       { clientId: req.params.clientId, bundles: body.bundles, scopes: body.scopes },
       { metadata: res.locals.grpcMetadata },
@@ -57,7 +64,8 @@ export function credentialsRouter(
     res.setHeader('Cache-Control', 'no-store').json(credentialJson(credential, clientSecret));
   });
   router.delete('/admin/credentials/:clientId', async (req, res) => {
-    await forgetBeforeChange(() => guard.forgetCredential(req.params.clientId));
+    const businessId = await businessOf(req.params.clientId, res);
+    await forgetBeforeChange(() => guard.forgetCredential(businessId, req.params.clientId));
     const { credential } = await identity.revokeCredential(
       { clientId: req.params.clientId },
       { metadata: res.locals.grpcMetadata },

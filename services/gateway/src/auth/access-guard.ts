@@ -19,7 +19,11 @@ export const REVOKED_GENERATION = 2 ** 31;
 /** Cache entries expire so that a lost push is corrected from identity within this time. */
 export const CACHE_TTL_SECONDS = 300;
 
-// KEYS: credential, business. ARGV: token generation, rate-limit key prefix.
+// Redis Cluster runs a script only when every key it touches is in KEYS and all of them hash to one
+// slot: a business's keys share the hash tag {<business id>} (businessKeys), and the rate-limit
+// windows are fields of one hash, reset in place when the window changes.
+
+// KEYS: credential, business, rate-limit windows. ARGV: token generation.
 // Fixed windows aligned to the clock of Redis (TIME), so replicas never disagree on the window.
 const GUARD_SCRIPT = `
 local gen = redis.call('GET', KEYS[1])
@@ -29,12 +33,15 @@ if not policy[1] then return {'miss_business'} end
 if tonumber(gen) ~= tonumber(ARGV[1]) then return {'revoked', gen} end
 if policy[1] ~= '1' then return {'api_disabled'} end
 local now = tonumber(redis.call('TIME')[1])
-local minute_key = ARGV[2] .. ':m:' .. math.floor(now / 60)
-local hour_key = ARGV[2] .. ':h:' .. math.floor(now / 3600)
+local minute = math.floor(now / 60)
+local hour = math.floor(now / 3600)
+local windows = redis.call('HMGET', KEYS[3], 'minute', 'minute_used', 'hour', 'hour_used')
+local used_minute = 0
+if tonumber(windows[1]) == minute then used_minute = tonumber(windows[2]) end
+local used_hour = 0
+if tonumber(windows[3]) == hour then used_hour = tonumber(windows[4]) end
 local per_minute = tonumber(policy[2])
 local per_hour = tonumber(policy[3])
-local used_minute = tonumber(redis.call('GET', minute_key) or '0')
-local used_hour = tonumber(redis.call('GET', hour_key) or '0')
 local minute_reset = 60 - (now % 60)
 local hour_reset = 3600 - (now % 3600)
 local verdict = 'ok'
@@ -43,10 +50,10 @@ local verdict = 'ok'
 if used_hour >= per_hour then verdict = 'limited_hour'
 elseif used_minute >= per_minute then verdict = 'limited_minute'
 else
-  used_minute = redis.call('INCR', minute_key)
-  if used_minute == 1 then redis.call('EXPIRE', minute_key, 120) end
-  used_hour = redis.call('INCR', hour_key)
-  if used_hour == 1 then redis.call('EXPIRE', hour_key, 7200) end
+  used_minute = used_minute + 1
+  used_hour = used_hour + 1
+  redis.call('HSET', KEYS[3], 'minute', minute, 'minute_used', used_minute, 'hour', hour, 'hour_used', used_hour)
+  redis.call('EXPIRE', KEYS[3], hour_reset + 60)
 end
 return {verdict, per_minute, used_minute, minute_reset, per_hour, used_hour, hour_reset, policy[4]}
 `;
@@ -72,14 +79,16 @@ return 1
 
 const FORGET_SCRIPT = `return redis.call('DEL', KEYS[1])`;
 
-// KEYS: none. ARGV: key prefix, limit. One fixed minute window.
+// KEYS: the subject's minute window (a hash). ARGV: limit.
 const TOKEN_LIMIT_SCRIPT = `
 local now = tonumber(redis.call('TIME')[1])
-local key = ARGV[1] .. ':' .. math.floor(now / 60)
-local used = tonumber(redis.call('GET', key) or '0')
-if used >= tonumber(ARGV[2]) then return {0, 60 - (now % 60)} end
-used = redis.call('INCR', key)
-if used == 1 then redis.call('EXPIRE', key, 120) end
+local minute = math.floor(now / 60)
+local window = redis.call('HMGET', KEYS[1], 'minute', 'used')
+local used = 0
+if tonumber(window[1]) == minute then used = tonumber(window[2]) end
+if used >= tonumber(ARGV[1]) then return {0, 60 - (now % 60)} end
+redis.call('HSET', KEYS[1], 'minute', minute, 'used', used + 1)
+redis.call('EXPIRE', KEYS[1], 120)
 return {1, 60 - (now % 60)}
 `;
 
@@ -127,16 +136,21 @@ export class AccessGuard {
     private readonly keyPrefix = 'corridor',
   ) {}
 
-  private credentialKey(clientId: string): string {
-    return `${this.keyPrefix}:cred:${clientId}`;
-  }
-
-  private businessKey(businessId: string): string {
-    return `${this.keyPrefix}:biz:${businessId}`;
-  }
-
-  private rateLimitPrefix(subject: string): string {
-    return `${this.keyPrefix}:rl:${this.environment}:${subject}`;
+  /**
+   * The keys of one business: its policy, its credentials' generations and its rate-limit windows,
+   * all under the hash tag {<business id>} so one script may use them together on Redis Cluster.
+   */
+  private businessKeys(businessId: string): {
+    business: string;
+    windows: string;
+    credential(clientId: string): string;
+  } {
+    const tag = `${this.keyPrefix}:{${businessId}}`;
+    return {
+      business: `${tag}:biz`,
+      windows: `${tag}:rl:${this.environment}`,
+      credential: (clientId) => `${tag}:cred:${clientId}`,
+    };
   }
 
   /** EVALSHA, loading the script once when Redis does not know it yet; bounded in time. */
@@ -171,10 +185,11 @@ export class AccessGuard {
   }
 
   async check(clientId: string, businessId: string, generation: number): Promise<GuardVerdict> {
+    const keys = this.businessKeys(businessId);
     const reply = await this.run(
       GUARD_SCRIPT,
-      [this.credentialKey(clientId), this.businessKey(businessId)],
-      [String(generation), this.rateLimitPrefix(businessId)],
+      [keys.credential(clientId), keys.business, keys.windows],
+      [String(generation)],
     );
     const kind = String(reply[0]);
     if (kind === 'miss_credential' || kind === 'miss_business' || kind === 'api_disabled') return { kind };
@@ -192,25 +207,26 @@ export class AccessGuard {
    * Drops the cached state before an admin change: if Redis cannot be reached the change is refused
    * (503) instead of committed-but-not-applied; after the commit, store* pushes the new state.
    */
-  async forgetCredential(clientId: string): Promise<void> {
-    await this.run(FORGET_SCRIPT, [this.credentialKey(clientId)], []);
+  async forgetCredential(businessId: string, clientId: string): Promise<void> {
+    await this.run(FORGET_SCRIPT, [this.businessKeys(businessId).credential(clientId)], []);
   }
 
   async forgetBusiness(businessId: string): Promise<void> {
-    await this.run(FORGET_SCRIPT, [this.businessKey(businessId)], []);
+    await this.run(FORGET_SCRIPT, [this.businessKeys(businessId).business], []);
   }
 
   storeCredential(credential: Credential): Promise<void> {
     return this.storeCredentialGeneration(
+      credential.businessId,
       credential.clientId,
       credential.revoked ? REVOKED_GENERATION : credential.generation,
     );
   }
 
-  async storeCredentialGeneration(clientId: string, generation: number): Promise<void> {
+  async storeCredentialGeneration(businessId: string, clientId: string, generation: number): Promise<void> {
     await this.run(
       STORE_CREDENTIAL_SCRIPT,
-      [this.credentialKey(clientId)],
+      [this.businessKeys(businessId).credential(clientId)],
       [String(generation), String(CACHE_TTL_SECONDS)],
     );
   }
@@ -218,7 +234,7 @@ export class AccessGuard {
   async storeBusiness(business: Business): Promise<void> {
     await this.run(
       STORE_BUSINESS_SCRIPT,
-      [this.businessKey(business.id)],
+      [this.businessKeys(business.id).business],
       [
         String(business.version),
         String(CACHE_TTL_SECONDS),
@@ -235,8 +251,9 @@ export class AccessGuard {
    * made-up client_ids cannot load identity without bound). Failed attempts count too.
    */
   async admitTokenRequest(subject: string, perMinute: number): Promise<{ admitted: boolean; resetSeconds: number }> {
-    const key = this.rateLimitPrefix(`token:${createHash('sha256').update(subject).digest('hex').slice(0, 32)}`);
-    const [admitted, reset] = await this.run(TOKEN_LIMIT_SCRIPT, [], [key, String(perMinute)]);
+    const subjectHash = createHash('sha256').update(subject).digest('hex').slice(0, 32);
+    const key = `${this.keyPrefix}:rl:${this.environment}:token:${subjectHash}`;
+    const [admitted, reset] = await this.run(TOKEN_LIMIT_SCRIPT, [key], [String(perMinute)]);
     return { admitted: Number(admitted) === 1, resetSeconds: Number(reset) };
   }
 }

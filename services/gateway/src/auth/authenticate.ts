@@ -90,7 +90,7 @@ export async function authenticate(
     const verdict = await deps.guard.check(caller.clientId, caller.businessId, caller.generation);
     switch (verdict.kind) {
       case 'miss_credential':
-        await fillCredential(deps, caller.clientId);
+        await fillCredential(deps, caller.businessId, caller.clientId);
         continue;
       case 'miss_business':
         await fillBusiness(deps, caller.businessId);
@@ -99,7 +99,7 @@ export async function authenticate(
         // A token newer than the cache proves the cache is stale (identity signed that generation,
         // and a push after the rotation was lost): refill it rather than refuse the current secret.
         if (verdict.cachedGeneration < caller.generation) {
-          await fillCredential(deps, caller.clientId);
+          await fillCredential(deps, caller.businessId, caller.clientId);
           continue;
         }
         throw unauthorized(
@@ -153,7 +153,7 @@ function sharedFill(entry: string, fill: () => Promise<void>): Promise<void> {
   return pending;
 }
 
-function fillCredential(deps: AuthenticateDependencies, clientId: string): Promise<void> {
+function fillCredential(deps: AuthenticateDependencies, businessId: string, clientId: string): Promise<void> {
   return sharedFill(`credential:${clientId}`, async () => {
     try {
       const { credential } = await deps.clients.identity.getCredential({ clientId });
@@ -161,7 +161,7 @@ function fillCredential(deps: AuthenticateDependencies, clientId: string): Promi
     } catch (error) {
       // Deleted credentials read as revoked rather than as an outage.
       if (error instanceof DomainError && error.status === Status.NOT_FOUND) {
-        await deps.guard.storeCredentialGeneration(clientId, REVOKED_GENERATION);
+        await deps.guard.storeCredentialGeneration(businessId, clientId, REVOKED_GENERATION);
         return;
       }
       throw error;
