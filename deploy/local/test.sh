@@ -17,14 +17,14 @@ echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
 pnpm run --silent lint
 bash "$here/../helm/check.sh"
 echo "[test] jest: unit, integration, e2e"
-# Two workers, even on 2 CPUs: an e2e suite waits on its platform's processes (polls, webhooks, Kafka)
-# much of the time, so two at once took the 44 e2e suites from about 1,000 s to 711 s. Anything a
-# failed suite left open would keep jest waiting for ever: --forceExit ends it after the summary (a
-# worker that exits kills its service processes, @corridor/testing), and the time limit stops a hang
-# long before CI's own does.
+# One worker on 2 CPUs: with two, the concurrency suites (200 swaps or payouts at once on one wallet)
+# shared the machine with another suite's platform and got 504s past the gRPC deadline. Anything a
+# failed suite left open would keep jest waiting for ever: --forceExit ends it after the summary (the
+# testing package kills the service processes with it), and the time limit stops a hang long before
+# CI's own does.
 limit=${CORRIDOR_TEST_TIME_LIMIT:-55m}
 status=0
-timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit --maxWorkers=2 "$@" || status=$?
+timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit --maxWorkers=1 "$@" || status=$?
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
   echo "[test] jest did not finish within $limit: stopped" >&2
 fi
