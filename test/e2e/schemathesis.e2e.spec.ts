@@ -15,8 +15,8 @@ const IGNORED = join(ROOT, 'test', 'schemathesis', 'ignored.yaml');
 
 /**
  * The whole run's fence, which stops a hang: the phases are bounded by examples. Alone on this 2-CPU
- * machine a run takes about 3.5 minutes; beside another suite (npm test's second jest worker) its
- * coverage phase alone took 4.3 of them, so the fence leaves room for that.
+ * machine a run takes about 3.5 minutes; when the machine is shared (a run beside another jest
+ * worker's suite) its coverage phase alone took 4.3, so the fence leaves room for that.
  */
 const RUN_LIMIT_MS = 600_000;
 /** A run counts only when every phase ran to its end: one cut short by the fence fuzzed less. */

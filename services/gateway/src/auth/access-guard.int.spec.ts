@@ -18,7 +18,7 @@ describe('AccessGuard on Redis', () => {
   const keysSeen: string[][] = [];
 
   beforeAll(async () => {
-    redis = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    redis = createClient({ url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
     await redis.connect();
     // Every script call goes through EVALSHA first (EVAL only after NOSCRIPT): record its keys there.
     const recording = new Proxy(redis, {
