@@ -4,8 +4,14 @@
 #   1. every variable of services/<name>/src/config.ts is settable from that chart's values
 #   2. helm lint --strict: the library chart; each service chart with each environment's values;
 #      the umbrella chart with each environment's values
-#   3. helm template of every chart × environment, and values the schemas must refuse; a scraped
-#      metrics port is a container port; a consumer's topic prefix is its producer's
+#   3. helm template of every chart × environment (each service chart as its own release), and what
+#      the objects promise (deploy/helm/rendered-promises.mjs): server selectors never match a hook
+#      Job's pods; ServiceAccounts without tokens; startup probes, preStop sleep within the grace
+#      period, spreading; default-deny NetworkPolicies that allow each configured *_GRPC_ADDRESS, admit each gRPC port's callers
+#      alone, reach each dependency's port, and send webhooks to public addresses alone; a topics Job
+#      for the declared topics, before the migrations; a scraped metrics port is a container port; a
+#      consumer's topic prefix is its producer's; values the schemas must refuse; the optional parts
+#      (digest, Ingress, admin namespace, autoscaling, ServiceMonitor) rendered on
 #   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
 #
 # Tools, built once with the machine's `go` from the Go module proxy and reused: binaries and
@@ -198,10 +204,7 @@ for chart in "${SERVICES[@]}" corridor; do
 done
 
 # A service's environment file keys its overrides by the chart's name (so that it serves the
-# umbrella chart as is); for the service chart alone, helm itself takes that key out.
-mkdir -p "$work/unwrap/templates"
-printf 'apiVersion: v2\nname: unwrap\nversion: 0.0.0\n' >"$work/unwrap/Chart.yaml"
-printf '{{ index .Values .Values.unwrapKey | default dict | toYaml }}\n' >"$work/unwrap/templates/values.yaml"
+# umbrella chart as is); for the service chart's own release, helm/unwrap takes that key out.
 
 # 2. lint
 run "helm lint --strict lib" "$helm" lint --strict "$charts/lib"
@@ -213,7 +216,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
     [ -f "$file" ] || fail "missing helm/environments/$environment/$service.yaml"
     files+=(-f "$file")
     capture "$work/rendered/$service-$environment.values.yaml" "unwrap helm/environments/$environment/$service.yaml" \
-      "$helm" template unwrap "$work/unwrap" -f "$file" --set "unwrapKey=$service"
+      "$helm" template unwrap "$work/helm/unwrap" -f "$file" --set "service=$service"
     run "helm lint --strict $service with helm/environments/$environment/$service.yaml" \
       "$helm" lint --strict --kube-version "$kube_version" "$charts/$service" \
       -f "$work/rendered/$service-$environment.values.yaml"
@@ -255,6 +258,14 @@ same_topic_prefix() {
     fail "$environment: $consumer's KAFKA_TOPIC_PREFIX ($b) differs from $producer's ($a), whose topic it consumes"
   step "topic prefix $environment: $consumer reads $producer's topics with its prefix \"$a\""
 }
+# What the rendered objects of one environment promise, across its service charts (one line each;
+# deploy/helm/rendered-promises.mjs says which): selectors, ServiceAccounts, probes and shutdown, the
+# NetworkPolicies against the services' own configuration, the topics Job.
+environment_promises() {
+  run "$1: what the rendered objects promise (deploy/helm/rendered-promises.mjs)" \
+    node "$root/deploy/helm/rendered-promises.mjs" "$work/rendered" "$1" "${SERVICES[@]}"
+  sed 's/^/[helm] /' "$out"
+}
 for environment in "${ENVIRONMENTS[@]}"; do
   files=()
   for service in "${SERVICES[@]}"; do
@@ -270,6 +281,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
   same_topic_prefix "$environment" customer-kyb notification
   same_topic_prefix "$environment" customer-kyb payments
   same_topic_prefix "$environment" payments notification
+  environment_promises "$environment"
   manifest="$work/rendered/corridor-$environment.yaml"
   capture "$manifest" "helm template corridor with helm/environments/$environment/*.yaml" \
     "$helm" template "corridor-$environment" "$charts/corridor" --kube-version "$kube_version" "${files[@]}"
@@ -278,15 +290,64 @@ for environment in "${ENVIRONMENTS[@]}"; do
 done
 
 # The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable
-# (the gateway's admin token, payments' database URL), a spread above payments' 50 % limit; and, with the
-# production files (the last environment above), notification's test-only allow-list and extra CA file.
+# (the gateway's admin token, payments' database URL), a spread above payments' 50 % limit; the
+# admin API opened to a namespace pattern or to anyone, Prometheus's port to addresses, a digest
+# that is not sha256:, the Ingress on the admin port, an OTLP endpoint that is not a URL, a topic
+# without partitions; and, with the production files (the last environment above), notification's
+# test-only allow-list and extra CA file.
 for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret notification.env.WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 \
   notification.env.WEBHOOK_EXTRA_CA_FILE=/etc/corridor/test-ca.pem payments.env.DATABASE_URL=postgres://not-a-secret \
-  payments.env.DEFAULT_SPREAD_BPS=5001; do
-  if "$helm" template x "$charts/corridor" "${files[@]}" --set "$bad" >"$out" 2>&1; then
+  payments.env.DEFAULT_SPREAD_BPS=5001 'gateway.networkPolicy.ingress.admin[0].namespace=*' \
+  'gateway.networkPolicy.ingress.admin[0].anywhere=true' 'notification.networkPolicy.ingress.metrics[0].cidr=0.0.0.0/0' \
+  gateway.image.digest=4d3c2b1a gateway.ingress.port=admin identity.env.OTEL_EXPORTER_OTLP_ENDPOINT=otel-collector:4318 \
+  'payments.kafka.topics[0].partitions=0'; do
+  if "$helm" template x "$charts/corridor" --kube-version "$kube_version" "${files[@]}" --set "$bad" >"$out" 2>&1; then
     fail "helm template accepted --set $bad: values.schema.json should refuse it"
   fi
   grep -q "don't meet the specifications of the schema" "$out" || fail "helm template --set $bad failed, but not on the schema" "$out"
   step "schema refuses $bad: ok"
 done
+
+# Optional features, rendered on with the production values of one chart (not part of any
+# environment file): holds FILE "what" EXPRESSION checks a JavaScript expression over `objects`.
+holds() {
+  run "$2" node - "$root" "$1" "$3" <<'EOF'
+const fs = require('node:fs');
+const [root, file, expression] = process.argv.slice(2);
+const YAML = require('node:module').createRequire(`${root}/package.json`)('yaml');
+const objects = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJS()).filter(Boolean);
+if (!new Function('objects', `return (${expression});`)(objects)) throw new Error(`does not hold: ${expression}`);
+EOF
+  step "$2: ok"
+}
+variant() {
+  local service=$1 name=$2
+  shift 2
+  capture "$work/rendered/$service-$name.yaml" "helm template $service with $*" "$helm" template "$service" "$charts/$service" \
+    --kube-version "$kube_version" -f "$work/rendered/$service-production.values.yaml" "$@"
+  echo "$work/rendered/$service-$name.yaml"
+}
+digest=sha256:$(printf 'corridor' | sha256sum | cut -d' ' -f1)
+manifest=$(variant gateway digest --set "image.digest=$digest")
+holds "$manifest" "image.digest: the image is repository@digest, the tag ignored" \
+  "objects.find((o) => o.kind === 'Deployment').spec.template.spec.containers[0].image === 'corridor/gateway@$digest'"
+manifest=$(variant gateway ingress --set ingress.enabled=true --set ingress.className=nginx \
+  --set 'ingress.hosts[0].host=api.corridor.example' --set 'ingress.hosts[0].paths[0].path=/' \
+  --set 'ingress.hosts[0].paths[0].pathType=Prefix' --set 'ingress.tls[0].secretName=api-tls' \
+  --set 'ingress.tls[0].hosts[0]=api.corridor.example' --set 'networkPolicy.ingress.admin[0].namespace=back-office')
+validate "gateway with an Ingress" "$manifest"
+holds "$manifest" "ingress: the gateway's Ingress routes its public port alone" \
+  "objects.filter((o) => o.kind === 'Ingress').flatMap((o) => o.spec.rules.flatMap((r) => r.http.paths)).every((p) => p.backend.service.port.name === 'public')"
+holds "$manifest" "networkPolicy.ingress.admin: the admin port admits the named namespace alone" \
+  "JSON.stringify(objects.find((o) => o.kind === 'NetworkPolicy').spec.ingress.find((r) => r.ports[0].port === 'admin').from) === JSON.stringify([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'back-office' } } }])"
+holds "$manifest" "autoscaling: helm template (no live Deployment) renders minReplicas" \
+  "objects.find((o) => o.kind === 'Deployment').spec.replicas === objects.find((o) => o.kind === 'HorizontalPodAutoscaler').spec.minReplicas"
+if "$helm" template notification "$charts/notification" --kube-version "$kube_version" \
+  -f "$work/rendered/notification-production.values.yaml" --set serviceMonitor.enabled=true >"$out" 2>&1 || ! grep -q 'no monitoring.coreos.com/v1 ServiceMonitor' "$out"; then
+  fail "serviceMonitor.enabled without the ServiceMonitor CRD should fail rendering, naming it" "$out"
+fi
+step "serviceMonitor: enabled where the cluster has no ServiceMonitor CRD, rendering fails and says so: ok"
+manifest=$(variant notification servicemonitor --set serviceMonitor.enabled=true --api-versions monitoring.coreos.com/v1/ServiceMonitor)
+holds "$manifest" "serviceMonitor: with the CRD, notification's ServiceMonitor scrapes the Service's metrics port" \
+  "objects.find((o) => o.kind === 'ServiceMonitor').spec.endpoints[0].port === 'metrics' && objects.find((o) => o.kind === 'Service').spec.ports.some((p) => p.name === 'metrics')"
 step "all checks passed (rendered manifests: .local/helm-check/rendered)"

@@ -96,6 +96,8 @@ export_environment() {
   # S3Proxy's credentials (deploy/local/s3proxy.sh), for customer-kyb's file uploads.
   S3_ACCESS_KEY_ID=corridor-local
   S3_SECRET_ACCESS_KEY=corridor-local-secret
+  # Every service refuses to start without it (no default): this machine's platform is a sandbox.
+  export CORRIDOR_ENVIRONMENT=sandbox
   # Kafka of deploy/local/kafka.sh, whose topics (deploy/local/topics.txt) carry no prefix: identity,
   # customer-kyb and payments publish to, and notification and payments consume, the same names.
   export KAFKA_BROKERS=127.0.0.1:9092 KAFKA_TOPIC_PREFIX=''

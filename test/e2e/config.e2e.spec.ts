@@ -1,8 +1,17 @@
 import { startService } from '@corridor/testing';
 
 describe('a bad environment stops a service at start, naming the variable', () => {
-  const expectRefusal = async (service: string, env: Record<string, string>, variable: string) => {
-    const process = await startService({ service, env });
+  // Each case names a valid environment unless it is the variable under test.
+  const expectRefusal = async (
+    service: string,
+    env: Record<string, string>,
+    variable: string,
+    withEnvironment = true,
+  ) => {
+    const process = await startService({
+      service,
+      env: withEnvironment ? { CORRIDOR_ENVIRONMENT: 'sandbox', ...env } : env,
+    });
     expect(await process.exited).toBe(78);
     expect(process.output()).toMatch(
       new RegExp(`${service}: refusing to start, invalid configuration:[\\s\\S]*- ${variable}: `),
@@ -22,6 +31,9 @@ describe('a bad environment stops a service at start, naming the variable', () =
 
   it('identity: an unknown environment', () =>
     expectRefusal('identity', { CORRIDOR_ENVIRONMENT: 'staging' }, 'CORRIDOR_ENVIRONMENT'));
+
+  it('payments: no CORRIDOR_ENVIRONMENT (never taken for sandbox)', () =>
+    expectRefusal('payments', {}, 'CORRIDOR_ENVIRONMENT', false));
 
   it('identity: a database URL that is not a URL', () =>
     expectRefusal('identity', { DATABASE_URL: 'not a url' }, 'DATABASE_URL'));

@@ -20,3 +20,5 @@ export {
   RETENTION_SWEEP_INTERVAL_MS,
   type PruneProcessedEvents,
 } from './retention.js';
+export { ensureTopics, type EnsureTopicsOptions, type TopicOutcome, type TopicSpec } from './topics/ensure-topics.js';
+export { parseTopicArgument, runTopicsCommand, type TopicsCommandConfig } from './topics/topics-command.js';

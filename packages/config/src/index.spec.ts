@@ -11,7 +11,11 @@ const shape = {
 
 describe('parseConfig', () => {
   it('applies defaults and coerces types', () => {
-    const config = parseConfig(shape, { ADMIN_TOKEN: 'x'.repeat(16), NAME: 'identity' });
+    const config = parseConfig(shape, {
+      ADMIN_TOKEN: 'x'.repeat(16),
+      NAME: 'identity',
+      CORRIDOR_ENVIRONMENT: 'sandbox',
+    });
     expect(config).toEqual({
       PORT: 8080,
       KAFKA_BROKERS: ['127.0.0.1:9092'],
@@ -23,7 +27,14 @@ describe('parseConfig', () => {
   });
 
   it('names every bad variable with its value', () => {
-    const parse = () => parseConfig(shape, { PORT: 'eighty', OUTBOX_ENABLED: 'yes', ADMIN_TOKEN: 'short', NAME: 'x' });
+    const parse = () =>
+      parseConfig(shape, {
+        PORT: 'eighty',
+        OUTBOX_ENABLED: 'yes',
+        ADMIN_TOKEN: 'short',
+        NAME: 'x',
+        CORRIDOR_ENVIRONMENT: 'production',
+      });
     expect(parse).toThrow(ConfigError);
     try {
       parse();
@@ -39,9 +50,27 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ NAME: z.string() }, {})).toThrow(/NAME: .*\(missing\)/);
   });
 
-  it('refuses a broker list with a bad entry', () => {
-    expect(() => parseConfig(shape, { KAFKA_BROKERS: 'a:1,b', ADMIN_TOKEN: 'x'.repeat(16), NAME: 'n' })).toThrow(
-      /KAFKA_BROKERS: each broker must be host:port/,
+  it('requires CORRIDOR_ENVIRONMENT: a missing one is never taken for sandbox', () => {
+    const valid = { ADMIN_TOKEN: 'x'.repeat(16), NAME: 'n' };
+    expect(() => parseConfig(shape, valid)).toThrow(
+      /^ {2}- CORRIDOR_ENVIRONMENT: is required: sandbox or production .*\(missing\)$/m,
     );
+    expect(() => parseConfig(shape, { ...valid, CORRIDOR_ENVIRONMENT: 'staging' })).toThrow(
+      /CORRIDOR_ENVIRONMENT: must be sandbox or production \(got "staging"\)/,
+    );
+    expect(parseConfig(shape, { ...valid, CORRIDOR_ENVIRONMENT: 'production' }).CORRIDOR_ENVIRONMENT).toBe(
+      'production',
+    );
+  });
+
+  it('refuses a broker list with a bad entry', () => {
+    expect(() =>
+      parseConfig(shape, {
+        KAFKA_BROKERS: 'a:1,b',
+        ADMIN_TOKEN: 'x'.repeat(16),
+        NAME: 'n',
+        CORRIDOR_ENVIRONMENT: 'sandbox',
+      }),
+    ).toThrow(/KAFKA_BROKERS: each broker must be host:port/);
   });
 });

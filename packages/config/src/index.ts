@@ -57,7 +57,17 @@ export const env = {
       .default(fallback ? 'true' : 'false')
       .transform((v) => v === 'true' || v === '1'),
   url: () => z.url(),
-  environment: () => z.enum(['sandbox', 'production']).default('sandbox'),
+  /**
+   * CORRIDOR_ENVIRONMENT: required, no default. A production process missing it must not start as
+   * sandbox (simulations on, sandbox tokens), so every deployment and local start names it.
+   */
+  environment: () =>
+    z.enum(['sandbox', 'production'], {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required: sandbox or production (no default, so a production process never starts as sandbox)'
+          : 'must be sandbox or production',
+    }),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** host:port with a numeric port. */
   address: (fallback: string) =>

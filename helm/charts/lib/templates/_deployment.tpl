@@ -1,20 +1,22 @@
-{{/* The service's Deployment. */}}
+{{/* The service's Deployment: the server pods (component: server). */}}
 {{- define "lib.deployment" -}}
+{{- if ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds) -}}
+{{- fail (printf "terminationGracePeriodSeconds (%v) must exceed preStopSleepSeconds (%v): the pod is killed before it has drained" .Values.terminationGracePeriodSeconds .Values.preStopSleepSeconds) -}}
+{{- end -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: {{ include "lib.fullname" . }}
   labels:
     {{- include "lib.labels" . | nindent 4 }}
+    app.kubernetes.io/component: server
   {{- if include "lib.kafkaTopics" . }}
   annotations:
-    {{- /* What the service publishes to, with the environment's prefix (declared, not provisioned). */}}
+    {{- /* What the service publishes to, with the environment's prefix (made by the topics hook Job). */}}
     corridor.dev/kafka-topics: {{ include "lib.kafkaTopics" . | quote }}
   {{- end }}
 spec:
-  {{- if not .Values.autoscaling.enabled }}
-  replicas: {{ .Values.replicaCount }}
-  {{- end }}
+  replicas: {{ include "lib.replicas" . }}
   revisionHistoryLimit: 5
   strategy:
     type: RollingUpdate
@@ -23,11 +25,12 @@ spec:
       maxUnavailable: 0
   selector:
     matchLabels:
-      {{- include "lib.selectorLabels" . | nindent 6 }}
+      {{- include "lib.serverSelectorLabels" . | nindent 6 }}
   template:
     metadata:
       labels:
         {{- include "lib.podLabels" . | nindent 8 }}
+        app.kubernetes.io/component: server
         {{- with .Values.podLabels }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -41,7 +44,12 @@ spec:
         {{- toYaml . | nindent 8 }}
         {{- end }}
     spec:
+      serviceAccountName: {{ include "lib.serviceAccountName" . }}
       {{- include "lib.podCommon" . | nindent 6 }}
+      {{- with include "lib.topologySpread" . | trim }}
+      topologySpreadConstraints:
+        {{- . | nindent 8 }}
+      {{- end }}
       terminationGracePeriodSeconds: {{ .Values.terminationGracePeriodSeconds }}
       containers:
         - name: {{ include "lib.name" . }}
@@ -55,6 +63,16 @@ spec:
             {{- end }}
           {{- include "lib.containerEnv" . | nindent 10 }}
           {{- include "lib.probes" . | trim | nindent 10 }}
+          {{- if .Values.preStopSleepSeconds }}
+          lifecycle:
+            {{- /*
+            Endpoints and proxies learn of a terminating pod with a delay: it keeps serving that long
+            before SIGTERM. The sleep action (GA in 1.34) needs no shell in the image.
+            */}}
+            preStop:
+              sleep:
+                seconds: {{ .Values.preStopSleepSeconds }}
+          {{- end }}
           resources:
             {{- toYaml .Values.resources | nindent 12 }}
           securityContext:
@@ -66,6 +84,21 @@ spec:
         - name: tmp
           emptyDir:
             sizeLimit: 64Mi
+{{- end -}}
+
+{{/*
+spec.replicas. Without autoscaling, replicaCount. With it, the live Deployment's count (lookup) or
+minReplicas, whichever is higher: an upgrade, or autoscaling turned on in a running release, never
+scales the service down (leaving replicas out would reset it to 1 until the HPA scaled back up).
+`helm template` and --dry-run see no live object: they show minReplicas.
+*/}}
+{{- define "lib.replicas" -}}
+{{- if .Values.autoscaling.enabled -}}
+{{- $live := lookup "apps/v1" "Deployment" .Release.Namespace (include "lib.fullname" .) | default dict -}}
+{{- max (int (dig "spec" "replicas" 0 $live)) (int .Values.autoscaling.minReplicas) -}}
+{{- else -}}
+{{- .Values.replicaCount -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Comma-separated full topic names: KAFKA_TOPIC_PREFIX + each declared topic. */}}

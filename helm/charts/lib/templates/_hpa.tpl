@@ -1,4 +1,8 @@
-{{/* HorizontalPodAutoscaler on CPU, when .Values.autoscaling.enabled (the Deployment then leaves replicas to it). */}}
+{{/*
+HorizontalPodAutoscaler on CPU, when .Values.autoscaling.enabled. Its target is the Deployment, whose
+selector (component: server) is the pods it counts; the Deployment keeps the live replica count on
+upgrades (lib.replicas).
+*/}}
 {{- define "lib.hpa" -}}
 {{- if .Values.autoscaling.enabled -}}
 {{- if gt (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas) -}}
@@ -10,6 +14,7 @@ metadata:
   name: {{ include "lib.fullname" . }}
   labels:
     {{- include "lib.labels" . | nindent 4 }}
+    app.kubernetes.io/component: server
 spec:
   scaleTargetRef:
     apiVersion: apps/v1

@@ -16,8 +16,24 @@ app.kubernetes.io/part-of: corridor
 corridor.dev/environment: {{ .Values.env.CORRIDOR_ENVIRONMENT | quote }}
 {{- end -}}
 
-{{/* Labels that select the service's pods; never change them (Deployment selectors are immutable). */}}
+{{/* The service and its release: on every object and pod, never enough alone to select pods. */}}
 {{- define "lib.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "lib.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/*
+The server pods (the Deployment's): the selector of the Deployment, the Service, the PDB, the HPA's
+target and the NetworkPolicy. The component keeps the hook Jobs' pods (component: migrations, topics)
+out of every one of them. Never change it: a Deployment's selector is immutable.
+*/}}
+{{- define "lib.serverSelectorLabels" -}}
+{{ include "lib.selectorLabels" . }}
+app.kubernetes.io/component: server
+{{- end -}}
+
+{{/* The pods of one hook Job: .context the chart's context, .component "migrations" or "topics". */}}
+{{- define "lib.jobSelectorLabels" -}}
+{{ include "lib.selectorLabels" .context }}
+app.kubernetes.io/component: {{ .component }}
 {{- end -}}

@@ -14,7 +14,23 @@ environment per namespace, and other services find it at a stable DNS name (gate
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* The image reference: repository:tag, the tag defaulting to the chart's appVersion. */}}
+{{/*
+The image reference: repository@digest when image.digest is set (the tag is then ignored: a digest
+names exactly one image), else repository:tag, the tag defaulting to the chart's appVersion.
+*/}}
 {{- define "lib.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The server pods' ServiceAccount: the chart's own (named after the service) or an existing one. */}}
+{{- define "lib.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "lib.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
 {{- end -}}

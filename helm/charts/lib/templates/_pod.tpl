@@ -6,6 +6,8 @@ Probes. .Values.probes.liveness and .readiness each hold one action, HTTP or nat
   grpc: {port: 50051}                           (its readiness: "" = the whole server, its database answers)
 plus optional timings; the defaults below fill in what is not given. Liveness never depends on a
 dependency: a PostgreSQL outage takes pods out of the Service, it never restarts them.
+.Values.probes.startup holds timings only: the startup probe asks liveness's question, and liveness
+starts once it has succeeded, so a slow start (a cold node, a busy CPU) is not killed.
 */}}
 {{- define "lib.probe" -}}
 {{- $defaults := dict "periodSeconds" 10 "timeoutSeconds" 3 "failureThreshold" 3 "successThreshold" 1 "initialDelaySeconds" 0 -}}
@@ -13,6 +15,10 @@ dependency: a PostgreSQL outage takes pods out of the Service, it never restarts
 {{- end -}}
 
 {{- define "lib.probes" -}}
+{{- with .Values.probes.startup }}
+startupProbe:
+  {{- include "lib.probe" (merge (deepCopy .) (pick $.Values.probes.liveness "httpGet" "grpc")) | nindent 2 }}
+{{- end }}
 {{- with .Values.probes.liveness }}
 livenessProbe:
   {{- include "lib.probe" . | nindent 2 }}
@@ -42,12 +48,12 @@ capabilities:
     - ALL
 {{- end -}}
 
-{{/* Scheduling and identity fields shared by the Deployment's and the migration Job's pods. */}}
+{{/*
+Scheduling and security fields shared by the Deployment's and the hook Jobs' pods. No API token is
+ever mounted. The ServiceAccount is set by each: the Jobs run before the chart's own objects exist.
+*/}}
 {{- define "lib.podCommon" -}}
 automountServiceAccountToken: false
-{{- with .Values.serviceAccountName }}
-serviceAccountName: {{ . }}
-{{- end }}
 {{- with .Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
@@ -65,6 +71,35 @@ affinity:
 {{- with .Values.tolerations }}
 tolerations:
   {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The hook Jobs' ServiceAccount: a pre-install hook runs before the chart's ServiceAccount exists, so
+they use the namespace's `default` (no token mounted either) unless serviceAccount names an existing one.
+*/}}
+{{- define "lib.jobServiceAccount" -}}
+{{- if and (not .Values.serviceAccount.create) .Values.serviceAccount.name -}}
+serviceAccountName: {{ .Values.serviceAccount.name }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The server pods spread over zones and nodes (.Values.topologySpread.topologyKeys): ScheduleAnyway by
+default, a preference that never leaves a pod pending. Counted per ReplicaSet (pod-template-hash), so
+a rollout's new pods spread among themselves.
+*/}}
+{{- define "lib.topologySpread" -}}
+{{- $spread := .Values.topologySpread -}}
+{{- range $spread.topologyKeys }}
+- topologyKey: {{ . }}
+  maxSkew: {{ $spread.maxSkew }}
+  whenUnsatisfiable: {{ $spread.whenUnsatisfiable }}
+  labelSelector:
+    matchLabels:
+      {{- include "lib.serverSelectorLabels" $ | nindent 6 }}
+  matchLabelKeys:
+    - pod-template-hash
 {{- end }}
 {{- end -}}
 

@@ -1,4 +1,4 @@
-{{/* ClusterIP Service over every entry of .Values.ports. */}}
+{{/* ClusterIP Service over every entry of .Values.ports, to the server pods alone. */}}
 {{- define "lib.service" -}}
 apiVersion: v1
 kind: Service
@@ -6,10 +6,11 @@ metadata:
   name: {{ include "lib.fullname" . }}
   labels:
     {{- include "lib.labels" . | nindent 4 }}
+    app.kubernetes.io/component: server
 spec:
   type: ClusterIP
   selector:
-    {{- include "lib.selectorLabels" . | nindent 4 }}
+    {{- include "lib.serverSelectorLabels" . | nindent 4 }}
   ports:
     {{- range .Values.ports }}
     - name: {{ .name }}
