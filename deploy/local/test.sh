@@ -3,6 +3,12 @@
 # own on free ports), then lint and every jest project. Ends with jest's summary.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# The cluster check's Kubernetes is built from source the first time (≈7-10 min on 2 cores): the
+# build starts now, beside the workspace, the servers and lint, and is awaited before the check.
+mkdir -p "$here/../../.local/log"
+kube_build_log="$here/../../.local/log/kube-build-background.log"
+bash "$here/../kube/cluster.sh" build >"$kube_build_log" 2>&1 &
+kube_build=$!
 bash "$here/workspace.sh"
 bash "$here/infra.sh" up
 # The payer-page e2e suite drives Debian's headless Chromium (puppeteer-core brings no browser).
@@ -16,6 +22,13 @@ cd "$CORRIDOR_ROOT"
 echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
 pnpm run --silent lint
 bash "$here/../helm/check.sh"
+if ! wait "$kube_build"; then
+  cat "$kube_build_log" >&2
+  echo "[test] FAILED: building the cluster check's Kubernetes (above)" >&2
+  exit 1
+fi
+cat "$kube_build_log"
+bash "$here/../helm/cluster-check.sh"
 echo "[test] jest: unit, integration, e2e"
 # One worker on 2 CPUs: with two, the concurrency suites (200 swaps or payouts at once on one wallet)
 # shared the machine with another suite's platform and got 504s past the gRPC deadline. Anything a
