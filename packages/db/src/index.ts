@@ -5,6 +5,7 @@ import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresq
 import type { EntityManager as CoreEntityManager, EntitySchema, MigrationObject } from '@mikro-orm/core';
 
 export { Migration, MikroORM, type EntityManager, type MigrationObject };
+export { entitySchemaMismatches } from './schema-check.js';
 
 export interface ServiceDatabaseOptions {
   /** postgres://user:password@host:port/database */

@@ -1,5 +1,6 @@
 export * from './postgres.js';
 export * from './postgres-cluster.js';
+export * from './schema.js';
 export * from './kafka.js';
 export * from './processes.js';
 export * from './otlp.js';
