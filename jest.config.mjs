@@ -21,6 +21,13 @@ function project(displayName, testMatch, extra = {}) {
   };
 }
 
+/**
+ * e2e suites that need the machine to themselves: hundreds of swaps or payouts at once, whose gRPC
+ * deadlines (504) do not hold when another suite's platform shares the 2 CPUs. npm test runs them
+ * after the rest, on one worker (deploy/local/test.sh).
+ */
+const SERIAL_E2E = ['payments-concurrency', 'payouts-concurrency', 'payouts-fault'];
+
 export default {
   // Integration and end-to-end hooks start consumers and processes; jest reads this only globally.
   testTimeout: 120_000,
@@ -32,6 +39,12 @@ export default {
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
     }),
     project('integration', ['**/*.int.spec.ts']),
-    project('e2e', ['<rootDir>/test/**/*.e2e.spec.ts']),
+    project('e2e', ['<rootDir>/test/**/*.e2e.spec.ts'], {
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', ...SERIAL_E2E.map((name) => `/${name}\\.e2e\\.spec\\.ts$`)],
+    }),
+    project(
+      'e2e-serial',
+      SERIAL_E2E.map((name) => `<rootDir>/test/e2e/${name}.e2e.spec.ts`),
+    ),
   ],
 };

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: the same set-up as `npm start` (minus starting the services: the suites start their
-# own on free ports), then lint and every jest project. Ends with jest's summary.
+# own on free ports), then lint, the chart checks, every jest project and the cluster check.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 # The cluster check's Kubernetes is built from source the first time (≈7-10 min on 2 cores): the
-# build starts now, beside the workspace, the servers and lint, and is awaited before the check. At
-# the lowest priority: the servers' starts have time limits, the build has none.
+# build starts now, beside the workspace, the servers, lint and jest, and is awaited before the
+# check, which runs last. At the lowest priority: servers' starts and tests have time limits, the
+# build has none.
 mkdir -p "$here/../../.local/log"
 kube_build_log="$here/../../.local/log/kube-build-background.log"
 nice -n 19 bash "$here/../kube/cluster.sh" build >"$kube_build_log" 2>&1 &
@@ -23,23 +24,29 @@ cd "$CORRIDOR_ROOT"
 echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
 pnpm run --silent lint
 bash "$here/../helm/check.sh"
+# Two jest workers, then, alone on one, the suites that need the machine to themselves
+# (jest.config.mjs SERIAL_E2E). Anything a failed suite left open would keep jest waiting for ever:
+# --forceExit ends it after the summary (jest's global tear-down kills the shared platforms, the
+# testing package the rest), and the time limit stops a hang long before CI's own does.
+limit=${CORRIDOR_TEST_TIME_LIMIT:-40m}
+status=0
+run_jest() {
+  local code=0
+  timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || code=$?
+  if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then echo "[test] jest did not finish within $limit: stopped" >&2; fi
+  [ "$code" -eq 0 ] || status=$code
+}
+echo "[test] jest: unit, integration, e2e (two workers)"
+run_jest --maxWorkers=2 --selectProjects unit integration e2e "$@"
+echo "[test] jest: e2e-serial (one worker, nothing beside it)"
+run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@"
+# The cluster check last: on a fresh machine its Kubernetes builds (at the lowest priority) while
+# jest runs, and is awaited only here.
 if ! wait "$kube_build"; then
   cat "$kube_build_log" >&2
   echo "[test] FAILED: building the cluster check's Kubernetes (above)" >&2
   exit 1
 fi
 cat "$kube_build_log"
-bash "$here/../helm/cluster-check.sh"
-echo "[test] jest: unit, integration, e2e"
-# One worker on 2 CPUs: with two, the concurrency suites (200 swaps or payouts at once on one wallet)
-# shared the machine with another suite's platform and got 504s past the gRPC deadline. Anything a
-# failed suite left open would keep jest waiting for ever: --forceExit ends it after the summary (the
-# testing package kills the service processes with it), and the time limit stops a hang long before
-# CI's own does.
-limit=${CORRIDOR_TEST_TIME_LIMIT:-55m}
-status=0
-timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit --maxWorkers=1 "$@" || status=$?
-if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-  echo "[test] jest did not finish within $limit: stopped" >&2
-fi
+bash "$here/../helm/cluster-check.sh" || status=$?
 exit "$status"

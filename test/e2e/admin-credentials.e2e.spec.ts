@@ -74,7 +74,7 @@ const BUNDLES: Record<string, string[]> = {
 };
 
 describe('admin API: credentials are created, rotated and revoked (DESIGN.md admin API, seed part 5)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   /** A second gateway process on the same identity and Redis: another replica. */
   let replica: GatewayProcess;
   let businessId: string;

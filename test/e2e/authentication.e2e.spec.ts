@@ -13,7 +13,7 @@ function forgedToken(header: Record<string, unknown>, payload: Record<string, un
 }
 
 describe('authentication on /api/external/*: 401 {status false, message} saying which case (issue 3 item 3)', () => {
-  const sandbox = new Platform();
+  const sandbox = Platform.shared();
   const production = new Platform({ environment: 'production' });
   let credentials: Credentials;
   let token: string;

@@ -27,7 +27,7 @@ describe('authorization: scopes, API services, the production IP allow-list (iss
     environment: 'production',
     gatewayEnv: { TRUST_PROXY: 'loopback', TOKEN_REQUESTS_PER_MINUTE: '1000' },
   });
-  const sandbox = new Platform();
+  const sandbox = Platform.shared();
   let credentials: Credentials;
 
   /** Tokens of the full-access credentials by requested scope, asked for once each. */

@@ -39,7 +39,7 @@ const BUSINESS_FIELDS = [
 ];
 
 describe('customers: create and update validation through the gateway (seed 2.1, 2.2, 4.4, 8)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
 

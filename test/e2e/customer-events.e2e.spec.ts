@@ -17,7 +17,7 @@ import { Platform } from '../support/platform.js';
  * in order, so once the last one is here, any event in between would have arrived before it.
  */
 describe('customers: customer.status_changed on Kafka (seed 6.1)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
   let minimalCaller: CustomerCaller;

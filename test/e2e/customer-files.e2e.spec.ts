@@ -21,7 +21,7 @@ const FORMATION_TYPES = [
 const OTHER_TYPES = ['PROOF_OF_ADDRESS', 'SHAREHOLDER_REGISTER', 'TAX_REGISTRATION', 'BANK_STATEMENT', 'OTHER'];
 
 describe('customers: owners, owner ID files and KYB documents (seed 2.2, 2.3, 4.4; decision 0008)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
   let minimalCaller: CustomerCaller;

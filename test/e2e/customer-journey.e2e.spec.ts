@@ -20,7 +20,7 @@ import { Platform } from '../support/platform.js';
  * customer.status_changed on Kafka at each status move and only then.
  */
 describe('customers: the full journey from MINIMAL to FULL KYB (seed 3.1, 4.2, 6.1)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
   let events: CustomerEventLog;

@@ -3,7 +3,7 @@ import { businessBody, expectInvalid, individualBody, ownerBody, type CustomerCa
 import { Platform } from '../support/platform.js';
 
 describe('customers: the KYB scope a business customer gets (seed 5, last paragraph; seed 1, 2.1)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let allowListed: CustomerCaller;
   let notListed: CustomerCaller;

@@ -40,7 +40,7 @@ interface CursorPage {
  * with page=N (decision 0018); without it the unchanged default {message, data} (seed 9).
  */
 describe('customers: listing (seed 4.4, seed 8 page size, seed 9)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
   let other: CustomerCaller;

@@ -7,7 +7,7 @@ import { expectError, Platform } from '../support/platform.js';
  * The customer's own fields are not editable while PROCESSING or VERIFIED either (issue 4).
  */
 describe('customers: the lock rule and REJECTED children (seed 3.3)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
 

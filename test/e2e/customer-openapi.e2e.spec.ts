@@ -39,7 +39,7 @@ const CAN_BE_LOCKED = CUSTOMER_ROUTES.filter(
 );
 
 describe('the OpenAPI document covers every customer route and describes its real answers (issue 4)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let contract: OpenApiContract;
   let caller: CustomerCaller;

@@ -16,7 +16,7 @@ import { expectError, Platform } from '../support/platform.js';
  * or an older release would have.
  */
 describe('customers: submit and the readiness checks (seed 3.1, 3.2)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
   let minimalCaller: CustomerCaller;

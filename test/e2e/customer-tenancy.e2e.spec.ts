@@ -129,7 +129,7 @@ const routeName = (route: RouteEntry) => `${route.method.toUpperCase()} ${route.
  * every route, indistinguishable from one that does not exist.
  */
 describe('customers: tenancy, two businesses on every customer route (issue 4 item 10)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let alpha: CustomerCaller;
   let beta: CustomerCaller;

@@ -16,7 +16,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const owners = (...shares: number[]) => shares.map((share) => ownerBody({ ownership_percentage: share }));
 
 describe('customers: upgrade a business customer from MINIMAL to FULL KYB (seed 4.2, 3.1, 7)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.customers;
   let caller: CustomerCaller;
 

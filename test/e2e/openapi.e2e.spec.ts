@@ -24,7 +24,7 @@ const headerAjv = new Ajv2020({ strict: true, coerceTypes: true });
 formats.default(headerAjv);
 
 describe('the OpenAPI document describes the public API as it really answers', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   let served: Response;
   let document: OpenApiDocument;
   /** The document with every $ref replaced by what it points at. */

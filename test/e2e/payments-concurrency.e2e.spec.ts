@@ -32,7 +32,7 @@ describe('payments: concurrent swaps never overdraw a wallet', () => {
   });
   afterAll(async () => {
     try {
-      if (platform.paymentsService.process) await api.expectBooksBalance();
+      if (platform.started) await api.expectBooksBalance();
     } finally {
       await platform.stop();
     }

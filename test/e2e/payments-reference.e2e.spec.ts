@@ -26,7 +26,7 @@ const zeroWallets = () =>
  * business's rates with its spread, fee breakdowns from the back office's schedule, and wallets.
  */
 describe('payments: currencies, rates, fees and wallets through the gateway', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.payments;
   let caller: PaymentsCaller;
 
@@ -38,7 +38,7 @@ describe('payments: currencies, rates, fees and wallets through the gateway', ()
   // Check the books after every suite (DESIGN.md "The books always balance").
   afterAll(async () => {
     try {
-      if (platform.paymentsService.process) await api.expectBooksBalance();
+      if (platform.started) await api.expectBooksBalance();
     } finally {
       await platform.stop();
     }

@@ -56,7 +56,7 @@ describe('payments: swaps through the gateway', () => {
   });
   afterAll(async () => {
     try {
-      if (platform.paymentsService.process) await api.expectBooksBalance();
+      if (platform.started) await api.expectBooksBalance();
     } finally {
       await platform.stop();
     }

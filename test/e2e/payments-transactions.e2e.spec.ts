@@ -36,7 +36,7 @@ const query = (params: Record<string, string>) => new URLSearchParams(params).to
  * on Kafka.
  */
 describe('payments: reading transactions through the gateway', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.payments;
   let owner: PaymentsCaller;
   let events: EventCollector;
@@ -83,7 +83,7 @@ describe('payments: reading transactions through the gateway', () => {
   afterAll(async () => {
     try {
       await events?.stop();
-      if (platform.paymentsService.process) await api.expectBooksBalance();
+      if (platform.started) await api.expectBooksBalance();
     } finally {
       await platform.stop();
     }

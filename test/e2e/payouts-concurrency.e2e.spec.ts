@@ -27,7 +27,7 @@ describe('payouts: concurrent payouts never overdraw a wallet', () => {
   beforeAll(() => platform.start());
   afterAll(async () => {
     try {
-      if (platform.paymentsService.process) await api.expectBooksBalance();
+      if (platform.started) await api.expectBooksBalance();
     } finally {
       await platform.stop();
     }

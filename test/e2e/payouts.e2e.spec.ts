@@ -76,7 +76,7 @@ describe('payouts through the gateway', () => {
   });
   afterAll(async () => {
     try {
-      if (platform?.paymentsService.process) await api.expectBooksBalance();
+      if (platform?.started) await api.expectBooksBalance();
     } finally {
       await Promise.all(receivers.map((receiver) => receiver.stop()));
       await platform?.stop();

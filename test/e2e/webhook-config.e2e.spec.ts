@@ -44,7 +44,7 @@ const NOT_PUBLIC: [url: string, field: 'collection_url' | 'payout_url' | 'kyc_ur
 ];
 
 describe('webhooks: configuration, one registration per business (seed 2.4, 4.3, 5; decision 0009)', () => {
-  const platform = new Platform();
+  const platform = Platform.shared();
   const api = platform.webhooks;
   let contract: OpenApiContract;
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   createTestBucket,
+  testBucketNamed,
+  testDatabaseAt,
   createTopics,
   eventually,
   freePort,
@@ -16,6 +18,7 @@ import { CustomerApi, type CustomerEventLog } from './customers.js';
 import { migratedDatabase } from './databases.js';
 import { PaymentsApi, PaymentsService } from './payments.js';
 import { WebhookApi } from './webhooks.js';
+import { publishShared, sharedState, type SharedPlatformState } from './shared-platform.js';
 
 export interface Credentials {
   client_id: string;
@@ -97,7 +100,8 @@ export interface PlatformOptions {
  * The gateway, identity, customer-kyb (unless `customers: false`), notification (unless
  * `notifications: false`) and payments (unless `payments: false`) as real processes, on free ports,
  * with databases, a bucket and Kafka topics of their own: suites never see each other's rows, files
- * or events, nor a running `npm start`.
+ * or events, nor a running `npm start`. `Platform.shared()` is the exception: one default platform
+ * per jest worker, for suites that only call its APIs.
  */
 export class Platform {
   identity!: ServiceProcess;
@@ -110,13 +114,13 @@ export class Platform {
   /** notification and its database: unset when started with `notifications: false`. */
   notification: ServiceProcess | undefined;
   notificationDb: TestDatabase | undefined;
-  readonly adminToken = randomBytes(24).toString('hex');
-  readonly identitySecretKey = randomBytes(32).toString('hex');
-  readonly notificationSecretKey = randomBytes(32).toString('hex');
-  readonly topicPrefix = `e2e-${uniqueSuffix()}.`;
-  readonly identityTopic = `${this.topicPrefix}corridor.identity.v1`;
-  readonly customerTopic = `${this.topicPrefix}corridor.customer.v1`;
-  readonly paymentsTopic = `${this.topicPrefix}corridor.payments.v1`;
+  readonly adminToken: string;
+  readonly identitySecretKey: string;
+  readonly notificationSecretKey: string;
+  readonly topicPrefix: string;
+  readonly identityTopic: string;
+  readonly customerTopic: string;
+  readonly paymentsTopic: string;
   /** payments, its database and port (test/support/payments.ts); unstarted with `payments: false`. */
   readonly paymentsService: PaymentsService;
   /** The payments API through this platform's gateway and admin listener (needs payments, the default). */
@@ -137,9 +141,40 @@ export class Platform {
   /** Replicas and other extra processes, stopped with the platform. */
   private readonly extraProcesses: ServiceProcess[] = [];
   private starting: Promise<this> | undefined;
+  /** Whether `start()` succeeded: an `afterAll` check (e.g. the books) has a platform to ask. */
+  started = false;
 
-  constructor(private readonly options: PlatformOptions = {}) {
+  /**
+   * A platform of the suite's own: started by `start()`, everything of it ended by `stop()`.
+   * @param shared set by `Platform.shared()` only: the worker's shared platform when an earlier
+   *   suite started it (`state`), else where to publish it once started.
+   */
+  constructor(
+    private readonly options: PlatformOptions = {},
+    private readonly shared?: { file: string; state: SharedPlatformState | undefined },
+  ) {
+    const state = shared?.state;
+    this.adminToken = state?.adminToken ?? randomBytes(24).toString('hex');
+    this.identitySecretKey = state?.identitySecretKey ?? randomBytes(32).toString('hex');
+    this.notificationSecretKey = state?.notificationSecretKey ?? randomBytes(32).toString('hex');
+    this.topicPrefix = state?.topicPrefix ?? `e2e-${uniqueSuffix()}.`;
+    this.identityTopic = `${this.topicPrefix}corridor.identity.v1`;
+    this.customerTopic = `${this.topicPrefix}corridor.customer.v1`;
+    this.paymentsTopic = `${this.topicPrefix}corridor.payments.v1`;
     this.paymentsService = new PaymentsService(this, options.paymentsEnv);
+  }
+
+  /**
+   * The jest worker's default platform, started by the first suite that asks and used by every later
+   * one: a platform start (five processes, four databases) costs 7-10 s of the 2 CPUs, and most
+   * suites only call the public and admin APIs, each as businesses of their own. Not for a suite
+   * that stops, restarts or reads the logs of a process, needs other options, or counts anything
+   * platform-wide (all businesses, all events on a topic, metrics): those make their own.
+   * `stop()` leaves it running; its processes end with the worker, and jest's global tear-down
+   * drops its databases and bucket (test/global-teardown.mjs).
+   */
+  static shared(): Platform {
+    return new Platform({}, sharedState());
   }
 
   get environment(): 'sandbox' | 'production' {
@@ -183,8 +218,18 @@ export class Platform {
    * `beforeAll` leaves no process, database or bucket behind.
    */
   start(): Promise<this> {
+    const state = this.shared?.state;
+    if (state) {
+      return (this.starting ??= this.adopt(state).then(() => {
+        this.started = true;
+        return this;
+      }));
+    }
     this.starting ??= this.startAll().then(
-      () => this,
+      () => {
+        this.started = true;
+        return this;
+      },
       async (error: unknown) => {
         await this.stopStarted();
         throw error;
@@ -234,6 +279,73 @@ export class Platform {
       payments ? this.paymentsService.start() : undefined,
     ]);
     this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
+    if (this.shared) publishShared(this.shared.file, this.sharedStateOf());
+  }
+
+  /** What a later suite needs to use this platform (`Platform.shared()`): ports, secrets, databases. */
+  private sharedStateOf(): SharedPlatformState {
+    const { customerDb, notificationDb, bucket, customerKyb, notification } = this;
+    const { db: paymentsDb, process: payments } = this.paymentsService;
+    if (!customerDb || !notificationDb || !bucket || !paymentsDb || !customerKyb || !notification || !payments) {
+      throw new Error('a shared platform runs every service');
+    }
+    return {
+      adminToken: this.adminToken,
+      identitySecretKey: this.identitySecretKey,
+      notificationSecretKey: this.notificationSecretKey,
+      topicPrefix: this.topicPrefix,
+      pids: [this.identity, customerKyb, notification, payments, this.gateway].map(({ child }) => {
+        if (child.pid === undefined) throw new Error('a shared platform process has no pid');
+        return child.pid;
+      }),
+      ports: {
+        identity: this.identityPort,
+        customer: this.customerPort,
+        notification: this.notificationPort,
+        notificationMetrics: this.notificationMetricsPort,
+        public: this.publicPort,
+        admin: this.adminPort,
+        payments: this.paymentsService.port,
+      },
+      databases: {
+        identity: this.db.name,
+        customerKyb: customerDb.name,
+        notification: notificationDb.name,
+        payments: paymentsDb.name,
+      },
+      bucket: bucket.name,
+    };
+  }
+
+  /** Uses the shared platform an earlier suite of this worker started; fails if it no longer answers. */
+  private async adopt(state: SharedPlatformState): Promise<void> {
+    const { ports, databases } = state;
+    [
+      this.identityPort,
+      this.customerPort,
+      this.notificationPort,
+      this.notificationMetricsPort,
+      this.publicPort,
+      this.adminPort,
+      this.paymentsService.port,
+    ] = [
+      ports.identity,
+      ports.customer,
+      ports.notification,
+      ports.notificationMetrics,
+      ports.public,
+      ports.admin,
+      ports.payments,
+    ];
+    this.db = testDatabaseAt(databases.identity);
+    this.customerDb = testDatabaseAt(databases.customerKyb);
+    this.notificationDb = testDatabaseAt(databases.notification);
+    this.paymentsService.db = testDatabaseAt(databases.payments);
+    this.bucket = testBucketNamed(state.bucket);
+    const ready = await fetch(`${this.publicUrl}/readyz`);
+    if (ready.status !== 200) {
+      throw new Error(`the worker's shared platform is not ready (${ready.status}): ${await ready.text()}`);
+    }
   }
 
   /** customer-kyb's environment: this platform's database, bucket, topic prefix and identity. */
@@ -556,6 +668,11 @@ export class Platform {
 
   /** Stops every process and drops every database and bucket; waits for a start still under way. */
   async stop(): Promise<void> {
+    if (this.shared) {
+      // The worker's platform stays for later suites; what this suite added to it does not.
+      await Promise.all(this.extraProcesses.map((process) => process.kill()));
+      return;
+    }
     // A start that failed has already stopped what it started.
     const started = await this.starting?.then(
       () => true,

@@ -8,3 +8,4 @@ export * from './s3.js';
 export * from './certificates.js';
 export * from './webhook-receiver.js';
 export * from './query-plan.js';
+export * from './shared-resources.js';

@@ -37,6 +37,11 @@ export async function createTestDatabase(
   } finally {
     await admin.end();
   }
+  return testDatabaseAt(name, adminUrl);
+}
+
+/** A database that exists already, by name (e.g. one a shared test platform made). */
+export function testDatabaseAt(name: string, adminUrl = POSTGRES_ADMIN_URL): TestDatabase {
   return {
     name,
     url: databaseUrl(adminUrl, name),

@@ -55,6 +55,11 @@ export async function createTestBucket(prefix: string): Promise<TestBucket> {
   } finally {
     client.destroy();
   }
+  return testBucketNamed(name, settings);
+}
+
+/** A bucket that exists already, by name (e.g. one a shared test platform made). */
+export function testBucketNamed(name: string, settings: S3Settings = localS3()): TestBucket {
   return {
     name,
     ...settings,
