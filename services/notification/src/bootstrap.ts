@@ -7,7 +7,7 @@ import { loadNotificationConfig } from './config.js';
 import type { NotificationContext } from './context.js';
 import { notificationDatabase } from './database.js';
 import type { DeliveryRuntime } from './deliveries/attempt-delivery.js';
-import { query } from './deliveries/delivery-store.js';
+import { DeliveryRepository } from './deliveries/delivery-repository.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { WebhookSender } from './deliveries/send-webhook.js';
 import { consumerLag } from './events/consumer-lag.js';
@@ -88,13 +88,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     logger,
   });
   observeGauges({
-    pendingDeliveries: async () => {
-      const [row] = await query(
-        orm.em.fork(),
-        `select count(*)::int as pending from webhook_delivery where status = 'pending'`,
-      );
-      return Number(row?.pending ?? 0);
-    },
+    pendingDeliveries: () => new DeliveryRepository(orm.em.fork()).countPending(),
     consumerLag: consumerLag(kafka, config.KAFKA_GROUP_ID, topics),
   });
 

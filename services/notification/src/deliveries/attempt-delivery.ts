@@ -7,14 +7,8 @@ import { urlOf } from '../events/webhook-events.js';
 import { attemptsCounter, deliveryLatency } from '../metrics.js';
 import type { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
-import {
-  finishAttempt,
-  startAttempt,
-  type Attempt,
-  type AttemptTrigger,
-  type Delivery,
-  type InterruptedAttempt,
-} from './delivery-store.js';
+import { DeliveryRepository } from './delivery-repository.js';
+import type { Attempt, AttemptTrigger, Delivery, InterruptedAttempt } from './delivery.js';
 import { nextAttemptAt } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './send-webhook.js';
 
@@ -107,8 +101,10 @@ export async function attemptDelivery(
       try {
         const request = await requestFor(em, runtime.secrets, delivery);
         if (!request) throw new Error(`delivery ${delivery.id}: its webhook registration no longer exists`);
+        const deliveries = new DeliveryRepository(em);
         const startedAt = runtime.now();
-        const started = await startAttempt(em, delivery.id, {
+        const started = await deliveries.startAttempt({
+          deliveryId: delivery.id,
           trigger,
           startedAt,
           leaseUntil: claimedUntil ?? new Date(startedAt.getTime() + runtime.leaseMs),
@@ -117,7 +113,9 @@ export async function attemptDelivery(
         const result = await runtime.sender.send({ ...request, body: delivery.body, webhookId: delivery.id });
         const now = runtime.now();
         const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
-        const recorded = await finishAttempt(em, delivery.id, started.number, {
+        const recorded = await deliveries.finishAttempt({
+          deliveryId: delivery.id,
+          number: started.number,
           trigger,
           result,
           nextAttemptAt: scheduledFailure

@@ -16,15 +16,7 @@ import {
   permissionDenied,
   BODY_PATH,
 } from '@corridor/grpc';
-import { dateOf } from '@corridor/db';
-import {
-  cappedCountSql,
-  keysetPage,
-  keysetRead,
-  numberedPage,
-  numberedPageSql,
-  numberedRead,
-} from '@corridor/pagination';
+import { keysetRead, numberedPage, numberedRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
@@ -40,19 +32,11 @@ import {
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { attemptDelivery, observeAttempt, requestFor, type DeliveryRuntime } from './attempt-delivery.js';
 import { toAttemptProto, toDeliveryProto } from './delivery-proto.js';
-import {
-  attemptsOf,
-  deliveryFromRow,
-  insertDelivery,
-  query,
-  recordAttempt,
-  type Delivery,
-  type DeliveryStatus,
-} from './delivery-store.js';
+import { DeliveryRepository, type DeliveryFilter } from './delivery-repository.js';
+import { DELIVERY_STATUSES, isDeliveryStatus, type Delivery } from './delivery.js';
 
 /** One bulk replay queues at most this many; the answer's count tells the platform to call again. */
 export const BULK_REPLAY_LIMIT = 1_000;
-const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 
 const noRegistration = () =>
   notFound(
@@ -91,8 +75,9 @@ export async function listDeliveries(
   request: ListDeliveriesRequest,
 ): Promise<{ deliveries: WebhookDelivery[] } & DeliveryPage> {
   const problems = new FieldProblems();
-  if (request.status !== undefined && !STATUSES.includes(request.status as DeliveryStatus)) {
-    problems.add('status', `must be one of ${STATUSES.join(', ')}`);
+  const status = request.status !== undefined && isDeliveryStatus(request.status) ? request.status : undefined;
+  if (request.status !== undefined && !status) {
+    problems.add('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
   }
   if (request.eventType !== undefined && !isWebhookEventType(request.eventType)) {
     problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(request.eventType)}`);
@@ -102,38 +87,25 @@ export async function listDeliveries(
   if (from && to && from >= to) problems.add('from', 'must be before to');
   if (!problems.isEmpty) invalid(problems);
 
-  const conditions: [string, unknown][] = [['business_id = ?', businessId]];
-  if (request.status !== undefined) conditions.push(['status = ?', request.status]);
-  if (request.eventType !== undefined) conditions.push(['event_type = ?', request.eventType]);
-  if (from) conditions.push(['created_at >= ?', from]);
-  if (to) conditions.push(['created_at < ?', to]);
-  const filter = conditions.map(([sql]) => sql).join(' and ');
-  const params = conditions.map(([, value]) => value);
-  const render = async (rows: Record<string, unknown>[]) => {
+  const filter: DeliveryFilter = {
+    businessId,
+    status,
+    eventType: request.eventType,
+    createdFrom: from,
+    createdBefore: to,
+  };
+  const deliveries = new DeliveryRepository(em);
+  const render = async (rows: Delivery[]) => {
     const endpoint = await em.findOne(WebhookEndpoint, { businessId });
-    return endpoint ? rows.map((row) => toDeliveryProto(deliveryFromRow(row), endpoint)) : [];
+    return endpoint ? rows.map((delivery) => toDeliveryProto(delivery, endpoint)) : [];
   };
 
   if (request.page > 0) {
     const read = numberedRead(request.page);
-    const [[counted], rows] = await Promise.all([
-      query(em, cappedCountSql('webhook_delivery', filter), params),
-      query(em, numberedPageSql('webhook_delivery', filter, 'created_at desc, id desc'), [
-        ...params,
-        read.perPage,
-        read.offset,
-      ]),
-    ]);
-    return { deliveries: await render(rows), page: numberedPage(read, Number(counted?.counted ?? 0)) };
+    const listed = await deliveries.listNumbered({ filter, read });
+    return { deliveries: await render(listed.deliveries), page: numberedPage(read, listed.counted) };
   }
-  const read = keysetRead(request.cursorPage);
-  const seek = read.seek ? ` and ${read.seek}` : '';
-  const rows = await query(em, `select * from webhook_delivery where ${filter}${seek} order by ${read.order} limit ?`, [
-    ...params,
-    ...read.seekParams,
-    read.limit + 1,
-  ]);
-  const page = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: String(row.id) }));
+  const page = await deliveries.listDeliveries({ filter, read: keysetRead(request.cursorPage) });
   return {
     deliveries: await render(page.rows),
     cursorPage: { nextCursor: page.nextCursor, previousCursor: page.previousCursor, limit: page.limit },
@@ -142,19 +114,16 @@ export async function listDeliveries(
 
 async function findDelivery(em: EntityManager, businessId: string, deliveryId: string): Promise<Delivery> {
   if (!isUuid(deliveryId)) throw noDelivery(deliveryId);
-  const [row] = await query(em, `select * from webhook_delivery where id = ? and business_id = ?`, [
-    deliveryId,
-    businessId,
-  ]);
-  if (!row) throw noDelivery(deliveryId);
-  return deliveryFromRow(row);
+  const delivery = await new DeliveryRepository(em).findDelivery({ businessId, deliveryId });
+  if (!delivery) throw noDelivery(deliveryId);
+  return delivery;
 }
 
 /** GET /webhook/deliveries/{id}: the delivery with every attempt, oldest first. */
 export async function getDelivery(em: EntityManager, businessId: string, deliveryId: string): Promise<WebhookDelivery> {
   const delivery = await findDelivery(em, businessId, deliveryId);
   const endpoint = await registrationOf(em, businessId);
-  return toDeliveryProto(delivery, endpoint, await attemptsOf(em, delivery.id));
+  return toDeliveryProto(delivery, endpoint, await new DeliveryRepository(em).attemptsOf(delivery.id));
 }
 
 /** POST /webhook/deliveries/{id}/replay: the same bytes, freshly signed, now; answers with the attempt. */
@@ -169,7 +138,7 @@ export async function replayDelivery(
   const replayed = await attemptDelivery(em, runtimeOf(context), delivery, 'replay');
   const endpoint = await registrationOf(em, businessId);
   return {
-    delivery: toDeliveryProto(replayed.delivery, endpoint, await attemptsOf(em, delivery.id)),
+    delivery: toDeliveryProto(replayed.delivery, endpoint, await new DeliveryRepository(em).attemptsOf(delivery.id)),
     attempt: toAttemptProto(replayed.attempt),
   };
 }
@@ -208,22 +177,15 @@ export async function replayFailedDeliveries(
   if (since && until && since >= until) problems.add('until', 'must be after since');
   if (!problems.isEmpty || !since) invalid(problems);
 
-  const now = context.now();
-  const rows = await query(
-    em,
-    `update webhook_delivery set replay_requested_at = ?, updated_at = ?
-     where id in (
-       select id from webhook_delivery
-       where business_id = ? and status = 'failed' and replay_requested_at is null
-         and created_at >= ? ${until ? 'and created_at < ?' : ''}
-       order by created_at
-       limit ?
-     )
-     returning id`,
-    [now, now, businessId, since, ...(until ? [until] : []), BULK_REPLAY_LIMIT],
-  );
-  if (rows.length > 0) context.wakeWorker?.();
-  return rows.length;
+  const queued = await new DeliveryRepository(em).queueFailedForReplay({
+    businessId,
+    createdFrom: since,
+    createdBefore: until,
+    limit: BULK_REPLAY_LIMIT,
+    now: context.now(),
+  });
+  if (queued > 0) context.wakeWorker?.();
+  return queued;
 }
 
 const MOCK_KEYS = new Set(['event', 'data']);
@@ -303,8 +265,15 @@ export async function triggerMockWebhook(
   // Sent before it is stored: a mock is never retried, so there is nothing to resume if this call dies.
   const result = await runtime.sender.send({ ...request, body: draft.body, webhookId: draft.id });
   const recorded = await em.transactional(async (tx) => {
-    await insertDelivery(tx, { ...draft, nextAttemptAt: null, mock: true, now });
-    return recordAttempt(tx, draft.id, { trigger: 'mock', result, nextAttemptAt: null, now: context.now() });
+    const deliveries = new DeliveryRepository(tx);
+    await deliveries.insert({ ...draft, nextAttemptAt: null, mock: true, now });
+    return deliveries.recordAttempt({
+      deliveryId: draft.id,
+      trigger: 'mock',
+      result,
+      nextAttemptAt: null,
+      now: context.now(),
+    });
   });
   observeAttempt(draft, 'mock', result);
   return {

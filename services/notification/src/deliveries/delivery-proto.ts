@@ -7,7 +7,7 @@ import {
   type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { urlOf, type RegisteredUrls } from '../events/webhook-events.js';
-import type { Attempt, Delivery } from './delivery-store.js';
+import type { Attempt, Delivery } from './delivery.js';
 
 export function toAttemptProto(attempt: Attempt): WebhookAttempt {
   return create(WebhookAttemptSchema, {

@@ -1,4 +1,4 @@
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
+import { openMigratedDatabase, sql, type MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import {
   createTestCertificates,
@@ -8,30 +8,19 @@ import {
   type TestCertificates,
   type TestDatabase,
 } from '@corridor/testing';
-import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
-import { generateSigningSecret, lastFour, WebhookSecrets } from '../secrets/webhook-secrets.js';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
+import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
-import {
-  attemptsOf,
-  claimDue,
-  deliveryFromRow,
-  finishAttempt,
-  insertDelivery,
-  INTERRUPTED_MESSAGE,
-  query,
-  recordAttempt,
-  startAttempt,
-  type Delivery,
-} from './delivery-store.js';
+import { DeliveryRepository } from './delivery-repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
-import { WebhookSender, type AttemptResult } from './send-webhook.js';
+import { INTERRUPTED_MESSAGE, type Delivery } from './delivery.js';
+import { answer, insertDelivery, registerEndpoint, type TestEndpoint } from './delivery.fixtures.js';
+import { WebhookSender } from './send-webhook.js';
 
 const secrets = new WebhookSecrets('w'.repeat(64));
 const logger = createLogger('notification-test', { level: 'silent' });
 
-describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS receiver)', () => {
+describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () => {
   let db: TestDatabase;
   let orm: MikroORM;
   let certificates: TestCertificates;
@@ -49,146 +38,18 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     await db?.drop();
   });
 
-  /** A registration whose three URLs are the receiver's; returns its id and secret. */
-  async function registration(): Promise<{ endpointId: string; businessId: string; secret: string }> {
-    const fork = em();
-    const id = randomUUID();
-    const secret = generateSigningSecret();
-    const now = new Date();
-    const businessId = randomUUID();
-    fork.create(WebhookEndpoint, {
-      id,
-      businessId,
-      collectionUrl: receiver.url(`/collection/${id}`),
-      payoutUrl: receiver.url(`/payout/${id}`),
-      kycUrl: null,
-      signingSecretSealed: secrets.seal(secret, id),
-      signingSecretLast4: lastFour(secret),
-      createdAt: now,
-      updatedAt: now,
-    });
-    await fork.flush();
-    return { endpointId: id, businessId, secret };
+  const deliveries = () => new DeliveryRepository(em());
+  /** A registration whose URLs are the receiver's. */
+  const registration = (): Promise<TestEndpoint> => registerEndpoint(em(), secrets, (path) => receiver.url(path));
+  const delivery = (endpoint: TestEndpoint, due?: Date) => insertDelivery(em(), endpoint, due);
+  /** The business's delivery as the worker claims it. */
+  async function stored(endpoint: TestEndpoint, id: string): Promise<Delivery> {
+    const found = await deliveries().findDelivery({ businessId: endpoint.businessId, deliveryId: id });
+    if (!found) throw new Error(`delivery ${id} not found`);
+    return found;
   }
 
-  async function delivery(endpoint: { endpointId: string; businessId: string }, due = new Date()): Promise<string> {
-    const id = randomUUID();
-    await insertDelivery(em(), {
-      id,
-      businessId: endpoint.businessId,
-      endpointId: endpoint.endpointId,
-      eventId: randomUUID(),
-      eventType: 'customer.status_changed',
-      destination: 'collection_url',
-      body: JSON.stringify({ event: 'customer.status_changed', data: { n: id } }),
-      nextAttemptAt: due,
-      traceContext: {},
-      eventOccurredAt: due,
-      now: due,
-    });
-    return id;
-  }
-
-  const result = (outcome: AttemptResult['outcome']): AttemptResult => ({
-    startedAt: new Date(),
-    durationMs: 3,
-    outcome,
-    statusCode: outcome === 'succeeded' ? 200 : 500,
-    errorClass: outcome === 'succeeded' ? null : 'http_status',
-    errorMessage: outcome === 'succeeded' ? null : 'receiver answered 500',
-    responseBody: 'ok',
-  });
-
-  const row = async (id: string) => (await query(em(), `select * from webhook_delivery where id = ?`, [id]))[0]!;
-
-  it('one delivery per (event, registration): a second insert of the same event is a no-op', async () => {
-    const endpoint = await registration();
-    const eventId = randomUUID();
-    const make = () =>
-      insertDelivery(em(), {
-        id: randomUUID(),
-        ...endpoint,
-        eventId,
-        eventType: 'customer.status_changed',
-        destination: 'collection_url',
-        body: '{}',
-        nextAttemptAt: new Date(),
-        traceContext: {},
-        eventOccurredAt: new Date(),
-        now: new Date(),
-      });
-    expect(await make()).toBe(true);
-    expect(await make()).toBe(false);
-  });
-
-  it('a claim takes at most the per-registration cap, so one busy registration leaves slots for the others', async () => {
-    const busy = await registration();
-    const quiet = await registration();
-    const past = new Date(Date.now() - 60_000);
-    for (let i = 0; i < 6; i++) await delivery(busy, past);
-    const quietOne = await delivery(quiet, new Date(Date.now() - 1_000));
-    const options = { now: new Date(), limit: 10, perEndpoint: 2, leaseMs: 60_000 };
-
-    const { deliveries: first } = await claimDue(em(), options);
-    const byEndpoint = (claimed: Delivery[], endpointId: string) => claimed.filter((d) => d.endpointId === endpointId);
-    expect(byEndpoint(first, busy.endpointId)).toHaveLength(2);
-    expect(byEndpoint(first, quiet.endpointId).map((d) => d.id)).toEqual([quietOne]);
-
-    // While those leases hold, the busy registration is at its cap: nothing more of it is claimed.
-    const { deliveries: second } = await claimDue(em(), options);
-    expect(byEndpoint(second, busy.endpointId)).toHaveLength(0);
-
-    // A lease that lapsed (its worker died) makes the delivery claimable again.
-    const { deliveries: third } = await claimDue(em(), { ...options, now: new Date(Date.now() + 120_000) });
-    expect(byEndpoint(third, busy.endpointId)).toHaveLength(2);
-  });
-
-  it('two workers claiming at once never get the same delivery (SKIP LOCKED)', async () => {
-    const endpoint = await registration();
-    const ids = new Set<string>();
-    for (let i = 0; i < 8; i++) ids.add(await delivery(endpoint, new Date(Date.now() - 5_000)));
-    const options = { now: new Date(), limit: 8, perEndpoint: 100, leaseMs: 60_000 };
-    const [a, b] = await Promise.all([claimDue(em(), options), claimDue(em(), options)]);
-    const mine = [...a.deliveries, ...b.deliveries].map((d) => d.id).filter((id) => ids.has(id));
-    expect(new Set(mine).size).toBe(mine.length);
-    expect(mine).toHaveLength(8);
-  });
-
-  it('seed 6.4: a scheduled failure reschedules; the last one ends failed; a replay failure changes nothing', async () => {
-    const endpoint = await registration();
-    const id = await delivery(endpoint);
-    const next = new Date(Date.now() + 60_000);
-    let recorded = await recordAttempt(em(), id, {
-      trigger: 'scheduled',
-      result: result('failed'),
-      nextAttemptAt: next,
-      now: new Date(),
-    });
-    expect(recorded.delivery).toMatchObject({
-      status: 'pending',
-      scheduledAttempts: 1,
-      attemptCount: 1,
-      nextAttemptAt: next,
-    });
-    recorded = await recordAttempt(em(), id, {
-      trigger: 'scheduled',
-      result: result('failed'),
-      nextAttemptAt: null,
-      now: new Date(),
-    });
-    expect(recorded.delivery).toMatchObject({ status: 'failed', scheduledAttempts: 2, nextAttemptAt: null });
-    expect(recorded.delivery.completedAt).not.toBeNull();
-    recorded = await recordAttempt(em(), id, { trigger: 'replay', result: result('failed'), now: new Date() });
-    expect(recorded.delivery).toMatchObject({ status: 'failed', scheduledAttempts: 2, attemptCount: 3 });
-    recorded = await recordAttempt(em(), id, { trigger: 'replay', result: result('succeeded'), now: new Date() });
-    expect(recorded.delivery).toMatchObject({ status: 'succeeded', attemptCount: 4 });
-    expect((await attemptsOf(em(), id)).map((a) => [a.number, a.trigger, a.outcome])).toEqual([
-      [1, 'scheduled', 'failed'],
-      [2, 'scheduled', 'failed'],
-      [3, 'replay', 'failed'],
-      [4, 'replay', 'succeeded'],
-    ]);
-  });
+  const row = async (id: string) => (await sql(em(), `select * from webhook_delivery where id = ?`, [id]))[0]!;
 
   it('the worker retries on the schedule until a 2xx, signing every attempt with the same webhook id', async () => {
     const endpoint = await registration();
@@ -230,7 +91,7 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       await worker.stop();
       await sender.close();
     }
-    const attempts = await attemptsOf(em(), id);
+    const attempts = await deliveries().attemptsOf(id);
     expect(attempts.map((a) => [a.outcome, a.statusCode])).toEqual([
       ['failed', 503],
       ['failed', 503],
@@ -258,7 +119,7 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     }
     const pathOf = (endpoint: { endpointId: string }) => `/collection/${endpoint.endpointId}`;
     const log = async (id: string) =>
-      (await attemptsOf(em(), id)).map(({ number, trigger, outcome, statusCode, errorClass }) => ({
+      (await deliveries().attemptsOf(id)).map(({ number, trigger, outcome, statusCode, errorClass }) => ({
         number,
         trigger,
         outcome,
@@ -267,7 +128,7 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       }));
     /** Claims as a worker would at `now`, keeping only what concerns delivery `id`. */
     async function claimAt(id: string, now: Date) {
-      const claim = await claimDue(em(), { now, limit: 100, perEndpoint: 100, leaseMs: 5_000 });
+      const claim = await deliveries().claimDue({ now, limit: 100, perEndpoint: 100, leaseMs: 5_000 });
       return {
         claimed: claim.deliveries.find((d) => d.id === id),
         interrupted: claim.interrupted.filter((a) => a.deliveryId === id),
@@ -281,9 +142,9 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       const runtime = shortRuntime();
       const id = await delivery(endpoint);
       try {
-        const attempting = attemptDelivery(em(), runtime, deliveryFromRow(await row(id)), 'scheduled');
+        const attempting = attemptDelivery(em(), runtime, await stored(endpoint, id), 'scheduled');
         await receiver.waitFor((request) => request.webhookId === id, 1, 5_000);
-        const [open] = await attemptsOf(em(), id);
+        const [open] = await deliveries().attemptsOf(id);
         expect(open).toMatchObject({ number: 1, trigger: 'scheduled', outcome: 'in_flight', durationMs: null });
         expect(open?.startedAt).toBeInstanceOf(Date);
         expect((await row(id)).attempt_count).toBe(1);
@@ -312,11 +173,16 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       // A worker claims the delivery, records its attempt as started, and dies before the answer.
       const { claimed: dead } = await claimAt(id, new Date(now));
       expect(dead?.leaseUntil).toEqual(new Date(now + 5_000));
-      await startAttempt(em(), id, { trigger: 'scheduled', startedAt: new Date(now), leaseUntil: dead!.leaseUntil! });
+      await deliveries().startAttempt({
+        deliveryId: id,
+        trigger: 'scheduled',
+        startedAt: new Date(now),
+        leaseUntil: dead!.leaseUntil!,
+      });
 
       // While its lease holds, nobody else takes the delivery or closes the attempt.
       expect(await claimAt(id, new Date(now + 4_000))).toEqual({ claimed: undefined, interrupted: [] });
-      expect((await attemptsOf(em(), id)).map((a) => a.outcome)).toEqual(['in_flight']);
+      expect((await deliveries().attemptsOf(id)).map((a) => a.outcome)).toEqual(['in_flight']);
 
       // Once it lapses, the claim that takes the delivery over closes the open attempt first.
       const reclaim = await claimAt(id, new Date(now + 6_000));
@@ -324,7 +190,7 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
         { deliveryId: id, number: 1, trigger: 'scheduled', eventType: 'customer.status_changed' },
       ]);
       expect(reclaim.claimed?.id).toBe(id);
-      const [interrupted] = await attemptsOf(em(), id);
+      const [interrupted] = await deliveries().attemptsOf(id);
       expect(interrupted).toMatchObject({
         outcome: 'interrupted',
         durationMs: null,
@@ -347,52 +213,6 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       expect(await row(id)).toMatchObject({ status: 'succeeded', attempt_count: 2, scheduled_attempts: 1 });
       expect(receiver.requests.filter((r) => r.path === pathOf(endpoint)).map((r) => r.webhookId)).toEqual([id]);
     });
-
-    it('a replay asked for through the API holds a lease of its own: left open, any later claim closes it, the failed delivery stays failed; a late answer still replaces interrupted', async () => {
-      const endpoint = await registration();
-      const id = await delivery(endpoint);
-      await recordAttempt(em(), id, {
-        trigger: 'scheduled',
-        result: result('failed'),
-        nextAttemptAt: null,
-        now: new Date(),
-      });
-      const now = Date.now();
-      const replay = await startAttempt(em(), id, {
-        trigger: 'replay',
-        startedAt: new Date(now),
-        leaseUntil: new Date(now + 5_000),
-      });
-      expect(replay.number).toBe(2);
-
-      expect((await claimAt(id, new Date(now + 6_000))).interrupted).toEqual([
-        { deliveryId: id, number: 2, trigger: 'replay', eventType: 'customer.status_changed' },
-      ]);
-      expect(await row(id)).toMatchObject({ status: 'failed', attempt_count: 2 });
-      expect((await log(id)).map((a) => a.outcome)).toEqual(['failed', 'interrupted']);
-
-      // The process was only slow: its answer is the truth, recorded over the interruption.
-      const late = await finishAttempt(em(), id, 2, {
-        trigger: 'replay',
-        result: result('succeeded'),
-        now: new Date(),
-      });
-      expect(late.attempt).toMatchObject({ number: 2, outcome: 'succeeded', statusCode: 200, errorMessage: null });
-      expect(late.delivery.status).toBe('succeeded');
-    });
-
-    it('the database refuses an attempt in flight without a lease (nothing could ever close it)', async () => {
-      const endpoint = await registration();
-      const id = await delivery(endpoint);
-      await expect(
-        query(
-          em(),
-          `insert into webhook_attempt (id, delivery_id, number, trigger, started_at, outcome)
-           values (gen_random_uuid(), ?, 1, 'scheduled', now(), 'in_flight')`,
-          [id],
-        ),
-      ).rejects.toThrow(/webhook_attempt_in_flight_leased/);
-    });
   });
 
   it('decision 0010 retention: ended deliveries older than the retention are deleted with their attempts; pending ones never', async () => {
@@ -404,12 +224,17 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
       await delivery(endpoint),
     ];
     for (const id of [oldEnded, recentEnded]) {
-      await recordAttempt(em(), id, { trigger: 'scheduled', result: result('succeeded'), now: new Date() });
+      await deliveries().recordAttempt({
+        deliveryId: id,
+        trigger: 'scheduled',
+        result: answer('succeeded'),
+        now: new Date(),
+      });
     }
-    await query(em(), `update webhook_delivery set completed_at = ? where id = ?`, [long, oldEnded]);
+    await sql(em(), `update webhook_delivery set completed_at = ? where id = ?`, [long, oldEnded]);
     const sender = new WebhookSender({ allowCidrs: [], timeoutMs: 1_000, connectTimeoutMs: 1_000 });
     // The first loop sweeps; the pending one is due in the future so nothing is attempted meanwhile.
-    await query(em(), `update webhook_delivery set next_attempt_at = ? where id = ?`, [
+    await sql(em(), `update webhook_delivery set next_attempt_at = ? where id = ?`, [
       new Date(Date.now() + 3_600_000),
       oldPending,
     ]);
@@ -425,14 +250,14 @@ describe('delivery store and worker (decision 0010; real PostgreSQL, HTTPS recei
     worker.start();
     try {
       await eventually(
-        async () => expect(await query(em(), `select id from webhook_delivery where id = ?`, [oldEnded])).toEqual([]),
+        async () => expect(await sql(em(), `select id from webhook_delivery where id = ?`, [oldEnded])).toEqual([]),
         5_000,
       );
     } finally {
       await worker.stop();
       await sender.close();
     }
-    expect(await query(em(), `select id from webhook_attempt where delivery_id = ?`, [oldEnded])).toEqual([]);
+    expect(await sql(em(), `select id from webhook_attempt where delivery_id = ?`, [oldEnded])).toEqual([]);
     expect((await row(oldPending)).status).toBe('pending');
     expect((await row(recentEnded)).status).toBe('succeeded');
   });

@@ -1,7 +1,8 @@
 import type { MikroORM } from '@corridor/db';
 import type { Logger } from '@corridor/logging';
 import { attemptDelivery, observeInterrupted, type DeliveryRuntime } from './attempt-delivery.js';
-import { claimDue, query, type Delivery } from './delivery-store.js';
+import { DeliveryRepository } from './delivery-repository.js';
+import type { Delivery } from './delivery.js';
 
 export interface DeliveryWorkerOptions {
   orm: MikroORM;
@@ -75,7 +76,7 @@ export class DeliveryWorker {
 
   private async claim(limit: number): Promise<Delivery[]> {
     const { orm, runtime, perEndpoint, logger } = this.options;
-    const { deliveries, interrupted } = await claimDue(orm.em.fork(), {
+    const { deliveries, interrupted } = await new DeliveryRepository(orm.em.fork()).claimDue({
       now: runtime.now(),
       limit,
       perEndpoint,
@@ -146,15 +147,12 @@ export class DeliveryWorker {
     const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
     let deleted = 0;
     for (;;) {
-      const rows = await query(
-        orm.em.fork(),
-        `delete from webhook_delivery where id in (
-           select id from webhook_delivery where status <> 'pending' and completed_at < ? limit ?
-         ) returning id`,
-        [cutoff, RETENTION_BATCH],
-      );
-      deleted += rows.length;
-      if (rows.length < RETENTION_BATCH || this.stopping) break;
+      const batch = await new DeliveryRepository(orm.em.fork()).deleteEnded({
+        completedBefore: cutoff,
+        limit: RETENTION_BATCH,
+      });
+      deleted += batch;
+      if (batch < RETENTION_BATCH || this.stopping) break;
     }
     if (deleted > 0) logger.info({ deleted, cutoff }, 'webhook deliveries past retention deleted');
   }

@@ -3,7 +3,7 @@ import type { Logger } from '@corridor/logging';
 import type { Clock } from '@corridor/runtime';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { randomUUID } from 'node:crypto';
-import { insertDelivery } from '../deliveries/delivery-store.js';
+import { DeliveryRepository } from '../deliveries/delivery-repository.js';
 import { nextAttemptAt } from '../deliveries/schedule.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { renderEvent, type RenderedEvent } from './render-event.js';
@@ -60,7 +60,7 @@ export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): Even
     const destination = destinationOf(rendered.eventType, endpoint);
     if (!destination) return; // seed 6.2: without kyc_url, recorded and not delivered
     const now = options.now();
-    await insertDelivery(em, {
+    await new DeliveryRepository(em).insert({
       id: randomUUID(),
       businessId: event.businessId,
       endpointId: endpoint.id,

@@ -1,0 +1,393 @@
+import { sql } from '@corridor/db';
+import { cappedCountSql, keysetPage, numberedPageSql, type KeysetRead, type NumberedRead } from '@corridor/pagination';
+import type { EntityManager } from '@mikro-orm/core';
+import type { Destination } from '../events/webhook-events.js';
+import { attemptOf, deliveryOf, interruptedAttemptOf, type Row } from './delivery-rows.js';
+import {
+  changeAfterAttempt,
+  INTERRUPTED_MESSAGE,
+  type Attempt,
+  type AttemptTrigger,
+  type Delivery,
+  type DeliveryStatus,
+  type InterruptedAttempt,
+} from './delivery.js';
+import type { AttemptResult } from './send-webhook.js';
+
+interface NewDelivery {
+  id: string;
+  businessId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  destination: Destination;
+  body: string;
+  /** null: attempted by the caller, never by the schedule (a mock). */
+  nextAttemptAt: Date | null;
+  mock?: boolean;
+  traceContext: Record<string, string>;
+  eventOccurredAt: Date;
+  now: Date;
+}
+
+interface ClaimRequest {
+  now: Date;
+  /** Deliveries to claim at most (the process's free attempt slots). */
+  limit: number;
+  /** Attempts in flight per registration at most, across every worker. */
+  perEndpoint: number;
+  /** How long the claim holds: longer than an attempt can take. */
+  leaseMs: number;
+}
+
+interface Claim {
+  deliveries: Delivery[];
+  /** Attempts closed because their lease lapsed, before any of their deliveries was claimed again. */
+  interrupted: InterruptedAttempt[];
+}
+
+interface AttemptStart {
+  deliveryId: string;
+  trigger: AttemptTrigger;
+  startedAt: Date;
+  /** When the attempt is known dead if still open: the worker's lease on the delivery, or a replay's own. */
+  leaseUntil: Date;
+}
+
+interface AttemptAnswer {
+  deliveryId: string;
+  trigger: AttemptTrigger;
+  result: AttemptResult;
+  /** For a scheduled attempt that failed: when the next is due, or null when it was the last. */
+  nextAttemptAt?: Date | null;
+  now: Date;
+}
+
+/** The deliveries GET /webhook/deliveries shows: one business's, narrowed by what the request names. */
+export interface DeliveryFilter {
+  businessId: string;
+  status?: DeliveryStatus;
+  eventType?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
+}
+
+/** The replays POST /webhook/deliveries/replay queues: failed deliveries created in [from, before). */
+interface ReplayRequest {
+  businessId: string;
+  createdFrom: Date;
+  createdBefore?: Date;
+  limit: number;
+  now: Date;
+}
+
+/** A filter as a where clause and its parameters. */
+function filterSql(filter: DeliveryFilter): { where: string; params: unknown[] } {
+  const conditions: [string, unknown][] = [['business_id = ?', filter.businessId]];
+  if (filter.status !== undefined) conditions.push(['status = ?', filter.status]);
+  if (filter.eventType !== undefined) conditions.push(['event_type = ?', filter.eventType]);
+  if (filter.createdFrom) conditions.push(['created_at >= ?', filter.createdFrom]);
+  if (filter.createdBefore) conditions.push(['created_at < ?', filter.createdBefore]);
+  return {
+    where: conditions.map(([condition]) => condition).join(' and '),
+    params: conditions.map(([, value]) => value),
+  };
+}
+
+/**
+ * Every statement on webhook_delivery and webhook_attempt (decision 0010), in the transaction of
+ * the entity manager it is made with, if that has one.
+ */
+export class DeliveryRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  private rows(statement: string, params: unknown[] = []): Promise<Row[]> {
+    return sql<Row>(this.em, statement, params);
+  }
+
+  /** A delivery due at nextAttemptAt; false when the (event, registration) already has one. */
+  async insert(delivery: NewDelivery): Promise<boolean> {
+    const rows = await this.rows(
+      `insert into webhook_delivery (id, business_id, endpoint_id, event_id, event_type, destination, body, status,
+         next_attempt_at, mock, trace_context, event_occurred_at, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)
+       on conflict on constraint webhook_delivery_once do nothing
+       returning id`,
+      [
+        delivery.id,
+        delivery.businessId,
+        delivery.endpointId,
+        delivery.eventId,
+        delivery.eventType,
+        delivery.destination,
+        delivery.body,
+        delivery.nextAttemptAt,
+        delivery.mock ?? false,
+        JSON.stringify(delivery.traceContext),
+        delivery.eventOccurredAt,
+        delivery.now,
+        delivery.now,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Claims due deliveries (scheduled ones whose time has come, and queued replays) for one worker.
+   * SKIP LOCKED lets workers claim side by side without waiting on each other; the lease keeps the row
+   * theirs while they attempt, and lapses if they die, so the attempt is made again (at least once).
+   * A worker's attempt holds the same lease as its delivery, so in the same transaction the attempt a
+   * dead worker left open is closed `interrupted` before its delivery can be claimed again.
+   * A registration with perEndpoint attempts in flight is passed over: its hanging receiver cannot
+   * take the slots other businesses' deliveries need.
+   */
+  claimDue({ now, limit, perEndpoint, leaseMs }: ClaimRequest): Promise<Claim> {
+    return this.em.transactional(async (tx) => {
+      const repository = new DeliveryRepository(tx);
+      const interrupted = await repository.closeInterruptedAttempts(now);
+      // in_flight reads the small partial index of leased rows once; the due rows come in due order
+      // from the partial index of pending ones, registrations at their cap left out before the limit.
+      const rows = await repository.rows(
+        `with in_flight as (
+           select endpoint_id, count(*) as n from webhook_delivery
+           where lease_until is not null and lease_until >= ? group by endpoint_id
+         ),
+         due as (
+           select d.id, d.endpoint_id, d.next_attempt_at as due_at
+           from webhook_delivery d
+           where d.status = 'pending' and d.next_attempt_at <= ?
+             and (d.lease_until is null or d.lease_until < ?)
+             and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
+           order by d.next_attempt_at
+           limit ?
+           for update of d skip locked
+         ),
+         replays as (
+           select d.id, d.endpoint_id, d.replay_requested_at as due_at
+           from webhook_delivery d
+           where d.replay_requested_at is not null and (d.lease_until is null or d.lease_until < ?)
+             and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
+           order by d.replay_requested_at
+           limit ?
+           for update of d skip locked
+         ),
+         chosen as (
+           select id from (
+             select c.id, c.due_at, row_number() over (partition by c.endpoint_id order by c.due_at) as rank,
+               coalesce((select n from in_flight where in_flight.endpoint_id = c.endpoint_id), 0) as busy
+             from (select * from due union all select * from replays) c
+           ) ranked
+           where rank + busy <= ?
+           order by due_at
+           limit ?
+         )
+         update webhook_delivery d set lease_until = ?
+         from chosen where d.id = chosen.id
+         returning d.*`,
+        // Placeholders in order: in_flight; due; replays; chosen; the lease.
+        [
+          now,
+          now,
+          now,
+          perEndpoint,
+          limit * 4,
+          now,
+          perEndpoint,
+          limit,
+          perEndpoint,
+          limit,
+          new Date(now.getTime() + leaseMs),
+        ],
+      );
+      return { deliveries: rows.map(deliveryOf), interrupted };
+    });
+  }
+
+  /**
+   * Closes every attempt still in flight after its lease lapsed: the process making it died (or lost
+   * its database) before recording the answer. The receiver may well have had the request.
+   */
+  private async closeInterruptedAttempts(now: Date): Promise<InterruptedAttempt[]> {
+    const rows = await this.rows(
+      `update webhook_attempt a set outcome = 'interrupted', error_class = 'interrupted', error_message = ?,
+         lease_until = null
+       from webhook_delivery d
+       where d.id = a.delivery_id and a.outcome = 'in_flight' and a.lease_until < ?
+       returning a.delivery_id, a.number, a.trigger, d.event_type`,
+      [INTERRUPTED_MESSAGE, now],
+    );
+    return rows.map(interruptedAttemptOf);
+  }
+
+  /**
+   * Records an attempt as it starts, before the request goes out (issue 18): whatever happens to the
+   * process next, the log shows the request the receiver may have had. Numbered in the order made.
+   */
+  startAttempt({ deliveryId, trigger, startedAt, leaseUntil }: AttemptStart): Promise<Attempt> {
+    return this.em.transactional(async (tx) => {
+      const repository = new DeliveryRepository(tx);
+      const [row] = await repository.rows(
+        `update webhook_delivery set attempt_count = attempt_count + 1, updated_at = ? where id = ?
+         returning attempt_count`,
+        [startedAt, deliveryId],
+      );
+      if (!row) throw new Error(`delivery ${deliveryId} no longer exists`);
+      const [attemptRow] = await repository.rows(
+        `insert into webhook_attempt (id, delivery_id, number, trigger, started_at, outcome, lease_until)
+         values (gen_random_uuid(), ?, ?, ?, ?, 'in_flight', ?)
+         returning *`,
+        [deliveryId, Number(row.attempt_count), trigger, startedAt, leaseUntil],
+      );
+      if (!attemptRow) throw new Error(`attempt of delivery ${deliveryId} was not recorded`);
+      return attemptOf(attemptRow);
+    });
+  }
+
+  /**
+   * Completes started attempt `number` with its answer and moves the delivery on as
+   * changeAfterAttempt says, in one transaction. An attempt a claim already closed `interrupted`
+   * (its lease lapsed while this process was slow) gets its real answer. Returns both as they now are.
+   */
+  finishAttempt(answer: AttemptAnswer & { number: number }): Promise<{ delivery: Delivery; attempt: Attempt }> {
+    const { deliveryId, number, trigger, result, now } = answer;
+    const change = changeAfterAttempt(trigger, result.outcome === 'succeeded', answer.nextAttemptAt ?? null);
+    return this.em.transactional(async (tx) => {
+      const repository = new DeliveryRepository(tx);
+      const [row] = await repository.rows(
+        `update webhook_delivery set
+           scheduled_attempts = scheduled_attempts + ?,
+           status = coalesce(?::text, status),
+           next_attempt_at = case when ? then ?::timestamptz else next_attempt_at end,
+           replay_requested_at = case when ? then null else replay_requested_at end,
+           lease_until = null,
+           completed_at = coalesce(?::timestamptz, completed_at),
+           updated_at = ?
+         where id = ?
+         returning *`,
+        [
+          change.spendsScheduled ? 1 : 0,
+          change.endsAs ?? null,
+          change.nextAttemptAt !== undefined,
+          change.nextAttemptAt ?? null,
+          change.replayDone,
+          change.endsAs ? now : null,
+          now,
+          deliveryId,
+        ],
+      );
+      if (!row) throw new Error(`delivery ${deliveryId} no longer exists`);
+      const [attemptRow] = await repository.rows(
+        `update webhook_attempt set outcome = ?, duration_ms = ?, status_code = ?, error_class = ?, error_message = ?,
+           response_body = ?, lease_until = null
+         where delivery_id = ? and number = ?
+         returning *`,
+        [
+          result.outcome,
+          result.durationMs,
+          result.statusCode,
+          result.errorClass,
+          result.errorMessage,
+          result.responseBody,
+          deliveryId,
+          number,
+        ],
+      );
+      if (!attemptRow) throw new Error(`attempt ${number} of delivery ${deliveryId} no longer exists`);
+      return { delivery: deliveryOf(row), attempt: attemptOf(attemptRow) };
+    });
+  }
+
+  /** An attempt already answered, started and completed at once (the mock's, sent before it is stored). */
+  recordAttempt(answer: AttemptAnswer): Promise<{ delivery: Delivery; attempt: Attempt }> {
+    return this.em.transactional(async (tx) => {
+      const repository = new DeliveryRepository(tx);
+      const started = await repository.startAttempt({
+        deliveryId: answer.deliveryId,
+        trigger: answer.trigger,
+        startedAt: answer.result.startedAt,
+        leaseUntil: answer.now,
+      });
+      return repository.finishAttempt({ ...answer, number: started.number });
+    });
+  }
+
+  /** The attempt log of a delivery, oldest first. */
+  async attemptsOf(deliveryId: string): Promise<Attempt[]> {
+    const rows = await this.rows(`select * from webhook_attempt where delivery_id = ? order by number`, [deliveryId]);
+    return rows.map(attemptOf);
+  }
+
+  /** The business's delivery with this id; undefined for another business's too. */
+  async findDelivery({
+    businessId,
+    deliveryId,
+  }: {
+    businessId: string;
+    deliveryId: string;
+  }): Promise<Delivery | undefined> {
+    const [row] = await this.rows(`select * from webhook_delivery where id = ? and business_id = ?`, [
+      deliveryId,
+      businessId,
+    ]);
+    return row ? deliveryOf(row) : undefined;
+  }
+
+  /** A cursor page of the filter's deliveries, newest first (decision 0018). */
+  async listDeliveries({ filter, read }: { filter: DeliveryFilter; read: KeysetRead }) {
+    const { where, params } = filterSql(filter);
+    const seek = read.seek ? ` and ${read.seek}` : '';
+    const rows = await this.rows(
+      `select * from webhook_delivery where ${where}${seek} order by ${read.order} limit ?`,
+      [...params, ...read.seekParams, read.limit + 1],
+    );
+    return keysetPage(rows.map(deliveryOf), read, ({ createdAt, id }) => ({ createdAt, id }));
+  }
+
+  /** A numbered page of the filter's deliveries, newest first, and their count up to its cap (decision 0018). */
+  async listNumbered({ filter, read }: { filter: DeliveryFilter; read: NumberedRead }) {
+    const { where, params } = filterSql(filter);
+    const [[counted], rows] = await Promise.all([
+      this.rows(cappedCountSql('webhook_delivery', where), params),
+      this.rows(numberedPageSql('webhook_delivery', where, 'created_at desc, id desc'), [
+        ...params,
+        read.perPage,
+        read.offset,
+      ]),
+    ]);
+    return { deliveries: rows.map(deliveryOf), counted: Number(counted?.counted ?? 0) };
+  }
+
+  /** Queues one more attempt of each failed delivery not queued yet, oldest first; returns how many. */
+  async queueFailedForReplay({ businessId, createdFrom, createdBefore, limit, now }: ReplayRequest): Promise<number> {
+    const rows = await this.rows(
+      `update webhook_delivery set replay_requested_at = ?, updated_at = ?
+       where id in (
+         select id from webhook_delivery
+         where business_id = ? and status = 'failed' and replay_requested_at is null
+           and created_at >= ? ${createdBefore ? 'and created_at < ?' : ''}
+         order by created_at
+         limit ?
+       )
+       returning id`,
+      [now, now, businessId, createdFrom, ...(createdBefore ? [createdBefore] : []), limit],
+    );
+    return rows.length;
+  }
+
+  /** Deliveries still to be delivered, across every business (a gauge). */
+  async countPending(): Promise<number> {
+    const [row] = await this.rows(`select count(*)::int as pending from webhook_delivery where status = 'pending'`);
+    return Number(row?.pending ?? 0);
+  }
+
+  /** Deletes up to `limit` ended deliveries completed before `completedBefore`, attempts with them; returns how many. */
+  async deleteEnded({ completedBefore, limit }: { completedBefore: Date; limit: number }): Promise<number> {
+    const rows = await this.rows(
+      `delete from webhook_delivery where id in (
+         select id from webhook_delivery where status <> 'pending' and completed_at < ? limit ?
+       ) returning id`,
+      [completedBefore, limit],
+    );
+    return rows.length;
+  }
+}
