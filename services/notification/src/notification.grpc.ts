@@ -26,7 +26,7 @@ import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
  * How long an Idempotency-Key claimed for an attempt (replay, mock) is held without an answer
  * before a retry may take it: far longer than an attempt (WEBHOOK_TIMEOUT_MS, 30 s by default).
  */
-export const ATTEMPT_CLAIM_TTL_MS = 5 * 60_000;
+const ATTEMPT_CLAIM_TTL_MS = 5 * 60_000;
 
 /** The platform's business, named by the gateway in metadata; without one nothing is served. */
 function businessOf({ caller }: CallContext): string {

@@ -36,7 +36,7 @@ import { DeliveryRepository, type DeliveryFilter } from './delivery-repository.j
 import { DELIVERY_STATUSES, isDeliveryStatus, type Delivery } from './delivery.js';
 
 /** One bulk replay queues at most this many; the answer's count tells the platform to call again. */
-export const BULK_REPLAY_LIMIT = 1_000;
+const BULK_REPLAY_LIMIT = 1_000;
 
 const noRegistration = () =>
   notFound(

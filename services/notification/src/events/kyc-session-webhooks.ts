@@ -16,7 +16,7 @@ import { iso } from '@corridor/payments-json';
  * trigger's examples are a fixture session rendered here too, so a mock has a real body's shape.
  */
 
-export const KYC_SESSION_EVENTS = {
+const KYC_SESSION_EVENTS = {
   completed: 'merchant.kyc.session.completed',
   expired: 'merchant.kyc.session.expired',
 } as const;

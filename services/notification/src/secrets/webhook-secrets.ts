@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /** Decision 0009: `whsec_` and 32 random bytes, base64url (43 characters). */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
+const SIGNING_SECRET_PREFIX = 'whsec_';
 export const SIGNING_SECRET_PATTERN = /^whsec_[A-Za-z0-9_-]{43}$/;
 
 /** A new webhook signing secret (seed 4.3, 6.4), made once per registration. */

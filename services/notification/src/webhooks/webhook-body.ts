@@ -11,7 +11,7 @@ import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlCheck } from '@
 import type { NotificationContext } from '../context.js';
 
 /** The public names of a registration's URLs (seed 2.4). */
-export const URL_FIELDS = ['collection_url', 'payout_url', 'kyc_url'] as const;
+const URL_FIELDS = ['collection_url', 'payout_url', 'kyc_url'] as const;
 export type UrlField = (typeof URL_FIELDS)[number];
 
 /** seed 2.4: both are required; kyc_url is optional, and null means "not registered". */
@@ -23,7 +23,7 @@ export type WebhookUrls = Partial<Record<UrlField, string | null>>;
 /** What a register body sets: both required URLs, kyc_url or null. */
 export type NewWebhookUrls = Record<'collection_url' | 'payout_url', string> & { kyc_url: string | null };
 
-export const REQUIRED_NOT_NULL = 'is required and cannot be null; omit it to leave it unchanged';
+const REQUIRED_NOT_NULL = 'is required and cannot be null; omit it to leave it unchanged';
 
 const isUrlField = (key: string): key is UrlField => (URL_FIELDS as readonly string[]).includes(key);
 
