@@ -14,12 +14,13 @@ import { readinessHandler, type DependencyCheck } from './health/readiness.js';
 import { jsonBody, requestId } from './http/common.js';
 import { refuseHostileQuery } from './http/input-boundary.js';
 import { errorHandler, routeNotFound } from './http/errors.js';
+import { methodNotAllowed } from './http/route-table.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { apiDocumentationRouter } from './openapi/docs-router.js';
-import { documentedOperations } from './openapi/document.js';
+import { publicOperations } from './openapi/document.js';
 import { paymentPageRouter } from './pay/payment-page-router.js';
 import { verificationPageRouter } from './verify/verification-page-router.js';
-import { methodNotAllowed, publicApiRouter } from './public/public-router.js';
+import { publicApiRouter } from './public/public-router.js';
 
 export interface AppOptions {
   clients: Clients;
@@ -61,7 +62,7 @@ export function publicApp(options: AppOptions): Express {
   const app = baseApp();
   app.set('trust proxy', options.trustProxy);
   // A documented path asked with another method is 405 with Allow, whoever asks (issue 18).
-  app.use(methodNotAllowed(documentedOperations(options)));
+  app.use(methodNotAllowed(publicOperations(options)));
   app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
   app.get('/readyz', readinessHandler(options.readiness));
   app.use(apiDocumentationRouter(options));

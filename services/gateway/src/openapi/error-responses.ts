@@ -24,7 +24,8 @@ function errorBody(codes?: readonly string[]): MediaTypeObject {
   return { schema: { allOf: [ref('schemas', 'Error'), narrowed] } };
 }
 
-const errorResponse = (
+/** An error answer with the shared Error body, its `code` narrowed to `codes` when given. */
+export const errorResponse = (
   description: string,
   codes?: readonly string[],
   headers: HeadersObject = {},
@@ -68,22 +69,29 @@ export const errorResponses: Record<string, ResponseObject> = {
     ['SERVICE_UNAVAILABLE', 'RATE_LIMITER_UNAVAILABLE'],
     { 'Retry-After': ref('headers', 'RetryAfter') },
   ),
+  // The admin listener's 503: it has no rate limiter to be away.
+  DependencyUnavailable: errorResponse(
+    'A service Corridor depends on is unavailable; retry shortly',
+    ['SERVICE_UNAVAILABLE'],
+    { 'Retry-After': ref('headers', 'RetryAfter') },
+  ),
   GatewayTimeout: errorResponse('A service Corridor depends on did not answer in time; retry shortly', [
     'SERVICE_TIMEOUT',
   ]),
 };
 
 /**
- * The errors an authenticated route can answer besides its own: authentication, scope and policy,
- * rate limits and dependencies; 404 when its path names a resource; body errors when it reads one.
+ * The errors a route can answer besides its own: its listener's (`listener`: authentication,
+ * policy, rate limits, dependencies away), a defect or a slow dependency; 404 when its path names a
+ * resource; body errors when it reads one; and the input boundary's.
  */
-export function authenticatedRouteErrors(route: { namesResource: boolean; readsBody: boolean }) {
+export function routeErrors(
+  route: { namesResource: boolean; readsBody: boolean },
+  listener: ResponsesObject,
+): ResponsesObject {
   const responses: ResponsesObject = {
-    401: ref('responses', 'Unauthorized'),
-    403: ref('responses', 'Forbidden'),
-    429: ref('responses', 'TooManyRequests'),
+    ...listener,
     500: ref('responses', 'InternalError'),
-    503: ref('responses', 'ServiceUnavailable'),
     504: ref('responses', 'GatewayTimeout'),
   };
   if (route.namesResource) responses[404] = ref('responses', 'NotFound');
@@ -94,6 +102,15 @@ export function authenticatedRouteErrors(route: { namesResource: boolean; readsB
   }
   return { ...responses, ...queryBoundaryErrors(responses) };
 }
+
+/** The errors an authenticated public route can answer: token, scope and policy, rate limits, and routeErrors'. */
+export const authenticatedRouteErrors = (route: { namesResource: boolean; readsBody: boolean }) =>
+  routeErrors(route, {
+    401: ref('responses', 'Unauthorized'),
+    403: ref('responses', 'Forbidden'),
+    429: ref('responses', 'TooManyRequests'),
+    503: ref('responses', 'ServiceUnavailable'),
+  });
 
 /**
  * What the input boundary answers on any route, before the route runs (http/input-boundary.ts): a

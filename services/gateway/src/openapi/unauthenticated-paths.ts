@@ -125,6 +125,17 @@ const dependencies: SchemaObject = {
   additionalProperties: { type: 'string' },
 };
 
+/** An OpenAPI document, as GET …/openapi.json answers one on either listener. */
+export const openApiDocumentSchema: SchemaObject = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.1\\.' },
+    info: { type: 'object' },
+    paths: { type: 'object' },
+  },
+};
+
 const withoutToken = (
   tag: string,
   operationId: string,
@@ -138,24 +149,29 @@ const withoutToken = (
   responses: { ...responses, ...queryBoundaryErrors() },
 });
 
+/** GET /healthz, answered on both listeners without any token. */
+export const livenessPath = (): PathsObject => ({
+  '/healthz': {
+    get: withoutToken('Operations', 'liveness', 'Liveness: the gateway process answers', {
+      200: {
+        description: 'Alive',
+        headers: requestIdHeader,
+        content: json({
+          type: 'object',
+          required: ['status', 'message'],
+          additionalProperties: false,
+          properties: { status: { type: 'boolean', const: true }, message: { type: 'string', const: 'alive' } },
+        }),
+      },
+    }),
+  },
+});
+
 /** The routes that need no access token: the token endpoint, probes and this document. */
 export function unauthenticatedPaths(options: { tokenRequestsPerMinute: number }): PathsObject {
   return {
     '/oauth/token': { post: tokenOperation(options.tokenRequestsPerMinute) },
-    '/healthz': {
-      get: withoutToken('Operations', 'liveness', 'Liveness: the gateway process answers', {
-        200: {
-          description: 'Alive',
-          headers: requestIdHeader,
-          content: json({
-            type: 'object',
-            required: ['status', 'message'],
-            additionalProperties: false,
-            properties: { status: { type: 'boolean', const: true }, message: { type: 'string', const: 'alive' } },
-          }),
-        },
-      }),
-    },
+    ...livenessPath(),
     '/readyz': {
       get: withoutToken('Operations', 'readiness', 'Readiness: every dependency of the gateway answers', {
         200: {
@@ -194,15 +210,7 @@ export function unauthenticatedPaths(options: { tokenRequestsPerMinute: number }
         200: {
           description: 'The OpenAPI document',
           headers: requestIdHeader,
-          content: json({
-            type: 'object',
-            required: ['openapi', 'info', 'paths'],
-            properties: {
-              openapi: { type: 'string', pattern: '^3\\.1\\.' },
-              info: { type: 'object' },
-              paths: { type: 'object' },
-            },
-          }),
+          content: json(openApiDocumentSchema),
         },
       }),
     },

@@ -3,8 +3,9 @@ import { Router, type RequestHandler } from 'express';
 import { authenticate, type Authenticated, type AuthenticateDependencies } from '../auth/authenticate.js';
 import { jsonBody } from '../http/common.js';
 import { HttpError } from '../http/errors.js';
+import { expressPath } from '../http/route-table.js';
 import { idempotentCallSettings } from './idempotency-key.js';
-import { expressPath, PUBLIC_ROUTES, type PublicRoute } from './routes.js';
+import { PUBLIC_ROUTES, type PublicRoute } from './routes.js';
 
 /** Token, revocation, rate limit, then the route's scope; nothing else runs for a refused caller. */
 function authorize(route: PublicRoute, deps: AuthenticateDependencies): RequestHandler {
@@ -48,49 +49,4 @@ export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: st
     });
   }
   return router;
-}
-
-/** A documented operation: what methodNotAllowed needs of a route. */
-export interface DocumentedMethod {
-  method: string;
-  path: string;
-}
-
-/** {id} is one path segment, as express reads :id. */
-const pathPattern = (path: string) =>
-  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}/?$`);
-
-const templates = (path: string) => (path.match(/\{/g) ?? []).length;
-
-/**
- * A known path asked with a method it does not have (RFC 9110 15.5.6): 405 with `Allow` naming the
- * methods it has, and OPTIONS answered 204 with the same `Allow`. Unknown paths fall through to 404.
- * Mounted before the routes: a path that is also a value of a sibling template (…/document/presigned-url
- * beside …/document/{document}) has only its own methods, as OpenAPI matches concrete paths first.
- */
-export function methodNotAllowed(routes: readonly DocumentedMethod[]): RequestHandler {
-  const paths = [...new Set(routes.map((route) => route.path))].map((path) => ({
-    pattern: pathPattern(path),
-    path,
-    methods: routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
-  }));
-  return (req, res, next) => {
-    const matching = paths.filter(({ pattern }) => pattern.test(req.path));
-    const mostConcrete = Math.min(...matching.map(({ path }) => templates(path)));
-    const methods = new Set(
-      matching.filter(({ path }) => templates(path) === mostConcrete).flatMap((path) => path.methods),
-    );
-    if (methods.has('GET')) methods.add('HEAD');
-    if (methods.size === 0 || (methods.has(req.method) && req.method !== 'OPTIONS')) {
-      next();
-      return;
-    }
-    const allow = [...methods, 'OPTIONS'].join(', ');
-    res.set('allow', allow);
-    if (req.method === 'OPTIONS') {
-      res.status(204).end();
-      return;
-    }
-    next(new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allow}`));
-  };
 }

@@ -5,7 +5,8 @@ import express from 'express';
 import { jsonBody, requestId } from '../http/common.js';
 import { errorHandler } from '../http/errors.js';
 import { refuseHostileQuery } from '../http/input-boundary.js';
-import { expressPath, type PublicRoute, type RouteContext } from './routes.js';
+import { expressPath } from '../http/route-table.js';
+import type { PublicRoute, RouteContext } from './routes.js';
 
 /**
  * Route handlers served on loopback as the public router serves them, minus authentication (which

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@corridor/logging';
 import express from 'express';
-import { errorHandler, routeNotFound } from '../http/errors.js';
-import { methodNotAllowed } from './public-router.js';
-import { PUBLIC_ROUTES } from './routes.js';
+import { PUBLIC_ROUTES } from '../public/routes.js';
+import { errorHandler, routeNotFound } from './errors.js';
+import { methodNotAllowed } from './route-table.js';
 
 // issue 18: DELETE /api/external/whoami answered 404, as if the path did not exist.
 describe('a known path asked with a method it does not have (RFC 9110 15.5.6)', () => {

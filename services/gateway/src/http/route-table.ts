@@ -1,0 +1,85 @@
+import type { RequestHandler } from 'express';
+import type { HeadersObject } from 'openapi3-ts/oas31';
+import type { JsonSchema } from '../openapi/json-schema.js';
+import { HttpError } from './errors.js';
+
+/**
+ * What every route table of the gateway holds, public and admin alike: one entry per operation, from
+ * which its listener's router and its OpenAPI document are both made.
+ */
+
+/** One documented response; without a schema an error status answers the shared Error body, a 2xx none. */
+export interface RouteResponse {
+  description: string;
+  schema?: JsonSchema;
+  /** Headers of this route's own, beyond x-request-id (and the rate-limit ones of the public API). */
+  headers?: HeadersObject;
+}
+
+export interface DocumentedRoute {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path under the server root, e.g. /api/external/customer/{id}. */
+  path: string;
+  operationId: string;
+  summary: string;
+  /**
+   * The route's own responses by status: its success and any error particular to it (e.g. 409).
+   * The errors every route of its listener can answer (authentication, 5xx; 404 when the path names
+   * a resource) are added by the document.
+   */
+  responses: Readonly<Record<number, RouteResponse>>;
+  /** The JSON body the route reads, if any (the document then adds 400, 413, 415 and 422). */
+  requestBody?: JsonSchema;
+  /** false: the body may be left out (read as {}); the document says it is optional. */
+  requestBodyRequired?: false;
+  /** The query parameters the route reads, as one closed object schema: each property is a parameter. */
+  query?: JsonSchema;
+}
+
+/** /api/external/customer/{id} → /api/external/customer/:id */
+export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** A documented operation: what methodNotAllowed needs of a route. */
+export interface DocumentedMethod {
+  method: string;
+  path: string;
+}
+
+/** {id} is one path segment, as express reads :id. */
+const pathPattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}/?$`);
+
+const templates = (path: string) => (path.match(/\{/g) ?? []).length;
+
+/**
+ * A known path asked with a method it does not have (RFC 9110 15.5.6): 405 with `Allow` naming the
+ * methods it has, and OPTIONS answered 204 with the same `Allow`. Unknown paths fall through to 404.
+ * Mounted before the routes: a path that is also a value of a sibling template (…/document/presigned-url
+ * beside …/document/{document}) has only its own methods, as OpenAPI matches concrete paths first.
+ */
+export function methodNotAllowed(routes: readonly DocumentedMethod[]): RequestHandler {
+  const paths = [...new Set(routes.map((route) => route.path))].map((path) => ({
+    pattern: pathPattern(path),
+    path,
+    methods: routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
+  }));
+  return (req, res, next) => {
+    const matching = paths.filter(({ pattern }) => pattern.test(req.path));
+    const mostConcrete = Math.min(...matching.map(({ path }) => templates(path)));
+    const methods = new Set(
+      matching.filter(({ path }) => templates(path) === mostConcrete).flatMap((path) => path.methods),
+    );
+    if (methods.has('GET')) methods.add('HEAD');
+    if (methods.size === 0 || (methods.has(req.method) && req.method !== 'OPTIONS')) {
+      next();
+      return;
+    }
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    res.set('allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next(new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allow}`));
+  };
+}
