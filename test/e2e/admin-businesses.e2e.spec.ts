@@ -92,13 +92,14 @@ describe('admin API: creating a business travels gateway → identity → Postgr
       });
     });
 
-    it('422 for a name of only spaces (identity trims it too)', async () => {
-      await expectError(
+    it('422 for a name of only spaces: identity trims it and refuses it (decision 0021)', async () => {
+      const body = await expectError(
         await platform.admin('/admin/businesses', { method: 'POST', body: JSON.stringify({ name: '   ' }) }),
         422,
         'VALIDATION_FAILED',
-        /name must not be empty/,
+        /^name is required$/,
       );
+      expect(body.errors).toEqual({ name: ['is required'] });
     });
 
     it('400 for malformed JSON, 415 for another content type, 413 for a huge body', async () => {
@@ -150,6 +151,28 @@ describe('admin API: creating a business travels gateway → identity → Postgr
       expect(echoed.headers.get('x-request-id')).toBe('req-123');
       const replaced = await platform.admin('/admin/nothing', { headers: { 'x-request-id': 'bad id with spaces' } });
       expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  describe('the admin OpenAPI document (decision 0021)', () => {
+    it('is served on the admin listener with the admin token, and on no other listener or without it', async () => {
+      const served = await platform.admin('/openapi.json');
+      expect(served.status).toBe(200);
+      const document = (await served.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+      expect(document.openapi).toMatch(/^3\.1\./);
+      expect(Object.keys(document.paths['/admin/businesses'] ?? {})).toEqual(['post']);
+      expect((await fetch(`${platform.adminUrl}/openapi.json`)).status).toBe(401);
+      expect((await fetch(`${platform.publicUrl}/openapi.json`)).status).toBe(404);
+      const publicDocument = (await (await fetch(`${platform.publicUrl}/api/external/openapi.json`)).json()) as {
+        paths: Record<string, unknown>;
+      };
+      expect(Object.keys(publicDocument.paths).filter((path) => path.startsWith('/admin'))).toEqual([]);
+    });
+
+    it('a documented path asked with another method is 405 naming the ones it has', async () => {
+      const response = await platform.admin('/admin/businesses', { method: 'DELETE' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST, OPTIONS');
     });
   });
 

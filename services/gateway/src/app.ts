@@ -1,17 +1,11 @@
-import { callerMetadata } from '@corridor/grpc';
 import type { Logger } from '@corridor/logging';
-import express, { type Express, type RequestHandler } from 'express';
-import { requireAdminToken } from './admin/admin-auth.js';
-import { businessesRouter } from './admin/businesses.js';
-import { credentialsRouter } from './admin/credentials.js';
-import { customersRouter } from './admin/customers.js';
-import { kycSessionsAdminRouter } from './admin/kyc-sessions.js';
-import { paymentsAdminRouter } from './admin/payments.js';
+import express, { type Express } from 'express';
+import { adminApiRouter } from './admin/admin-router.js';
 import type { AccessGuard } from './auth/access-guard.js';
 import type { TokenKeys } from './auth/token-keys.js';
 import type { Clients } from './clients.js';
 import { readinessHandler, type DependencyCheck } from './health/readiness.js';
-import { jsonBody, requestId } from './http/common.js';
+import { requestId } from './http/common.js';
 import { refuseHostileQuery } from './http/input-boundary.js';
 import { errorHandler, routeNotFound } from './http/errors.js';
 import { methodNotAllowed } from './http/route-table.js';
@@ -37,14 +31,6 @@ export interface AppOptions {
   readiness: DependencyCheck[];
   /** The origin the verification page's browser uploads to (customer-kyb's presigned URLs). */
   uploadOrigin?: string;
-}
-
-/** The request id and environment travel to services as gRPC metadata. */
-function forwardRequestContext(environment: string): RequestHandler {
-  return (_req, res, next) => {
-    res.locals.grpcMetadata = callerMetadata({ requestId: res.locals.requestId as string, environment });
-    next();
-  };
 }
 
 function baseApp(): Express {
@@ -81,14 +67,7 @@ export function publicApp(options: AppOptions): Express {
 export function adminApp(options: AppOptions): Express {
   const app = baseApp();
   app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
-  app.use(requireAdminToken(options.adminToken));
-  app.use(jsonBody(options.bodyLimit));
-  app.use(forwardRequestContext(options.environment));
-  app.use(businessesRouter(options.clients.identity, options.guard, options.logger));
-  app.use(credentialsRouter(options.clients.identity, options.guard, options.logger));
-  app.use(customersRouter(options.clients.customer));
-  app.use(kycSessionsAdminRouter(options.clients.kycSessions));
-  app.use(paymentsAdminRouter(options.clients.payments));
+  app.use(adminApiRouter(options));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;

@@ -10,15 +10,17 @@ export interface AdminAnswer {
 
 /**
  * For admin route specs: the admin listener as bootstrap builds it, on a free port, over the given
- * (fake) clients. `admin()` calls it with the admin token and `requestId`.
+ * (fake) clients and guard. `admin()` calls it with the admin token and `requestId`.
  */
 export async function startAdminListener(
   clients: Partial<AppOptions['clients']>,
   adminToken: string,
   requestId: string,
+  guard?: Partial<AppOptions['guard']>,
 ) {
   const options = {
     clients,
+    guard,
     logger: createLogger('test', { level: 'silent' }),
     environment: 'sandbox',
     adminToken,
@@ -28,6 +30,7 @@ export async function startAdminListener(
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
+    base,
     async admin(method: string, path: string, body?: unknown, token = adminToken): Promise<AdminAnswer> {
       const response = await fetch(`${base}${path}`, {
         method,
@@ -53,9 +56,10 @@ export function adminUnderTest<Service extends FakeService>(
   clientsOf: (service: Service) => Partial<AppOptions['clients']>,
   adminToken: string,
   requestId: string,
+  guard?: Partial<AppOptions['guard']>,
 ) {
   const { service, served } = fakeUnderTest(start, (started) =>
-    startAdminListener(clientsOf(started), adminToken, requestId),
+    startAdminListener(clientsOf(started), adminToken, requestId, guard),
   );
   return {
     get calls(): Service['calls'] {

@@ -1,6 +1,7 @@
 import type { Logger } from '@corridor/logging';
 import { GuardUnavailable } from '../auth/access-guard.js';
 import { HttpError } from '../http/errors.js';
+import type { RouteResponse } from '../http/route-table.js';
 
 /**
  * Admin changes that gateways enforce (rotation, revocation, api_enabled, allow-list, limits) go in
@@ -36,3 +37,9 @@ export async function pushToCache(logger: Logger, push: () => Promise<void>): Pr
     );
   }
 }
+
+/** The 503 of a route whose change gateways enforce, when Redis cannot be told first. */
+export const CACHE_UNAVAILABLE: RouteResponse = {
+  description:
+    'Nothing was changed: Redis, where every gateway reads what it enforces, is unreachable (CACHE_UNAVAILABLE); or a service Corridor depends on is unavailable (SERVICE_UNAVAILABLE, with Retry-After). Retry shortly',
+};

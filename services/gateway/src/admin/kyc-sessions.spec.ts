@@ -77,8 +77,7 @@ describe('admin KYC session verdicts (decision 0016)', () => {
     [{}, 'result', /^is required$/],
     [{ result: 'approved' }, 'result', /^must be one of APPROVED, REJECTED, got "approved"$/],
     [{ result: 'REJECTED', rejection_type: 'LATER' }, 'rejection_type', /^must be one of FINAL, RETRYABLE/],
-    [{ result: 'REJECTED', rejection_reason: '' }, 'rejection_reason', /^must not be empty$/],
-    [{ result: 'REJECTED', rejection_reason: 'x'.repeat(501) }, 'rejection_reason', /at most 500/],
+    [{ result: 'REJECTED', rejection_reason: 'no\u0085line' }, 'rejection_reason', /control characters/],
     [{ result: 'APPROVED', note: 'ok' }, 'note', /^is not a recognised field$/],
   ])('refuses %j with 422 naming %s, without asking customer-kyb', async (body, field, problem) => {
     const response = await record(body);
@@ -88,6 +87,19 @@ describe('admin KYC session verdicts (decision 0016)', () => {
     expect(errors[field]?.[0]).toMatch(problem);
     expect(backOffice.calls).toHaveLength(0);
   });
+
+  it.each([[''], ['x'.repeat(501)]])(
+    'passes the reason %j to customer-kyb, which checks its length',
+    async (reason) => {
+      const errors = { rejection_reason: ['must be at most 500 characters'] };
+      backOffice.answers.set('adminRecordKycResult', () => {
+        throw invalidArgument('the verdict is not valid: rejection_reason', errors);
+      });
+      const response = await record({ result: 'REJECTED', rejection_reason: reason, rejection_type: 'FINAL' });
+      expect(response).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', errors } });
+      expect(backOffice.calls[0]?.request).toMatchObject({ rejectionReason: reason });
+    },
+  );
 
   it("answers customer-kyb's 422 for a verdict whose reason and type do not fit the result", async () => {
     const errors = { rejection_reason: ['is required when the result is REJECTED: text showable to the person'] };

@@ -1,4 +1,4 @@
-import { notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
 import { adminUnderTest } from './admin-listener.fixture.js';
 import { startFakePaymentsService } from '../public/payments/fake-payments-service.js';
 import { BUSINESS_ID } from '../public/payments/payments.fixtures.js';
@@ -55,7 +55,6 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
 
   it.each([
     [{}, 'daily_limit', /^is required$/],
-    [{ daily_limit: -1 }, 'daily_limit', /^must be at least 0, got -1$/],
     [{ daily_limit: 1.5 }, 'daily_limit', /whole number of minor units/],
     [{ daily_limit: '100000' }, 'daily_limit', /got a string$/],
     [{ daily_limit: 9_007_199_254_740_992 }, 'daily_limit', /at most 9007199254740991/],
@@ -69,11 +68,20 @@ describe('admin payouts: daily limits and the sandbox rail’s view of a payout'
     expect(backOffice.calls).toHaveLength(0);
   });
 
-  it('PUT payout-limits refuses a path currency that is not a code and a business id that is not a uuid', async () => {
-    expect(await admin('PUT', `/admin/businesses/${BUSINESS_ID}/payout-limits/ngn`, { daily_limit: 1 })).toMatchObject({
-      status: 422,
-      body: { code: 'VALIDATION_FAILED', errors: { currency: [expect.stringMatching(/currency code/)] } },
+  it('PUT payout-limits passes the currency and a negative limit to payments, which checks them', async () => {
+    const errors = { currency: ['must be one of NGN, USD'] };
+    backOffice.answers.set('adminSetPayoutLimit', () => {
+      throw invalidArgument('currency "ngn" is not a currency Corridor supports', errors, 'UNKNOWN_CURRENCY');
     });
+    const path = `/admin/businesses/${BUSINESS_ID}/payout-limits/ngn`;
+    expect(await admin('PUT', path, { daily_limit: -1 })).toMatchObject({
+      status: 422,
+      body: { code: 'UNKNOWN_CURRENCY', errors },
+    });
+    expect(received('adminSetPayoutLimit')).toMatchObject({ currency: 'ngn', dailyLimit: -1n });
+  });
+
+  it('PUT payout-limits answers 404 for a business id that is not a uuid, without asking payments', async () => {
     expect(await admin('PUT', '/admin/businesses/b001/payout-limits/NGN', { daily_limit: 1 })).toMatchObject({
       status: 404,
       body: { code: 'BUSINESS_NOT_FOUND' },

@@ -36,6 +36,22 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     expect(backOffice.calls).toHaveLength(0);
   };
 
+  /**
+   * A value payments checks (decision 0021) reaches it as sent, and its 422 is answered as is; the
+   * request payments received.
+   */
+  const expectPassedOn = async (method: string, call: () => ReturnType<typeof admin>) => {
+    const errors = { field: ['payments’ own problem'] };
+    backOffice.answers.set(method, () => {
+      throw invalidArgument('field payments’ own problem', errors);
+    });
+    expect(await call()).toEqual({
+      status: 422,
+      body: { status: false, code: 'VALIDATION_FAILED', message: 'field payments’ own problem', errors },
+    });
+    return received(method);
+  };
+
   it('POST /admin/rates sets a mid-rate given as a decimal string', async () => {
     const response = await admin('POST', '/admin/rates', {
       base_currency: 'USD',
@@ -57,15 +73,22 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
 
   it.each([
     [{ rate: 1500.25 }, 'rate'],
-    [{ rate: '1,500.25' }, 'rate'],
-    [{ rate: '0' }, 'rate'],
-    [{ rate: '1.1234567890123' }, 'rate'],
-    [{ base_currency: 'usd' }, 'base_currency'],
+    [{ base_currency: 5 }, 'base_currency'],
+    [{ quote_currency: undefined }, 'quote_currency'],
     [{ spread: 5 }, 'spread'],
   ])('POST /admin/rates refuses %j naming %s', async (change, field) => {
     const body = { base_currency: 'USD', quote_currency: 'NGN', rate: '1500.25', ...change };
     await expectRefused(await admin('POST', '/admin/rates', body), [field]);
   });
+
+  it.each([[{ rate: '1,500.25' }], [{ rate: '0' }], [{ rate: '1.1234567890123' }], [{ base_currency: 'usd' }]])(
+    'POST /admin/rates passes %j to payments, which checks rates and currencies',
+    async (change) => {
+      const body = { base_currency: 'USD', quote_currency: 'NGN', rate: '1500.25', ...change };
+      const request = await expectPassedOn('adminSetRate', () => admin('POST', '/admin/rates', body));
+      expect(request).toMatchObject({ baseCurrency: body.base_currency, rate: body.rate });
+    },
+  );
 
   it('GET /admin/rates lists the mid-rates, derived ones marked, with the default spread', async () => {
     expect(await admin('GET', '/admin/rates')).toEqual({
@@ -99,10 +122,17 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     expect(received('adminSetSpread')).toMatchObject({ businessId: BUSINESS_ID, spreadBps: 75 });
   });
 
-  it.each([[-1], [10_001], [2.5], ['75']])('PUT spread refuses spread_bps %j', async (spread) => {
+  // A uint32 cannot carry them: the gateway refuses them itself.
+  it.each([[-1], [2.5], ['75'], [2 ** 32]])('PUT spread refuses spread_bps %j', async (spread) => {
     await expectRefused(await admin('PUT', `/admin/businesses/${BUSINESS_ID}/spread`, { spread_bps: spread }), [
       'spread_bps',
     ]);
+  });
+
+  it('PUT spread passes a spread to payments, which takes 0 to 5000', async () => {
+    const path = `/admin/businesses/${BUSINESS_ID}/spread`;
+    const request = await expectPassedOn('adminSetSpread', () => admin('PUT', path, { spread_bps: 10_001 }));
+    expect(request).toMatchObject({ spreadBps: 10_001 });
   });
 
   it('answers 404 BUSINESS_NOT_FOUND for a path id that is not a uuid, without asking payments', async () => {
@@ -146,15 +176,36 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     expect(received('adminSetFeeRule')).toMatchObject({ rule: { businessId: '', operation: FeeOperation.SWAP } });
   });
 
-  it('PUT /admin/fees names every problem at once', async () => {
+  it('PUT /admin/fees names every problem of JSON type and shape at once', async () => {
     const response = await admin('PUT', '/admin/fees', {
-      business_id: 'acme',
+      business_id: 5,
       type: 'transfer',
-      flat: -1,
-      percentage_bps: 10_001,
+      flat: '1',
+      percentage_bps: -1,
       minimum: 1.5,
     });
     await expectRefused(response, ['business_id', 'type', 'currency', 'flat', 'percentage_bps', 'minimum']);
+    // '' would reach payments as "no business": the default rule.
+    await expectRefused(
+      await admin('PUT', '/admin/fees', { business_id: '', type: 'swap', currency: 'NGN', flat: 0, percentage_bps: 0 }),
+      ['business_id'],
+    );
+  });
+
+  it('PUT /admin/fees passes the values payments checks as sent: business_id, currency, signs, caps', async () => {
+    const rule = {
+      business_id: 'acme',
+      type: 'payout',
+      currency: 'ngn',
+      flat: -1,
+      percentage_bps: 10_001,
+      minimum: 5,
+      maximum: 1,
+    };
+    const request = await expectPassedOn('adminSetFeeRule', () => admin('PUT', '/admin/fees', rule));
+    expect(request).toMatchObject({
+      rule: { businessId: 'acme', currency: 'ngn', flat: -1n, percentageBps: 10_001, minimum: 5n, maximum: 1n },
+    });
   });
 
   it('GET /admin/fees lists the rules, optionally of one business; a malformed business_id is 422', async () => {
@@ -178,8 +229,10 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     });
     expect(received('adminListFeeRules')).toMatchObject({ businessId: BUSINESS_ID });
     backOffice.calls.length = 0;
-    await expectRefused(await admin('GET', '/admin/fees?business_id=acme'), ['business_id']);
+    await expectRefused(await admin('GET', '/admin/fees?business_id='), ['business_id']);
     await expectRefused(await admin('GET', '/admin/fees?type=swap'), ['type']);
+    const request = await expectPassedOn('adminListFeeRules', () => admin('GET', '/admin/fees?business_id=acme'));
+    expect(request).toMatchObject({ businessId: 'acme' });
   });
 
   it('POST adjustments credits through the ledger as "admin" and answers 201 with the ADJUSTMENT', async () => {
@@ -202,8 +255,8 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
   });
 
   it.each([
-    [{ amount: 0, direction: 'debit', reason: 'x' }, ['amount']],
     [{ amount: 10.5, direction: 'debit', reason: 'x' }, ['amount']],
+    [{ amount: 100, direction: 'debit', reason: 'rubout\u007f' }, ['reason']],
     [{ amount: 100, direction: 'down', reason: 'x' }, ['direction']],
     [{ amount: 100, direction: 'debit' }, ['reason']],
     [{ amount: 100, direction: 'debit', reason: 'x', actor: 'mallory' }, ['actor']],
@@ -211,11 +264,15 @@ describe('admin payments: rates, spreads, fees, adjustments, the ledger check', 
     await expectRefused(await admin('POST', `/admin/businesses/${BUSINESS_ID}/wallets/NGN/adjustments`, body), fields);
   });
 
-  it('POST adjustments refuses a wallet currency that is not a code, and passes payments’ refusals on', async () => {
+  it('POST adjustments passes the wallet currency, amount and reason to payments, which checks them', async () => {
+    const body = { amount: 0, direction: 'debit', reason: ' ' };
+    const path = `/admin/businesses/${BUSINESS_ID}/wallets/ngn/adjustments`;
+    const request = await expectPassedOn('adminAdjustWallet', () => admin('POST', path, body));
+    expect(request).toMatchObject({ currency: 'ngn', amount: 0n, reason: ' ' });
+  });
+
+  it('POST adjustments passes payments’ refusals on with their code', async () => {
     const body = { amount: 100, direction: 'debit', reason: 'correction' };
-    await expectRefused(await admin('POST', `/admin/businesses/${BUSINESS_ID}/wallets/n%00n/adjustments`, body), [
-      'currency',
-    ]);
     backOffice.answers.set('adminAdjustWallet', () => {
       throw invalidArgument('the NGN wallet has 0.00 available', undefined, 'INSUFFICIENT_FUNDS');
     });

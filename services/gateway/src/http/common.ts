@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
-import type { z } from '@corridor/config';
-import type { FieldErrors } from '@corridor/grpc';
 import { HttpError } from './errors.js';
 import { inspectRawBody, markInexactNumbers, refuseHostileJson } from './input-boundary.js';
 
@@ -41,29 +39,4 @@ export function jsonBody(limit: string): RequestHandler[] {
     express.json({ limit, strict: true, verify: inspectRawBody, reviver: markInexactNumbers }),
     refuseHostileJson,
   ];
-}
-
-/** zod issues as the public `errors` map: field path → problems. */
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  // No prototype: a platform's key "__proto__" is a field like any other, not Object.prototype.
-  const errors: FieldErrors = Object.create(null) as FieldErrors;
-  for (const issue of error.issues) {
-    const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : undefined;
-    if (unknownKeys) {
-      for (const key of unknownKeys) (errors[[...issue.path, key].join('.')] ??= []).push('is not a recognised field');
-      continue;
-    }
-    const path = issue.path.length > 0 ? issue.path.join('.') : '(body)';
-    (errors[path] ??= []).push(issue.message);
-  }
-  return errors;
-}
-
-/** Parses a request body against a schema; a mismatch is 422 naming each field and problem. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const errors = fieldErrorsOf(result.error);
-  const [field, problems] = Object.entries(errors)[0] ?? ['(body)', ['is invalid']];
-  throw new HttpError(422, 'VALIDATION_FAILED', `${field} ${problems[0] ?? 'is invalid'}`, errors);
 }

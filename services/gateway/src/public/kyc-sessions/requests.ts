@@ -2,7 +2,7 @@ import { z } from '@corridor/config';
 import { describeJson } from '@corridor/grpc';
 import { redirectUrl, shown, text, uuidField, wordOf } from '../payments/fields.js';
 import { pageCursor, perPage } from '../payments/request-schemas.js';
-import { KYC_REJECTION_TYPES, KYC_REQUIREMENTS, KYC_RESULTS, KYC_SESSION_STATUSES } from './vocabulary.js';
+import { KYC_REQUIREMENTS, KYC_SESSION_STATUSES } from './vocabulary.js';
 
 /**
  * What the KYC session routes read (decision 0016): types and shapes only, each problem named by
@@ -11,7 +11,6 @@ import { KYC_REJECTION_TYPES, KYC_REQUIREMENTS, KYC_RESULTS, KYC_SESSION_STATUSE
  */
 
 export const CUSTOMER_REFERENCE_MAX = 255;
-export const REJECTION_REASON_MAX = 500;
 
 const typeProblem = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined
@@ -71,17 +70,4 @@ export const KycSessionListQuery = z.strictObject({
   customer_id: uuidField('only sessions of this customer').optional(),
   cursor: pageCursor(),
   per_page: perPage('sessions'),
-});
-
-/** The admin API's verdict; customer-kyb says whether reason and type fit the result. */
-export const KycResultBody = z.strictObject({
-  result: wordOf(KYC_RESULTS, 'the identity provider’s verdict'),
-  rejection_reason: text(
-    REJECTION_REASON_MAX,
-    'required when REJECTED, absent when APPROVED: why, in words showable to the person',
-  ).optional(),
-  rejection_type: wordOf(
-    KYC_REJECTION_TYPES,
-    'required when REJECTED, absent when APPROVED: FINAL ends the reference, RETRYABLE lets it start a new session',
-  ).optional(),
 });

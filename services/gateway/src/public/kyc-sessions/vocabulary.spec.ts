@@ -9,11 +9,10 @@ import {
   KycSessionStatus,
   KycSessionStatusSchema,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
+import { adminOpenApiDocument } from '../../admin/document.js';
 import { openApiDocument } from '../../openapi/document.js';
 import type { ProtoVocabulary } from '../payments/vocabulary.js';
 import { KYC_SESSION_ROUTES } from './kyc-session-routes.js';
-import { KycResultBody } from './requests.js';
-import { jsonSchemaOf } from './json-schema.js';
 import {
   CAPTURE_KINDS,
   KYC_REJECTION_TYPES,
@@ -89,8 +88,13 @@ describe('the OpenAPI document against the KYC session protos', () => {
     const path = route.path.replace(/\//g, '~1');
     enumsUnder(document.paths?.[route.path]?.[route.method], `#/paths/${path}/${route.method}`, documented);
   }
-  // The admin API has no OpenAPI document: its body's schema stands in for it.
-  enumsUnder(jsonSchemaOf(KycResultBody, 'input'), '#/admin/result', documented);
+  // The admin verdict's body, as the admin document shows it.
+  const verdict = adminOpenApiDocument().paths?.['/admin/kyc-sessions/{id}/result']?.post?.requestBody;
+  enumsUnder(
+    verdict && 'content' in verdict ? verdict.content['application/json']?.schema : undefined,
+    '#/admin/result',
+    documented,
+  );
 
   const SESSION = '#/components/schemas/KycSession/properties';
   const CREATE_BODY = '#/paths/~1api~1external~1kyc-session/post/requestBody/content/application~1json/schema';

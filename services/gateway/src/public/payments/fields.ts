@@ -19,7 +19,7 @@ export function shown(input: unknown): string {
 }
 
 /** The message of a missing field or one of the wrong JSON type. */
-const typeProblem =
+export const typeProblem =
   (expected: string) =>
   (issue: { input?: unknown }): string =>
     issue.input === undefined
@@ -129,17 +129,29 @@ export const wordOf = (vocabulary: ProtoVocabulary<number>, description: string)
     })
     .meta({ description });
 
+// NUL and other control characters are refused at the edge (DESIGN.md "Errors tell the truth").
+// Unicode's Cc spelt as ranges, not \p{Cc}: the document's pattern must read alike in any regex dialect.
+// eslint-disable-next-line no-control-regex -- the point: the characters no text may hold
+const PRINTABLE = /^[^\u0000-\u001F\u007F-\u009F]*$/;
+
 /** Free text the platform chooses (a reference, a reason): printable, at most `max` characters. */
 export const text = (max: number, description: string) =>
   z
     .string({ error: typeProblem('a string') })
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    // NUL and other control characters are refused at the edge (DESIGN.md "Errors tell the truth").
-    // Unicode's Cc spelt as ranges, not \p{Cc}: the document's pattern must read alike in any regex dialect.
-    // eslint-disable-next-line no-control-regex -- the point: the characters no text may hold
-    .regex(/^[^\u0000-\u001F\u007F-\u009F]*$/, 'must not contain control characters')
+    .regex(PRINTABLE, 'must not contain control characters')
     .meta({ description });
+
+/**
+ * Free text whose length the owning service checks: here only printable (no service refuses control
+ * characters); `documented` states the service's own rules (minLength, maxLength) in the document.
+ */
+export const printableText = (description: string, documented: Record<string, unknown> = {}) =>
+  z
+    .string({ error: typeProblem('a string') })
+    .regex(PRINTABLE, 'must not contain control characters')
+    .meta({ ...documented, description });
 
 /** A decimal rate as a string (never a float): units of the quote currency per unit of the base. */
 export const decimalRate = () =>
