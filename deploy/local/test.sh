@@ -11,6 +11,8 @@ mkdir -p "$here/../../.local/log"
 kube_build_log="$here/../../.local/log/kube-build-background.log"
 nice -n 19 bash "$here/../kube/cluster.sh" build >"$kube_build_log" 2>&1 &
 kube_build=$!
+# Each step's time, so a slow one shows in CI's log (SECONDS: bash's clock since this script began).
+took() { echo "[test] $1 done at $((SECONDS / 60)) min $((SECONDS % 60)) s"; }
 bash "$here/workspace.sh"
 bash "$here/infra.sh" up
 # The payer-page e2e suite drives Debian's headless Chromium (puppeteer-core brings no browser).
@@ -18,12 +20,15 @@ bash "$here/infra.sh" up
 command -v chromium >/dev/null 2>&1 || (COMPONENT=test && . "$here/lib.sh" && apt_install chromium)
 # The schemathesis e2e suite fuzzes the public API from its OpenAPI document (a pinned PyPI install).
 bash "$here/schemathesis.sh"
+took "set-up (toolchain, packages, build, servers, Chromium, schemathesis)"
 # shellcheck source=deploy/local/toolchain.sh
 . "$here/toolchain.sh"
 cd "$CORRIDOR_ROOT"
 echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
 pnpm run --silent lint
+took lint
 bash "$here/../helm/check.sh"
+took "chart checks"
 # Two jest workers, then, alone on one, the suites that need the machine to themselves
 # (jest.config.mjs SERIAL_E2E). Anything a failed suite left open would keep jest waiting for ever:
 # --forceExit ends it after the summary (jest's global tear-down kills the shared platforms, the
@@ -38,8 +43,10 @@ run_jest() {
 }
 echo "[test] jest: unit, integration, e2e (two workers)"
 run_jest --maxWorkers=2 --selectProjects unit integration e2e "$@"
+took "jest on two workers"
 echo "[test] jest: e2e-serial (one worker, nothing beside it)"
 run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@"
+took "jest e2e-serial"
 # The cluster check last: on a fresh machine its Kubernetes builds (at the lowest priority) while
 # jest runs, and is awaited only here.
 if ! wait "$kube_build"; then
@@ -48,5 +55,7 @@ if ! wait "$kube_build"; then
   exit 1
 fi
 cat "$kube_build_log"
+took "waiting for the cluster check's Kubernetes build"
 bash "$here/../helm/cluster-check.sh" || status=$?
+took "cluster check"
 exit "$status"

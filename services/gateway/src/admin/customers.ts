@@ -7,7 +7,7 @@ import { adminCustomerJson, auditEntryJson, present } from '../public/customers/
 import { customerResponseComponents } from '../public/customers/response-schemas.js';
 import { itemRange } from '../public/pages/numbered-page.js';
 import { queryOf, readPage, readQuery, refuseProblems, type QueryProblems } from '../public/pages/page-query.js';
-import { pathParam } from '../public/path-params.js';
+import { pathParam } from '../http/path-params.js';
 import type { AdminRoute, AdminRouteContext } from './routes.js';
 
 /**

@@ -5,7 +5,7 @@ import { kycSessionOf } from '../public/kyc-sessions/render.js';
 import { kycResultRecordedBody } from '../public/kyc-sessions/responses.js';
 import { KYC_REJECTION_TYPES, KYC_RESULTS } from '../public/kyc-sessions/vocabulary.js';
 import { printableText, wordOf } from '../public/payments/fields.js';
-import { readBody } from '../public/payments/input.js';
+import { readBody } from '../http/input.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { uuidOfPath } from './path-ids.js';
 import type { AdminRoute, AdminRouteContext } from './routes.js';

@@ -1,6 +1,6 @@
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../http/errors.js';
-import { pathParam } from '../public/path-params.js';
+import { pathParam } from '../http/path-params.js';
 import type { AdminRouteContext } from './routes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { HttpError } from '../http/errors.js';
-import { pathParam } from '../public/path-params.js';
-import { readBody } from '../public/payments/input.js';
+import { pathParam } from '../http/path-params.js';
+import { readBody } from '../http/input.js';
 import { int64Of, nullableJsonIntegerOf } from '../public/payments/int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { PayoutLimit, PayoutLimitBody, RailPayout } from './money-schemas.js';

@@ -1,7 +1,7 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { FeeRule, MidRate } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { queryOf } from '../public/pages/page-query.js';
-import { readBody, readQuery } from '../public/payments/input.js';
+import { readBody, readQuery } from '../http/input.js';
 import { int64Of, jsonIntegerOf, nullableJsonIntegerOf } from '../public/payments/int64.js';
 import { present } from '../public/payments/render.js';
 import { FEE_OPERATIONS } from '../public/payments/vocabulary.js';

@@ -1,7 +1,7 @@
 import type { AdminCheckLedgerResponse } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { ref } from '../openapi/json-schema.js';
-import { pathParam } from '../public/path-params.js';
-import { readBody } from '../public/payments/input.js';
+import { pathParam } from '../http/path-params.js';
+import { readBody } from '../http/input.js';
 import { int64Of, jsonIntegerOf } from '../public/payments/int64.js';
 import { transactionOf, walletJson } from '../public/payments/render.js';
 import { ADJUSTMENT_DIRECTIONS } from '../public/payments/vocabulary.js';

@@ -7,7 +7,7 @@ import { jsonBody } from '../http/common.js';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { present, uploadJson } from '../public/customers/render.js';
 import { text } from '../public/payments/fields.js';
-import { readBody } from '../public/payments/input.js';
+import { readBody } from '../http/input.js';
 import {
   contentSecurityPolicy,
   failurePage,

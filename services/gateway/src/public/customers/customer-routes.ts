@@ -5,7 +5,7 @@ import { parseCustomerListQuery } from './list-query.js';
 import { truncationHeaders, truncationResponseHeaders } from './list-truncation.js';
 import { listEnvelope } from '../pages/list-envelope.js';
 import { listLocationOf } from '../pages/cursor-page.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import { customerJson, present } from './render.js';
 import { createCustomerBody, kycDataBody, updateCustomerBody, upgradeBody } from './request-schemas.js';
 import { customerBody, customerListBody, customerListQuery } from './response-schemas.js';

@@ -1,6 +1,6 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { structOfBody } from '../body.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import { documentJson, present, uploadJson } from './render.js';
 import { documentUploadBody, registerDocumentBody, replaceDocumentBody } from './request-schemas.js';
 import { documentBody, uploadBody } from './response-schemas.js';

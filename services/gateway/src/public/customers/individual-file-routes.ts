@@ -1,6 +1,6 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { structOfBody } from '../body.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import { customerJson, present, uploadJson } from './render.js';
 import { attachCustomerFilesBody, individualUploadBody } from './request-schemas.js';
 import { customerBody, uploadBody } from './response-schemas.js';

@@ -1,6 +1,6 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { structOfBody } from '../body.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import { customerJson, ownerJson, present, uploadJson } from './render.js';
 import { attachOwnerFileBody, ownerUploadBody } from './request-schemas.js';
 import { customerBody, ownerBody, uploadBody } from './response-schemas.js';

@@ -1,7 +1,7 @@
 import { queryOf } from '../pages/page-query.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { int64Of } from './int64.js';
-import { readQuery } from './input.js';
+import { readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { currencyJson, feeBreakdownJson, present, rateQuoteJson } from './render.js';
 import { FeesQuery, NoQuery, RatesQuery } from './request-schemas.js';

@@ -1,10 +1,10 @@
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { collectionOf } from './collection-render.js';
 import { CollectionBody } from './collection-requests.js';
-import { readBody } from './input.js';
+import { readBody } from '../../http/input.js';
 import { int64Of } from './int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';

@@ -1,9 +1,9 @@
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { int64Of } from './int64.js';
-import { readBody } from './input.js';
+import { readBody } from '../../http/input.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { PayoutBody } from './payout-requests.js';
 import { payoutOf } from './payout-render.js';

@@ -1,12 +1,12 @@
 import { SandboxCollectionOutcome } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { isUuid } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { collectionOf } from './collection-render.js';
 import { CryptoDepositBody, IncomingTransferBody, InteracIncomingBody, NoBody } from './collection-requests.js';
 import { collectionIdOf } from './collection-routes.js';
-import { readBody } from './input.js';
+import { readBody } from '../../http/input.js';
 import { int64Of } from './int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';

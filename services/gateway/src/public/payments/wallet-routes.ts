@@ -2,7 +2,7 @@ import { queryOf } from '../pages/page-query.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { z } from '@corridor/config';
 import { int64Of } from './int64.js';
-import { readBody, readQuery } from './input.js';
+import { readBody, readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { transactionOf, walletJson } from './render.js';
 import { NoQuery, SwapBody } from './request-schemas.js';

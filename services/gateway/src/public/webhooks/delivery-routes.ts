@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors.js';
 import { structOfBody } from '../body.js';
 import { pageRequestOf, queryOf } from '../pages/page-query.js';
 import { listEnvelope } from '../pages/list-envelope.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { parseDeliveryListQuery } from './delivery-query.js';
 import { attemptMadeJson, deliveryJson, deliveryWithAttemptsJson } from './delivery-render.js';

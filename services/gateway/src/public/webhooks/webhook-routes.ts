@@ -1,5 +1,5 @@
 import { structOfBody } from '../body.js';
-import { pathParam } from '../path-params.js';
+import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { webhookJson, webhookWithSecretJson } from './render.js';
 import { registerWebhookBody, updateWebhookBody, webhookBody, webhookWithSecretBody } from './schemas.js';

@@ -1,6 +1,6 @@
 import type { z } from '@corridor/config';
 import { BODY_PATH, FieldProblems, firstProblemMessage, isJsonObject, NOT_RECOGNISED } from '@corridor/grpc';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from './errors.js';
 
 /**
  * Input conversion at the edge: a body or query becomes the typed request, or the gateway answers
