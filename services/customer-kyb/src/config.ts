@@ -1,16 +1,24 @@
 import { DEFAULT_OUTBOX_RETENTION_MS } from '@corridor/bus';
-import { env, loadConfig, z } from '@corridor/config';
+import {
+  baseConfigShape,
+  databaseConfigShape,
+  env,
+  grpcClientConfigShape,
+  kafkaConfigShape,
+  loadConfig,
+  outboxConfigShape,
+  z,
+} from '@corridor/config';
 
 export const customerKybConfigShape = {
+  ...baseConfigShape,
   CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
-  DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_customer_kyb'),
-  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
-  CORRIDOR_ENVIRONMENT: env.environment(),
+  ...databaseConfigShape('corridor_customer_kyb'),
+  ...kafkaConfigShape,
+  ...outboxConfigShape(DEFAULT_OUTBOX_RETENTION_MS),
+  ...grpcClientConfigShape,
   /** identity, for a business's kyb_minimal_allowed (seed 5) at customer create. */
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
-  /** Deadline of every gRPC call customer-kyb makes. */
-  GRPC_TIMEOUT_MS: env.positiveInt(5_000),
   /** The S3 API customer-kyb talks to (S3Proxy locally, the cloud's object storage in a cluster). */
   S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
   /**
@@ -42,11 +50,6 @@ export const customerKybConfigShape = {
   KYC_SWEEP_INTERVAL_MS: env.positiveInt(1_000),
   /** Sandbox: how long after creation a session with a magic customer_reference decides itself. */
   SANDBOX_KYC_VERDICT_MS: env.positiveInt(5_000),
-  OUTBOX_RELAY_ENABLED: env.boolean(true),
-  OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
-  /** Published outbox rows are deleted after this (decision 0017); Kafka holds the history. */
-  OUTBOX_RETENTION_MS: env.positiveInt(DEFAULT_OUTBOX_RETENTION_MS),
-  LOG_LEVEL: env.logLevel(),
 };
 
 export type CustomerKybConfig = ReturnType<typeof loadCustomerKybConfig>;

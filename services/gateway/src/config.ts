@@ -1,6 +1,8 @@
-import { env, loadConfig, z } from '@corridor/config';
+import { baseConfigShape, env, grpcClientConfigShape, loadConfig, z } from '@corridor/config';
 
 export const gatewayConfigShape = {
+  ...baseConfigShape,
+  ...grpcClientConfigShape,
   /** Address both listeners bind; 0.0.0.0 in a cluster, loopback on a laptop. */
   GATEWAY_BIND_HOST: z.string().min(1).default('127.0.0.1'),
   GATEWAY_PUBLIC_PORT: env.port(8080),
@@ -12,8 +14,6 @@ export const gatewayConfigShape = {
   NOTIFICATION_GRPC_ADDRESS: env.address('127.0.0.1:50053'),
   PAYMENTS_GRPC_ADDRESS: env.address('127.0.0.1:50054'),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
-  /** Deadline of every gRPC call the gateway makes. */
-  GRPC_TIMEOUT_MS: env.positiveInt(5_000),
   /** Largest JSON body accepted; larger gets 413. */
   BODY_LIMIT: z
     .string()
@@ -41,8 +41,6 @@ export const gatewayConfigShape = {
    * S3_PUBLIC_ENDPOINT, else S3_ENDPOINT). The page's Content-Security-Policy allows it alone.
    */
   VERIFICATION_UPLOAD_ORIGIN: z.url().default('http://127.0.0.1:9000'),
-  CORRIDOR_ENVIRONMENT: env.environment(),
-  LOG_LEVEL: env.logLevel(),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

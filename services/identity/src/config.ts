@@ -1,12 +1,20 @@
 import { DEFAULT_OUTBOX_RETENTION_MS } from '@corridor/bus';
-import { env, loadConfig, z } from '@corridor/config';
+import {
+  baseConfigShape,
+  databaseConfigShape,
+  env,
+  kafkaConfigShape,
+  loadConfig,
+  outboxConfigShape,
+  z,
+} from '@corridor/config';
 
 export const identityConfigShape = {
+  ...baseConfigShape,
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
-  DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_identity'),
-  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
-  CORRIDOR_ENVIRONMENT: env.environment(),
+  ...databaseConfigShape('corridor_identity'),
+  ...kafkaConfigShape,
+  ...outboxConfigShape(DEFAULT_OUTBOX_RETENTION_MS),
   /** Master secret: client-secret pepper and signing-key encryption are derived from it. */
   IDENTITY_SECRET_KEY: env.secret(32),
   /** Access token lifetime (seed 5 leaves it open; Stripe-like platforms use an hour). */
@@ -19,11 +27,6 @@ export const identityConfigShape = {
    * token that has already expired (-7200 with a 3600 s lifetime). Refused in production.
    */
   CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
-  OUTBOX_RELAY_ENABLED: env.boolean(true),
-  OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
-  /** Published outbox rows are deleted after this (decision 0017); Kafka holds the history. */
-  OUTBOX_RETENTION_MS: env.positiveInt(DEFAULT_OUTBOX_RETENTION_MS),
-  LOG_LEVEL: env.logLevel(),
 };
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;

@@ -1,5 +1,13 @@
 import { DEFAULT_PROCESSED_EVENT_RETENTION_MS } from '@corridor/bus';
-import { env, loadConfig, z } from '@corridor/config';
+import {
+  baseConfigShape,
+  databaseConfigShape,
+  env,
+  eventConsumerConfigShape,
+  kafkaConfigShape,
+  loadConfig,
+  z,
+} from '@corridor/config';
 import { isIP } from 'node:net';
 
 /** An address (`127.0.0.1`, `::1`) or a CIDR (`127.0.0.0/8`, `fd00::/8`), as the SSRF guard takes them. */
@@ -11,9 +19,12 @@ function isAddressOrCidr(entry: string): boolean {
 }
 
 export const notificationConfigShape = {
+  ...baseConfigShape,
   NOTIFICATION_GRPC_ADDRESS: env.address('127.0.0.1:50053'),
-  DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_notification'),
-  CORRIDOR_ENVIRONMENT: env.environment(),
+  ...databaseConfigShape('corridor_notification'),
+  ...kafkaConfigShape,
+  /** Its group (event topics, processed_event) defaults to `<KAFKA_TOPIC_PREFIX>notification`. */
+  ...eventConsumerConfigShape(DEFAULT_PROCESSED_EVENT_RETENTION_MS),
   /** Master secret: the key that encrypts signing secrets at rest is derived from it. */
   NOTIFICATION_SECRET_KEY: env.secret(32),
   /**
@@ -31,18 +42,6 @@ export const notificationConfigShape = {
     )
     // Checked here, so a typo stops the start rather than failing every registration later.
     .pipe(z.array(z.string().refine(isAddressOrCidr, 'each entry must be an IP address or CIDR (127.0.0.0/8, ::1)'))),
-  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
-  /**
-   * The consumer group reading the event topics (and the deduplication namespace of processed_event);
-   * unset: `<KAFKA_TOPIC_PREFIX>notification`, so environments sharing a cluster never share a group.
-   */
-  KAFKA_GROUP_ID: z.string().min(1).optional(),
-  /**
-   * processed_event rows are deleted after this (decision 0017). Keep it longer than the consumed
-   * topics can hold an event, or a group that re-reads them would apply old events again.
-   */
-  PROCESSED_EVENT_RETENTION_MS: env.positiveInt(DEFAULT_PROCESSED_EVENT_RETENTION_MS),
   /**
    * Delay before each attempt, counted from the previous one (seed 6.4 rule 4): attempt 1 immediate,
    * then 1 min, 5 min, 15 min, 1 h. As many entries as attempts; tests scale them down to seconds.
@@ -72,7 +71,6 @@ export const notificationConfigShape = {
   WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
   /** Port of the Prometheus /metrics listener; 0 turns it off. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  LOG_LEVEL: env.logLevel(),
 };
 
 export type NotificationConfig = ReturnType<typeof loadNotificationConfig>;

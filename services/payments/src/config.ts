@@ -1,15 +1,27 @@
 import { DEFAULT_OUTBOX_RETENTION_MS, DEFAULT_PROCESSED_EVENT_RETENTION_MS } from '@corridor/bus';
-import { env, loadConfig, z } from '@corridor/config';
+import {
+  baseConfigShape,
+  databaseConfigShape,
+  env,
+  eventConsumerConfigShape,
+  grpcClientConfigShape,
+  kafkaConfigShape,
+  loadConfig,
+  outboxConfigShape,
+  z,
+} from '@corridor/config';
 
 export const paymentsConfigShape = {
+  ...baseConfigShape,
   PAYMENTS_GRPC_ADDRESS: env.address('127.0.0.1:50054'),
-  DATABASE_URL: z.url().default('postgres://corridor:corridor@127.0.0.1:5432/corridor_payments'),
-  KAFKA_BROKERS: env.brokers('127.0.0.1:9092'),
-  KAFKA_TOPIC_PREFIX: env.topicPrefix(),
-  CORRIDOR_ENVIRONMENT: env.environment(),
+  ...databaseConfigShape('corridor_payments'),
+  ...kafkaConfigShape,
+  ...outboxConfigShape(DEFAULT_OUTBOX_RETENTION_MS),
+  /** Its customer projection's consumer group defaults to `<KAFKA_TOPIC_PREFIX>payments`. */
+  ...eventConsumerConfigShape(DEFAULT_PROCESSED_EVENT_RETENTION_MS),
+  ...grpcClientConfigShape,
   /** identity, to refuse a back-office adjustment of a business that does not exist. */
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
-  GRPC_TIMEOUT_MS: env.positiveInt(5_000),
   /** How long a rate quote can be named by a swap (decision 0011). */
   QUOTE_TTL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** FX spread of a business without one of its own, in basis points off the mid-rate. */
@@ -33,18 +45,6 @@ export const paymentsConfigShape = {
   SANDBOX_CRYPTO_BLOCK_MS: env.positiveInt(1_000),
   /** How often the expiry sweep, the confirmation sweep and the refund worker look for what is due. */
   COLLECTION_SWEEP_INTERVAL_MS: env.positiveInt(1_000),
-  /** Consumer group of payments' customer projection; defaults to `<prefix>payments`. */
-  KAFKA_GROUP_ID: z.string().min(1).optional(),
-  OUTBOX_RELAY_ENABLED: env.boolean(true),
-  OUTBOX_POLL_INTERVAL_MS: env.positiveInt(1_000),
-  /** Published outbox rows are deleted after this (decision 0017); Kafka holds the history. */
-  OUTBOX_RETENTION_MS: env.positiveInt(DEFAULT_OUTBOX_RETENTION_MS),
-  /**
-   * processed_event rows are deleted after this (decision 0017). Keep it longer than the consumed
-   * topics can hold an event, or a group that re-reads them would apply old events again.
-   */
-  PROCESSED_EVENT_RETENTION_MS: env.positiveInt(DEFAULT_PROCESSED_EVENT_RETENTION_MS),
-  LOG_LEVEL: env.logLevel(),
 };
 
 export type PaymentsConfig = ReturnType<typeof loadPaymentsConfig>;
