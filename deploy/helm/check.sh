@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks helm/, offline, one line per check; `npm test` runs it after lint (deploy/local/test.sh).
 #
-#   1. every variable of services/<name>/src/config.ts is settable from that chart's values
+#   1. every variable of services/<name>/src/config.ts is settable from that chart's values; each
+#      service chart's values.schema.json is what deploy/helm/values-schema.mjs makes from helm/values-schema/
 #   2. helm lint --strict: the library chart; each service chart with each environment's values;
 #      the umbrella chart with each environment's values
 #   3. helm template of every chart × environment (each service chart as its own release), and what
@@ -198,6 +199,16 @@ console.log(variables.length);
 EOF
   step "$service: all $(cat "$out") variables of src/config.ts settable from values"
 done
+
+# Each service chart's values.schema.json is what deploy/helm/values-schema.mjs makes from
+# helm/values-schema/ (the base every chart shares, plus the chart's part).
+for service in "${SERVICES[@]}"; do
+  [ -f "$root/helm/values-schema/$service.json" ] ||
+    fail "no helm/values-schema/$service.json: a service chart's values.schema.json is generated from it and helm/values-schema/base.json"
+done
+run "helm/charts/*/values.schema.json up to date with helm/values-schema/ (node deploy/helm/values-schema.mjs writes them)" \
+  node "$root/deploy/helm/values-schema.mjs" --check
+step "values.schema.json of ${SERVICES[*]}: generated from helm/values-schema/, up to date"
 
 for chart in "${SERVICES[@]}" corridor; do
   run "helm dependency update $chart" "$helm" dependency update --skip-refresh "$charts/$chart"
