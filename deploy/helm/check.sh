@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks helm/, offline, one line per check; `npm test` runs it after lint (deploy/local/test.sh).
 #
-#   1. every variable of services/<name>/src/config.ts is settable from that chart's values; each
-#      service chart's values.schema.json is what deploy/helm/values-schema.mjs makes from helm/values-schema/
+#   1. each service chart's values.schema.json is what deploy/helm/values-schema.mjs makes from
+#      helm/values-schema/ (whether values and schemas match each service's config shape:
+#      test/house/config-values.spec.ts, in jest)
 #   2. helm lint --strict: the library chart; each service chart with each environment's values;
 #      the umbrella chart with each environment's values
 #   3. helm template of every chart × environment (each service chart as its own release), and what
@@ -174,34 +175,9 @@ capture() {
   if ! "$@" >"$file" 2>"$out"; then fail "$what" "$out"; fi
 }
 
-# 1. config.ts ↔ values: every variable of each service's config shape must be settable.
-for service in "${SERVICES[@]}"; do
-  config="$root/services/$service/src/config.ts"
-  run "$service: every variable of services/$service/src/config.ts settable from helm/charts/$service values" \
-    node - "$config" "$charts/$service/values.schema.json" <<'EOF'
-const fs = require('node:fs');
-const [configPath, schemaPath] = process.argv.slice(2);
-const source = fs.readFileSync(configPath, 'utf8');
-const shape = source.match(/ConfigShape = \{([\s\S]*?)\n\};/);
-if (!shape) throw new Error(`no "...ConfigShape = { ... };" found in ${configPath}`);
-const variables = [...shape[1].matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
-const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8')).properties;
-const port = schema.ports.items.properties;
-const settable = new Set([
-  ...Object.keys(schema.env.properties),
-  ...schema.secretEnv.propertyNames.anyOf.flatMap((p) => p.enum ?? []),
-  ...(port.env?.enum ?? []),
-  ...(port.addressEnv?.enum ?? []),
-]);
-const missing = variables.filter((v) => !settable.has(v));
-if (missing.length) throw new Error(`not settable from values (add them to env or secretEnv in ${schemaPath}): ${missing.join(', ')}`);
-console.log(variables.length);
-EOF
-  step "$service: all $(cat "$out") variables of src/config.ts settable from values"
-done
-
-# Each service chart's values.schema.json is what deploy/helm/values-schema.mjs makes from
-# helm/values-schema/ (the base every chart shares, plus the chart's part).
+# 1. Each service chart's values.schema.json is what deploy/helm/values-schema.mjs makes from
+# helm/values-schema/ (the base every chart shares, plus the chart's part). Whether the schemas and
+# values match each service's config shape is test/house/config-values.spec.ts's (jest, npm test).
 for service in "${SERVICES[@]}"; do
   [ -f "$root/helm/values-schema/$service.json" ] ||
     fail "no helm/values-schema/$service.json: a service chart's values.schema.json is generated from it and helm/values-schema/base.json"
