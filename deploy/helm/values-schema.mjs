@@ -6,9 +6,11 @@
 //   node deploy/helm/values-schema.mjs [--check]
 //
 // A chart's schema is the base with its part merged in: objects key by key, arrays appended to
-// (without repeats: `required`, `enum`, `anyOf` grow), any other value of the part replaces the base's.
-// A part only adds: what several charts share, but not all, is a definition of the base that a part
-// refers to ({"$ref": "#/definitions/KAFKA_BROKERS"}); a definition no $ref reaches is left out.
+// (without repeats: `required`, `enum`, `anyOf` grow). A part only adds: of what the base sets it may
+// replace a `$ref`, a `title` or a `description`, nothing else (an `additionalProperties: true` would
+// stop a chart refusing unknown keys). What several charts share, but not all, is a definition of the
+// base that a part refers to ({"$ref": "#/definitions/KAFKA_BROKERS"}); a definition no $ref reaches
+// is left out.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
@@ -18,18 +20,25 @@ const sources = path.join(root, 'helm/values-schema');
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The base with the part merged in (neither is changed). */
-function merge(base, part) {
+const replaceable = new Set(['$ref', '$comment', 'title', 'description']);
+
+/** The base with the part merged in (neither is changed); `at` names the place, for errors. */
+function merge(base, part, at = '') {
   if (isObject(base) && isObject(part)) {
     const merged = { ...base };
-    for (const [key, value] of Object.entries(part)) merged[key] = key in base ? merge(base[key], value) : value;
+    for (const [key, value] of Object.entries(part)) {
+      if (!(key in base)) merged[key] = value;
+      else if (replaceable.has(key)) merged[key] = value;
+      else merged[key] = merge(base[key], value, `${at}/${key}`);
+    }
     return merged;
   }
   if (Array.isArray(base) && Array.isArray(part)) {
     const seen = new Set(base.map((item) => JSON.stringify(item)));
     return [...base, ...part.filter((item) => !seen.has(JSON.stringify(item)))];
   }
-  return part;
+  if (JSON.stringify(base) === JSON.stringify(part)) return part;
+  throw new Error(`${at}: a chart's part may add to the base, not change it (${JSON.stringify(base)})`);
 }
 
 /** The names of the definitions `node` refers to, and those they refer to in turn. */
@@ -83,7 +92,12 @@ async function valuesSchemas() {
       const target = path.join(root, 'helm/charts', chart, 'values.schema.json');
       if (!fs.existsSync(path.dirname(target)))
         throw new Error(`helm/values-schema/${chart}.json: no chart helm/charts/${chart}`);
-      const schema = compose(chart, base, readJson(path.join(sources, `${chart}.json`)));
+      let schema;
+      try {
+        schema = compose(chart, base, readJson(path.join(sources, `${chart}.json`)));
+      } catch (error) {
+        throw new Error(`helm/values-schema/${chart}.json: ${error.message}`);
+      }
       const options = (await prettier.resolveConfig(target)) ?? {};
       const text = await prettier.format(JSON.stringify(schema), { ...options, filepath: target });
       return { chart, target, text };
@@ -93,7 +107,11 @@ async function valuesSchemas() {
 
 const check = process.argv.includes('--check');
 const stale = [];
-for (const { chart, target, text } of await valuesSchemas()) {
+const schemas = await valuesSchemas().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});
+for (const { chart, target, text } of schemas) {
   const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
   if (current === text) continue;
   stale.push(path.relative(root, target));
