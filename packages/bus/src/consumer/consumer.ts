@@ -1,34 +1,29 @@
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { metrics, type Counter } from '@opentelemetry/api';
 import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import { decodeEvent, type Event } from '../events.js';
-import { traceContextFromHeaders } from '../tracing.js';
+import { recordDeadLetters, type RecordedDeadLetter, type UndecodableMessage } from '../dead-letters/record.js';
+import type { Event } from '../events.js';
+import { applyEvents, type EventHandler, type EventMeta, type ReceivedEvent } from './apply-events.js';
+import { decodeMessage } from './decode-message.js';
 
-export interface EventMeta {
-  topic: string;
-  partition: number;
-  offset: string;
-}
-
-/** Runs inside the transaction that also records the event as processed. */
-export type EventHandler = (event: Event, em: EntityManager, meta: EventMeta) => Promise<void>;
+export type { EventHandler, EventMeta } from './apply-events.js';
 
 export interface EventConsumerOptions {
   kafka: Kafka;
-  /** Consumer group; also the deduplication namespace in processed_event. */
+  /** Consumer group; also the deduplication namespace in processed_event and dead_letter. */
   groupId: string;
   topics: string[];
-  /** The consuming service's entity manager (its database has the processed_event table). */
+  /** The consuming service's entity manager (its database has the processed_event and dead_letter tables). */
   em: EntityManager;
   handler: EventHandler;
   logger: Logger;
   fromBeginning?: boolean;
   /** Called once the handler's transaction has committed (not for duplicates), e.g. to wake a worker. */
   onApplied?: (event: Event) => void;
+  /** The service's clock: a dead letter's received_at. The system's when absent. */
+  now?: () => Date;
 }
-
-const tracer = trace.getTracer('@corridor/bus');
 
 /** Events per transaction: large enough to amortise the round trips, small enough to keep locks short. */
 const CHUNK = 100;
@@ -36,10 +31,14 @@ const CHUNK = 100;
 /**
  * At-least-once consumption with exactly-once effects on the consumer's database: the handler's
  * writes and the processed_event rows commit together, and the offset is committed only after
- * that transaction has. A redelivered event finds its row and is skipped.
+ * that transaction has. A redelivered event finds its row and is skipped. A message that is not an
+ * event is kept as a dead letter in that same transaction (decision 0023), so a committed offset
+ * never passes a message that was not either applied or recorded.
  */
 export class EventConsumer {
   private readonly consumer: Consumer;
+  /** Made here rather than at import, so it reaches whichever meter provider is registered by then. */
+  private readonly deadLetters: Counter;
 
   constructor(private readonly options: EventConsumerOptions) {
     this.consumer = options.kafka.consumer({
@@ -51,6 +50,9 @@ export class EventConsumer {
       // A stop waits for the fetch under way, which an idle topic holds open this long (kafkajs: 5 s).
       // Events still arrive at once: a fetch answers as soon as there is one.
       maxWaitTimeInMs: 1_000,
+    });
+    this.deadLetters = metrics.getMeter('@corridor/bus').createCounter('corridor_consumer_dead_letters', {
+      description: 'Messages a consumer could not decode, recorded as dead letters, by consumer group and topic',
     });
   }
 
@@ -89,71 +91,54 @@ export class EventConsumer {
     }
   }
 
-  /** The chunk's new events (not seen by this group before), handled; returns them once committed. */
+  /**
+   * The chunk's new events (not seen by this group before), handled, and its undecodable messages
+   * recorded as dead letters, in one transaction; returns the events handled once it has committed.
+   */
   private async applyChunk(topic: string, partition: number, messages: KafkaMessage[]): Promise<Event[]> {
-    const decoded: { event: Event; meta: EventMeta; message: KafkaMessage }[] = [];
+    const received: ReceivedEvent[] = [];
+    const undecodable: UndecodableMessage[] = [];
     for (const message of messages) {
       const meta: EventMeta = { topic, partition, offset: message.offset };
-      try {
-        if (!message.value) throw new Error('empty message');
-        decoded.push({ event: decodeEvent(message.value), meta, message });
-      } catch (error) {
-        // A message that can never be decoded would block its partition forever; record and move on.
-        this.options.logger.error({ err: error, ...meta }, 'skipping undecodable message');
+      const decoded = decodeMessage(message.value);
+      if (decoded.ok) {
+        received.push({ event: decoded.event, meta, headers: message.headers });
+      } else {
+        // It would fail the same way on every redelivery and block its partition: kept, and passed.
+        undecodable.push({
+          ...meta,
+          key: message.key,
+          value: message.value,
+          headers: message.headers,
+          error: decoded.error,
+        });
       }
     }
-    if (decoded.length === 0) return [];
-    return this.options.em.fork().transactional(async (em) => {
-      const inserted = await em.getConnection().execute<{ event_id: string }[]>(
-        `insert into processed_event (consumer, event_id)
-           select ?, id from unnest(?::uuid[]) as id
-           on conflict do nothing returning event_id`,
-        // An array literal: the driver would spread a JS array into a list. Event ids are UUIDs.
-        [this.options.groupId, `{${decoded.map(({ event }) => event.id).join(',')}}`],
-        'all',
-        em.getTransactionContext(),
-      );
-      const fresh = new Set(inserted.map((row: { event_id: string }) => row.event_id));
-      const applied: Event[] = [];
-      for (const { event, meta, message } of decoded) {
-        if (!fresh.delete(event.id)) {
-          this.options.logger.debug({ eventId: event.id, ...meta }, 'duplicate event skipped');
-          continue;
-        }
-        await this.handleInSpan(event, meta, message, () => this.options.handler(event, em, meta));
-        applied.push(event);
-      }
-      return applied;
-    });
+    if (received.length === 0 && undecodable.length === 0) return [];
+    const receivedAt = this.options.now?.() ?? new Date();
+    const { applied, deadLetters } = await this.options.em.fork().transactional(async (em) => ({
+      deadLetters: await recordDeadLetters(em, this.options.groupId, undecodable, receivedAt),
+      applied: await applyEvents(em, this.options, received),
+    }));
+    this.report(deadLetters);
+    return applied;
   }
 
-  /** The handler in a consumer span that continues the producer's trace (from the message headers). */
-  private handleInSpan(event: Event, meta: EventMeta, message: KafkaMessage, work: () => Promise<void>): Promise<void> {
-    return tracer.startActiveSpan(
-      `process ${meta.topic}`,
-      {
-        kind: SpanKind.CONSUMER,
-        attributes: {
-          'messaging.system': 'kafka',
-          'messaging.operation.type': 'process',
-          'messaging.destination.name': meta.topic,
-          'messaging.consumer.group.name': this.options.groupId,
-          'messaging.kafka.offset': Number(meta.offset),
-          'messaging.message.id': event.id,
-        },
-      },
-      traceContextFromHeaders(message.headers),
-      async (span) => {
-        try {
-          await work();
-        } catch (error) {
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          span.end();
-        }
-      },
-    );
+  /** Once committed: each new dead letter logged and counted; a redelivered one only noted. */
+  private report(deadLetters: readonly RecordedDeadLetter[]): void {
+    for (const { message, id } of deadLetters) {
+      const fields = {
+        topic: message.topic,
+        partition: message.partition,
+        offset: message.offset,
+        error: message.error,
+      };
+      if (id === undefined) {
+        this.options.logger.warn(fields, 'undecodable message redelivered: its dead letter was recorded before');
+        continue;
+      }
+      this.options.logger.error({ ...fields, deadLetterId: id }, 'undecodable message recorded as a dead letter');
+      this.deadLetters.add(1, { consumer: this.options.groupId, topic: message.topic });
+    }
   }
 }
