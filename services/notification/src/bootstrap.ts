@@ -1,5 +1,10 @@
 import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
-import { EventConsumer } from '@corridor/bus';
+import {
+  deadLetterServiceRegistration,
+  EventConsumer,
+  pruneResolvedDeadLetters,
+  RETENTION_SWEEP_INTERVAL_MS,
+} from '@corridor/bus';
 import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { readFileSync } from 'node:fs';
@@ -11,7 +16,7 @@ import { DeliveryRepository } from './deliveries/delivery-repository.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { WebhookSender } from './deliveries/send-webhook.js';
 import { consumerLag } from './events/consumer-lag.js';
-import { deliveriesFromEvents, webhookEventTopics } from './events/deliveries-from-events.js';
+import { webhookEventConsumer } from './events/webhook-event-consumer.js';
 import { observeGauges } from './metrics.js';
 import { notificationServiceRegistration } from './notification.grpc.js';
 import { WebhookSecrets } from './secrets/webhook-secrets.js';
@@ -72,21 +77,20 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     wakeWorker: () => worker.wake(),
   };
 
-  const topics = webhookEventTopics(config.KAFKA_TOPIC_PREFIX);
-  const consumer = new EventConsumer({
+  // One set of options for the consumer and the retry of its dead letters (decision 0023).
+  const consuming = webhookEventConsumer({
     kafka,
+    orm,
     groupId: config.KAFKA_GROUP_ID,
-    topics,
-    em: orm.em,
-    handler: deliveriesFromEvents({
-      environment: config.CORRIDOR_ENVIRONMENT,
-      scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
-      now,
-      logger,
-    }),
-    onApplied: () => worker.wake(),
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    environment: config.CORRIDOR_ENVIRONMENT,
+    scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    now,
     logger,
+    wakeWorker: () => worker.wake(),
   });
+  const { topics } = consuming;
+  const consumer = new EventConsumer(consuming);
   observeGauges({
     pendingDeliveries: () => new DeliveryRepository(orm.em.fork()).countPending(),
     consumerLag: consumerLag(kafka, config.KAFKA_GROUP_ID, topics),
@@ -100,9 +104,14 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   service.every('idempotency key retention', 60_000, async () => {
     await pruneIdempotencyKeys(service.orm.em.fork(), service.clock(), IDEMPOTENCY_KEY_RETENTION_MS);
   });
+  // Resolved dead letters are kept 30 days, unresolved ones until a retry resolves them (decision 0023).
+  service.every('dead letter retention', RETENTION_SWEEP_INTERVAL_MS, async (signal) => {
+    const deleted = await pruneResolvedDeadLetters(orm.em.fork(), { now: now(), signal });
+    if (deleted > 0) logger.info({ deleted }, 'resolved dead letters past retention deleted');
+  });
   await service.serve({
     address: config.NOTIFICATION_GRPC_ADDRESS,
-    services: [notificationServiceRegistration({ orm, context })],
+    services: [notificationServiceRegistration({ orm, context }), deadLetterServiceRegistration(consuming)],
     startWork: async () => {
       worker.start();
       await consumer.start();

@@ -1,4 +1,10 @@
-import { EventConsumer, topicName } from '@corridor/bus';
+import {
+  deadLetterServiceRegistration,
+  EventConsumer,
+  pruneResolvedDeadLetters,
+  RETENTION_SWEEP_INTERVAL_MS,
+  topicName,
+} from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';
@@ -10,7 +16,7 @@ import { confirmDueDeposits } from './collections/crypto.js';
 import { decideDueRefunds } from './collections/refunds.js';
 import { loadPaymentsConfig } from './config.js';
 import type { PaymentsContext } from './context.js';
-import { customerProjection } from './customers/customer-projection.js';
+import { customerEventConsumer } from './customers/customer-event-consumer.js';
 import { paymentsDatabase } from './database.js';
 import { LedgerAccounts } from './ledger/index.js';
 import { paymentsServiceRegistration } from './payments.grpc.js';
@@ -93,19 +99,26 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   service.every('refund worker', config.COLLECTION_SWEEP_INTERVAL_MS, async () => {
     while ((await decideDueRefunds(orm.em.fork(), context)) > 0);
   });
-  // What payments knows of customers comes from their events, never customer-kyb's database.
-  const customers = new EventConsumer({
+  // What payments knows of customers comes from their events, never customer-kyb's database. One set of
+  // options for the consumer and the retry of its dead letters (decision 0023).
+  const consuming = customerEventConsumer({
     kafka: service.kafka,
+    orm,
     groupId: config.KAFKA_GROUP_ID,
-    topics: [topicName(config.KAFKA_TOPIC_PREFIX, 'customer')],
-    em: orm.em,
-    handler: customerProjection({ logger: service.logger }),
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    now: clock,
     logger: service.logger,
+  });
+  const customers = new EventConsumer(consuming);
+  // Resolved dead letters are kept 30 days, unresolved ones until a retry resolves them (decision 0023).
+  service.every('dead letter retention', RETENTION_SWEEP_INTERVAL_MS, async (signal) => {
+    const deleted = await pruneResolvedDeadLetters(orm.em.fork(), { now: clock(), signal });
+    if (deleted > 0) service.logger.info({ deleted }, 'resolved dead letters past retention deleted');
   });
   service.onStop('customer consumer', () => customers.stop(), 'before-server');
   await service.serve({
     address: config.PAYMENTS_GRPC_ADDRESS,
-    services: [paymentsServiceRegistration({ orm, context, rail })],
+    services: [paymentsServiceRegistration({ orm, context, rail }), deadLetterServiceRegistration(consuming)],
     startWork: () => customers.start(),
   });
 }

@@ -5,6 +5,7 @@ import { Migration20261122100000IdempotencyKeys } from './Migration2026112210000
 import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
 import { Migration20261124500000DeliveryListIndexes } from './Migration20261124500000DeliveryListIndexes.js';
 import { Migration20261125100000AttemptsInFlight } from './Migration20261125100000AttemptsInFlight.js';
+import { Migration20261126100000DeadLetters } from './Migration20261126100000DeadLetters.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
   { name: 'Migration20261124500000DeliveryListIndexes', class: Migration20261124500000DeliveryListIndexes },
   { name: 'Migration20261125100000AttemptsInFlight', class: Migration20261125100000AttemptsInFlight },
+  { name: 'Migration20261126100000DeadLetters', class: Migration20261126100000DeadLetters },
 ];

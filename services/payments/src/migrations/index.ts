@@ -4,6 +4,7 @@ import { Migration20261124100000Payouts } from './Migration20261124100000Payouts
 import { Migration20261124200000Collections } from './Migration20261124200000Collections.js';
 import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
 import { Migration20261124500000ListIndexes } from './Migration20261124500000ListIndexes.js';
+import { Migration20261126100000DeadLetters } from './Migration20261126100000DeadLetters.js';
 
 /** Every migration of payments, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124200000Collections', class: Migration20261124200000Collections },
   { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
   { name: 'Migration20261124500000ListIndexes', class: Migration20261124500000ListIndexes },
+  { name: 'Migration20261126100000DeadLetters', class: Migration20261126100000DeadLetters },
 ];

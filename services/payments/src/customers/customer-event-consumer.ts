@@ -1,0 +1,32 @@
+import { topicName, type EventConsumerOptions, type Kafka } from '@corridor/bus';
+import type { MikroORM } from '@corridor/db';
+import type { Logger } from '@corridor/logging';
+import type { Clock } from '@corridor/runtime';
+import { customerProjection } from './customer-projection.js';
+
+export interface CustomerEventConsumerOptions {
+  kafka: Kafka;
+  orm: MikroORM;
+  groupId: string;
+  topicPrefix: string;
+  now: Clock;
+  logger: Logger;
+}
+
+/**
+ * How payments applies customer-kyb's events to customer_projection: its consumer and the retry of
+ * its dead letters (decision 0023) are made from these same options, so a retry does what the
+ * consumer does.
+ */
+export function customerEventConsumer(options: CustomerEventConsumerOptions): EventConsumerOptions {
+  const { kafka, orm, groupId, topicPrefix, now, logger } = options;
+  return {
+    kafka,
+    groupId,
+    topics: [topicName(topicPrefix, 'customer')],
+    em: orm.em,
+    handler: customerProjection({ logger }),
+    logger,
+    now,
+  };
+}
