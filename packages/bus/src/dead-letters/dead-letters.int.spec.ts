@@ -54,6 +54,7 @@ describe('dead letters against real PostgreSQL and Kafka', () => {
   const reader = new CollectingReader();
   const topic = `test.dead-letters.${uniqueSuffix()}`;
   const flakyTopic = `test.dead-letters.flaky.${uniqueSuffix()}`;
+  const refusingTopic = `test.dead-letters.refusing.${uniqueSuffix()}`;
 
   beforeAll(async () => {
     // Registered before any consumer is made, as a service's instrument.ts does.
@@ -67,7 +68,7 @@ describe('dead letters against real PostgreSQL and Kafka', () => {
       discovery: { warnWhenNoEntities: false },
       allowGlobalContext: false,
     });
-    await createTopics([topic, flakyTopic], 1);
+    await createTopics([topic, flakyTopic, refusingTopic], 1);
     producer = testKafka().producer();
     await producer.connect();
   });
@@ -110,11 +111,11 @@ describe('dead letters against real PostgreSQL and Kafka', () => {
       (row) => row.business_id,
     );
 
-  const committedOffset = async (groupId: string) => {
+  const committedOffset = async (groupId: string, onTopic = topic) => {
     const admin = testKafka().admin();
     await admin.connect();
     try {
-      const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      const [offsets] = await admin.fetchOffsets({ groupId, topics: [onTopic] });
       return offsets?.partitions[0]?.offset;
     } finally {
       await admin.disconnect();
@@ -149,13 +150,13 @@ describe('dead letters against real PostgreSQL and Kafka', () => {
     retry_count: number;
     resolved_at: Date | null;
   }
-  const rowsOf = (groupId: string) =>
+  const rowsOf = (groupId: string, onTopic = topic) =>
     query<StoredRow>(
       db.url,
       `select id, partition, message_offset, message_key, message_value, headers, error, received_at, retry_count,
          resolved_at
        from dead_letter where consumer = $1 and topic = $2 order by message_offset`,
-      [groupId, topic],
+      [groupId, onTopic],
     );
 
   it('records undecodable messages with their exact bytes, applies the valid one, commits past all, counts them, and a redelivery adds no row', async () => {
@@ -266,6 +267,62 @@ describe('dead letters against real PostgreSQL and Kafka', () => {
     ]);
     expect(rows).toHaveLength(1);
     expect(await deadLettersCounted(groupId, flakyTopic)).toBe(1);
+  });
+
+  it('never commits an offset past a message whose dead letter could not be stored', async () => {
+    const groupId = `test-group-${uniqueSuffix()}`;
+    const { runs, handler } = projection();
+    // The database refuses this group's dead letters for a while; a sequence (not rolled back) counts the tries.
+    await query(db.url, 'create sequence refused_dead_letters');
+    await query(
+      db.url,
+      `create function refuse_dead_letter() returns trigger language plpgsql as $$
+         begin
+           if new.consumer = '${groupId}' then
+             perform nextval('refused_dead_letters');
+             raise exception 'dead letters refused for the test';
+           end if;
+           return new;
+         end $$`,
+    );
+    await query(
+      db.url,
+      'create trigger refuse_dead_letter before insert on dead_letter for each row execute function refuse_dead_letter()',
+    );
+    const consumer = new EventConsumer({
+      kafka: testKafka(),
+      groupId,
+      topics: [refusingTopic],
+      em: orm.em,
+      logger,
+      handler,
+    });
+    await producer.send({
+      topic: refusingTopic,
+      messages: [{ value: Buffer.from(encodeEvent(event('beside-it'))) }, { value: GARBAGE }],
+    });
+    await consumer.start();
+    try {
+      await eventually(async () => {
+        const [tries] = await query<{ n: string }>(db.url, 'select last_value as n from refused_dead_letters');
+        expect(Number(tries?.n)).toBeGreaterThanOrEqual(2);
+      }, 30_000);
+      // Refused twice: nothing of the chunk is kept, and the group's offset has not moved past it.
+      expect(['-1', '0', undefined]).toContain(await committedOffset(groupId, refusingTopic));
+      expect(await rowsOf(groupId, refusingTopic)).toEqual([]);
+      expect(await projected()).toEqual([]);
+
+      await query(db.url, 'drop trigger refuse_dead_letter on dead_letter');
+      await eventually(async () => expect(await committedOffset(groupId, refusingTopic)).toBe('2'), 60_000);
+      expect(await rowsOf(groupId, refusingTopic)).toHaveLength(1);
+      expect(await projected()).toEqual(['beside-it']);
+      expect(runs).toEqual(['beside-it']);
+    } finally {
+      await consumer.stop();
+      await query(db.url, 'drop trigger if exists refuse_dead_letter on dead_letter');
+      await query(db.url, 'drop function refuse_dead_letter');
+      await query(db.url, 'drop sequence refused_dead_letters');
+    }
   });
 
   /** A dead letter as the consumer records it, at a given offset, for retries and lists. */
