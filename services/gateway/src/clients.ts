@@ -1,4 +1,5 @@
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
+import { DeadLetterService } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
@@ -18,6 +19,9 @@ export interface Clients {
   notificationHealth: ClientOf<typeof Health>;
   payments: ClientOf<typeof PaymentsService>;
   paymentsHealth: ClientOf<typeof Health>;
+  /** Each consuming service's dead letters (decision 0023), served beside its own service. */
+  notificationDeadLetters: ClientOf<typeof DeadLetterService>;
+  paymentsDeadLetters: ClientOf<typeof DeadLetterService>;
   close(): void;
 }
 
@@ -43,6 +47,8 @@ export function createClients(config: {
     notificationHealth: createClient(Health, notificationTarget),
     payments: createClient(PaymentsService, paymentsTarget),
     paymentsHealth: createClient(Health, paymentsTarget),
+    notificationDeadLetters: createClient(DeadLetterService, notificationTarget),
+    paymentsDeadLetters: createClient(DeadLetterService, paymentsTarget),
   };
   return {
     ...clients,

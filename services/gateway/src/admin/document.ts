@@ -8,6 +8,7 @@ import { livenessPath, openApiDocumentSchema } from '../openapi/unauthenticated-
 import { businessSchemaComponents } from './businesses.js';
 import { credentialSchemaComponents } from './credentials.js';
 import { customerReviewSchemaComponents } from './customers.js';
+import { deadLetterSchemaComponents } from './dead-letters.js';
 import { adminMoneySchemaComponents } from './json-schema.js';
 import { ADMIN_ROUTES, type AdminRoute } from './routes.js';
 
@@ -54,6 +55,7 @@ const adminComponents: ComponentsObject = {
     ...credentialSchemaComponents,
     ...customerReviewSchemaComponents,
     ...adminMoneySchemaComponents,
+    ...deadLetterSchemaComponents,
   },
   responses: {
     ...components.responses,

@@ -7,6 +7,7 @@ import type { DocumentedRoute } from '../http/route-table.js';
 import { BUSINESS_ROUTES } from './businesses.js';
 import { CREDENTIAL_ROUTES } from './credentials.js';
 import { CUSTOMER_REVIEW_ROUTES } from './customers.js';
+import { DEAD_LETTER_ROUTES } from './dead-letters.js';
 import { KYC_VERDICT_ROUTES } from './kyc-sessions.js';
 import { PAYOUT_CONTROL_ROUTES } from './payout-controls.js';
 import { RATE_AND_FEE_ROUTES } from './rates-and-fees.js';
@@ -39,4 +40,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...RATE_AND_FEE_ROUTES,
   ...WALLET_CONTROL_ROUTES,
   ...PAYOUT_CONTROL_ROUTES,
+  ...DEAD_LETTER_ROUTES,
 ];
