@@ -3,6 +3,7 @@ import { AdminApi } from './admin-api.js';
 import { registerBusinessCommands } from './commands/businesses.js';
 import { registerCredentialCommands } from './commands/credentials.js';
 import { registerCustomerCommands } from './commands/customers.js';
+import { registerDeadLetterCommands } from './commands/dead-letters.js';
 import { registerLedgerCommands } from './commands/ledger.js';
 import { registerRateCommands } from './commands/rates.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
@@ -60,6 +61,7 @@ export function buildProgram(io: CliEnvironment): Command {
   registerRateCommands(admin, context);
   registerWalletCommands(admin, context);
   registerLedgerCommands(admin, context);
+  registerDeadLetterCommands(admin, context);
   registerSandboxCommands(admin, context);
   return program;
 }
