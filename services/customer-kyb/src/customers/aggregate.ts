@@ -13,6 +13,39 @@ export interface CustomerAggregate {
   files: Map<string, StoredFile>;
 }
 
+/**
+ * What a customer's answer is made from (customer-message.ts): an aggregate a write loaded as
+ * entities, or the rows a read took in one statement (customer-view.ts).
+ */
+export interface CustomerView {
+  customer: Pick<
+    Customer,
+    | 'id'
+    | 'businessId'
+    | 'type'
+    | 'kybScope'
+    | 'verificationStatus'
+    | 'fields'
+    | 'idFileId'
+    | 'idFileBackId'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'submittedAt'
+  >;
+  owners: readonly ViewOwner[];
+  documents: readonly Pick<
+    KybDocument,
+    'id' | 'type' | 'status' | 'adminComments' | 'fileId' | 'createdAt' | 'updatedAt'
+  >[];
+  files: ReadonlyMap<string, ViewFile>;
+}
+
+export type ViewOwner = Pick<
+  Owner,
+  'id' | 'status' | 'adminComments' | 'fields' | 'idDocumentFrontId' | 'idDocumentBackId' | 'createdAt' | 'updatedAt'
+>;
+export type ViewFile = Pick<StoredFile, 'id' | 'contentType' | 'sizeBytes' | 'uploadedAt'>;
+
 export const customerNotFound = (id: string) => notFound('CUSTOMER_NOT_FOUND', `customer ${id} not found`);
 
 /** seed 7: validation and eligibility failures are 422, the message naming the first problem. */

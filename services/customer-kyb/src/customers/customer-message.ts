@@ -9,9 +9,8 @@ import {
   type KybDocument as KybDocumentMessage,
   type Owner as OwnerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import type { StoredFile } from '../files/stored-file.entity.js';
-import type { CustomerAggregate } from './aggregate.js';
-import type { FieldValues, KybDocument, Owner } from './customer.entity.js';
+import type { CustomerView, ViewFile, ViewOwner } from './aggregate.js';
+import type { FieldValues } from './customer.entity.js';
 import { customerFieldsOf, OWNER_FIELDS } from './rules/index.js';
 
 /** Every field of `names`, null where it holds no value, so a platform can tell "not set" from "not returned". */
@@ -21,7 +20,7 @@ function fieldsStruct(names: readonly string[], values: FieldValues): JsonObject
   return json;
 }
 
-function fileRef(files: Map<string, StoredFile>, id: string | null | undefined, slot: string): FileRef[] {
+function fileRef(files: ReadonlyMap<string, ViewFile>, id: string | null | undefined, slot: string): FileRef[] {
   const file = id ? files.get(id) : undefined;
   if (!file) return [];
   return [
@@ -36,7 +35,7 @@ function fileRef(files: Map<string, StoredFile>, id: string | null | undefined, 
   ];
 }
 
-export function toOwnerMessage(owner: Owner, files: Map<string, StoredFile>): OwnerMessage {
+export function toOwnerMessage(owner: ViewOwner, files: ReadonlyMap<string, ViewFile>): OwnerMessage {
   return create(OwnerSchema, {
     id: owner.id,
     status: owner.status,
@@ -51,7 +50,10 @@ export function toOwnerMessage(owner: Owner, files: Map<string, StoredFile>): Ow
   });
 }
 
-export function toDocumentMessage(document: KybDocument, files: Map<string, StoredFile>): KybDocumentMessage {
+export function toDocumentMessage(
+  document: CustomerView['documents'][number],
+  files: ReadonlyMap<string, ViewFile>,
+): KybDocumentMessage {
   return create(KybDocumentSchema, {
     id: document.id,
     type: document.type,
@@ -63,7 +65,7 @@ export function toDocumentMessage(document: KybDocument, files: Map<string, Stor
   });
 }
 
-export function toCustomerMessage({ customer, owners, documents, files }: CustomerAggregate): CustomerMessage {
+export function toCustomerMessage({ customer, owners, documents, files }: CustomerView): CustomerMessage {
   const business = customer.type === 'business';
   return create(CustomerSchema, {
     id: customer.id,

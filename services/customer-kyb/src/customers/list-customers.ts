@@ -17,9 +17,10 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
 import type { Actor } from '../context.js';
-import { findCustomer, loadAggregate, loadAggregates, validationFailed } from './aggregate.js';
-import { Customer, VERIFICATION_STATUSES } from './customer.entity.js';
+import { customerNotFound, findCustomer, validationFailed } from './aggregate.js';
+import { VERIFICATION_STATUSES } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
+import { readCustomer, readCustomers } from './customer-view.js';
 import { CUSTOMER_TYPES, FieldProblems, isUuid } from './rules/index.js';
 
 /**
@@ -66,11 +67,12 @@ function filterOf(conditions: [column: string, value: string | undefined][]): Fi
   };
 }
 
+/** A page's customers, read in one more statement whatever the page's size. */
 const messagesOf = async (em: EntityManager, rows: Record<string, unknown>[]) =>
   (
-    await loadAggregates(
+    await readCustomers(
       em,
-      rows.map((row) => em.map(Customer, row)),
+      rows.map((row) => String(row.id)),
     )
   ).map(toCustomerMessage);
 
@@ -94,10 +96,11 @@ async function listPage(em: EntityManager, filter: Filter, page: ListPage): Prom
   if (page.kind === 'numbered') return numbered(em, filter, newestFirst, page.page);
   if (page.kind === 'unpaginated') {
     // One row past the cap tells whether more exist, without a count(*) (DESIGN.md: lists stay flat).
-    const found = await sql(em, `select * from customer where ${filter.where} order by ${newestFirst} limit ?`, [
-      ...filter.params,
-      UNPAGINATED_LIMIT + 1,
-    ]);
+    const found = await sql(
+      em,
+      `select id, created_at from customer where ${filter.where} order by ${newestFirst} limit ?`,
+      [...filter.params, UNPAGINATED_LIMIT + 1],
+    );
     return {
       customers: await messagesOf(em, found.slice(0, UNPAGINATED_LIMIT)),
       truncated: found.length > UNPAGINATED_LIMIT,
@@ -106,7 +109,7 @@ async function listPage(em: EntityManager, filter: Filter, page: ListPage): Prom
   const read = keysetRead(page);
   const rows = await sql(
     em,
-    `select * from customer where ${filter.where}${read.seek ? ` and ${read.seek}` : ''} order by ${read.order} limit ?`,
+    `select id, created_at from customer where ${filter.where}${read.seek ? ` and ${read.seek}` : ''} order by ${read.order} limit ?`,
     [...filter.params, ...read.seekParams, read.limit + 1],
   );
   const found = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: String(row.id) }));
@@ -159,8 +162,11 @@ export async function adminListCustomers(
   return numbered(em, filter, 'submitted_at asc nulls last, created_at asc, id asc', pageNumber);
 }
 
+/** GET /customer/{id}: one statement; another business's customer is not found, like a missing one. */
 export async function getCustomer(em: EntityManager, actor: Actor, customerId: string): Promise<CustomerMessage> {
-  return toCustomerMessage(await loadAggregate(em, actor, customerId));
+  const view = isUuid(customerId) ? await readCustomer(em, customerId.toLowerCase(), actor.businessId) : undefined;
+  if (!view) throw customerNotFound(customerId);
+  return toCustomerMessage(view);
 }
 
 /** The audit trail of one customer, oldest first (back office). */
