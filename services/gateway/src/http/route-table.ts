@@ -51,6 +51,13 @@ const pathPattern = (path: string) =>
 
 const templates = (path: string) => (path.match(/\{/g) ?? []).length;
 
+/** /a/b and /a/b/ both have 2. */
+const segments = (path: string) => {
+  let count = 0;
+  for (let i = 0; i < path.length - 1; i++) if (path.charCodeAt(i) === 47) count++;
+  return count;
+};
+
 /**
  * A known path asked with a method it does not have (RFC 9110 15.5.6): 405 with `Allow` naming the
  * methods it has, and OPTIONS answered 204 with the same `Allow`. Unknown paths fall through to 404.
@@ -58,17 +65,26 @@ const templates = (path: string) => (path.match(/\{/g) ?? []).length;
  * beside …/document/{document}) has only its own methods, as OpenAPI matches concrete paths first.
  */
 export function methodNotAllowed(routes: readonly DocumentedMethod[]): RequestHandler {
-  const paths = [...new Set(routes.map((route) => route.path))].map((path) => ({
-    pattern: pathPattern(path),
-    path,
-    methods: routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
-  }));
+  // Every request passes here, /healthz included: only the paths with as many segments as the
+  // request's are tried (a template's {id} is one segment), in one pass (issue 14).
+  const bySegments = new Map<number, { pattern: RegExp; templates: number; methods: string[] }[]>();
+  for (const path of new Set(routes.map((route) => route.path))) {
+    const documented = {
+      pattern: pathPattern(path),
+      templates: templates(path),
+      methods: routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
+    };
+    const count = segments(path);
+    bySegments.set(count, [...(bySegments.get(count) ?? []), documented]);
+  }
   return (req, res, next) => {
-    const matching = paths.filter(({ pattern }) => pattern.test(req.path));
-    const mostConcrete = Math.min(...matching.map(({ path }) => templates(path)));
-    const methods = new Set(
-      matching.filter(({ path }) => templates(path) === mostConcrete).flatMap((path) => path.methods),
-    );
+    let mostConcrete = Infinity;
+    let methods = new Set<string>();
+    for (const documented of bySegments.get(segments(req.path)) ?? []) {
+      if (documented.templates > mostConcrete || !documented.pattern.test(req.path)) continue;
+      if (documented.templates < mostConcrete) [mostConcrete, methods] = [documented.templates, new Set<string>()];
+      for (const method of documented.methods) methods.add(method);
+    }
     if (methods.has('GET')) methods.add('HEAD');
     if (methods.size === 0 || (methods.has(req.method) && req.method !== 'OPTIONS')) {
       next();
