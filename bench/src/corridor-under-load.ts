@@ -1,3 +1,4 @@
+import { businessBody, ownerBody } from '../../test/dist/support/customers.js';
 import { Platform } from '../../test/dist/support/platform.js';
 import type { Target } from './load.js';
 import { preparePayments, type PaymentsUnderLoad } from './payments-under-load.js';
@@ -5,6 +6,10 @@ import { PAYOUT_BENCH_ENV, preparePayouts, type PayoutsUnderLoad } from './payou
 
 /** The gateway, identity and payments, started for the bench, with businesses ready to be called. */
 export interface CorridorUnderLoad {
+  /** GET /healthz: the gateway with no authentication and nothing behind it. */
+  healthzRequest: Target;
+  /** GET /api/external/customer/{id}: a FULL business with two owners, through gRPC to customer-kyb. */
+  customerReadRequest: Target;
   /** POST /oauth/token with the business's client credentials. */
   tokenRequest: Target;
   /** GET /api/external/whoami with a token of that business. */
@@ -33,6 +38,25 @@ function accessToken(body: unknown): string {
   throw new Error(`POST /oauth/token answered without access_token: ${JSON.stringify(body)}`);
 }
 
+/** A FULL business customer with two owners (no files: a read shows them as null either way); its id. */
+async function createCustomer(platform: Platform, token: string): Promise<string> {
+  const body = businessBody({
+    kyb_scope: 'FULL',
+    owners: [ownerBody({ ownership_percentage: 60 }), ownerBody({ ownership_percentage: 40 })],
+  });
+  const created = await expectOk(
+    await platform.api('/api/external/customer', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    'creating a customer',
+  );
+  const id = (created as { data?: { id?: unknown } }).data?.id;
+  if (typeof id !== 'string') throw new Error(`POST /customer answered without data.id: ${JSON.stringify(created)}`);
+  return id;
+}
+
 /**
  * Real processes on free ports with a database and topics of their own (test/support's Platform),
  * so the bench never touches what `npm start` runs. Each request is tried once before any load:
@@ -59,10 +83,18 @@ export async function startCorridor(): Promise<CorridorUnderLoad> {
     const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
     const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
     await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
+    const writer = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:write'), 'a token'));
+    const customerPath = `/api/external/customer/${await createCustomer(platform, writer)}`;
+    await expectOk(await platform.api(customerPath, token), 'a customer read');
     const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
     const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS);
 
     return {
+      healthzRequest: { url: `${platform.publicUrl}/healthz` },
+      customerReadRequest: {
+        url: `${platform.publicUrl}${customerPath}`,
+        headers: { authorization: `Bearer ${token}` },
+      },
       tokenRequest: {
         url: `${platform.publicUrl}/oauth/token`,
         method: 'POST',

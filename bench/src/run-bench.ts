@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { startBaselineServer, type BaselineServer } from './baseline-server.js';
 import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js';
 import { numberFromEnv } from './env.js';
+import { startExpressBaseline, type ExpressBaseline } from './express-baseline.js';
+import { formatGoals, goalsJson, phaseProblems, requestGoals } from './goals.js';
 import { runBench } from './lifecycle.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
 import { runPaymentsPhases } from './payments-phases.js';
@@ -19,10 +21,11 @@ const WARM_UP_SECONDS = 2;
 const RESULTS_FILE = fileURLToPath(new URL('../results/latest.json', import.meta.url));
 
 let baselineServer: BaselineServer | undefined;
+let expressBaseline: ExpressBaseline | undefined;
 let corridor: CorridorUnderLoad | undefined;
 
 async function cleanUp(): Promise<void> {
-  await Promise.allSettled([baselineServer?.stop(), corridor?.stop()]);
+  await Promise.allSettled([baselineServer?.stop(), expressBaseline?.stop(), corridor?.stop()]);
 }
 
 async function phase(key: string, title: string, target: Target): Promise<PhaseResult> {
@@ -36,23 +39,42 @@ async function main(): Promise<void> {
   // Everything is started before the first phase, so all phases run on the same, equally busy machine.
   corridor = await startCorridor();
   baselineServer = await startBaselineServer();
+  expressBaseline = await startExpressBaseline();
 
   const baseline = await phase('baseline', 'node:http hello world (baseline)', { url: baselineServer.url });
+  const express = await phase('express', 'bare express 5, own process', { url: expressBaseline.url });
+  const healthz = await phase('healthz', 'GET /healthz (gateway, no auth)', corridor.healthzRequest);
   const tokens = await phase('oauth_token', 'POST /oauth/token (gateway → identity)', corridor.tokenRequest);
   const whoami = await phase('whoami', 'GET /api/external/whoami (gateway)', corridor.whoamiRequest);
+  const customerRead = await phase(
+    'customer_read',
+    'GET /api/external/customer/{id} (→ customer-kyb)',
+    corridor.customerReadRequest,
+  );
   const payments = await runPaymentsPhases(corridor.payments, settings, WARM_UP_SECONDS);
   const payouts = await runPayoutPhases(corridor.payouts, settings);
-  const phases = [baseline, tokens, whoami, payments.swap, payments.wallet, payouts.create];
+  const phases = [
+    baseline,
+    express,
+    healthz,
+    tokens,
+    whoami,
+    customerRead,
+    payments.swap,
+    payments.wallet,
+    payouts.create,
+  ];
+  const goals = requestGoals({ express, healthz, whoami, customerRead, token: tokens });
 
   console.log(
-    `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatPayments(payments, whoami)}\n\n` +
-      `${formatPayouts(payouts, whoami)}\n`,
+    `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n` +
+      `${formatPayments(payments, whoami)}\n\n${formatPayouts(payouts, whoami)}\n`,
   );
-  // A run whose swaps or payouts were refused or whose books do not add up measured something else: not recorded.
-  const problems = [...payments.problems, ...payouts.problems];
+  // A run whose requests were refused or whose books do not add up measured something else: not recorded.
+  const problems = [...phaseProblems(phases), ...payments.problems, ...payouts.problems];
   if (problems.length > 0) throw new Error(problems.join('; '));
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
-  const results = resultsJson(phases, baseline, whoami, payments, payouts, settings);
+  const results = { ...resultsJson(phases, baseline, whoami, payments, payouts, settings), goals: goalsJson(goals) };
   await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`written to ${RESULTS_FILE}`);
 }

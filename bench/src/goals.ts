@@ -1,0 +1,65 @@
+import type { PhaseResult } from './report.js';
+
+/** One of issue 14's targets: a ratio between two phases of the same run, and the least it may be. */
+export interface Goal {
+  name: string;
+  value: number;
+  /** The ratio must be at least this (or, for `atMost`, at most). */
+  bound: number;
+  atMost?: boolean;
+  met: boolean;
+}
+
+const perSecond = (phase: PhaseResult) => phase.measurement.requestsPerSecond;
+const p99 = (phase: PhaseResult) => phase.measurement.latencyP99Ms;
+
+function goal(name: string, value: number, bound: number, atMost = false): Goal {
+  const rounded = Number.isFinite(value) ? Number(value.toFixed(3)) : 0;
+  return { name, value: rounded, bound, atMost, met: atMost ? rounded <= bound : rounded >= bound };
+}
+
+/** Issue 14's request-path targets, each a ratio in this run. */
+export function requestGoals(phases: {
+  express: PhaseResult;
+  healthz: PhaseResult;
+  whoami: PhaseResult;
+  customerRead: PhaseResult;
+  token: PhaseResult;
+}): Goal[] {
+  const { express, healthz, whoami, customerRead, token } = phases;
+  return [
+    goal('gateway /healthz req/s ÷ bare express', perSecond(healthz) / perSecond(express), 0.9),
+    goal('whoami req/s ÷ /healthz', perSecond(whoami) / perSecond(healthz), 0.85),
+    goal('whoami p99 ÷ /healthz p99', p99(whoami) / Math.max(p99(healthz), 1), 1.2, true),
+    goal('GET /customer/{id} req/s ÷ whoami', perSecond(customerRead) / perSecond(whoami), 0.5),
+    goal('POST /oauth/token req/s ÷ whoami', perSecond(token) / perSecond(whoami), 0.3),
+  ];
+}
+
+export function formatGoals(goals: Goal[]): string {
+  const width = Math.max(...goals.map((g) => g.name.length));
+  return [
+    'issue 14 targets (ratios within this run):',
+    ...goals.map(
+      (g) =>
+        `  ${g.name.padEnd(width)}  ${g.value.toFixed(3).padStart(7)}  ${g.atMost ? '≤' : '≥'} ${g.bound}  ${g.met ? 'met' : 'NOT met'}`,
+    ),
+  ].join('\n');
+}
+
+/** A phase that got refusals or no answers measured something else: the run says so and fails. */
+export function phaseProblems(phases: PhaseResult[]): string[] {
+  return phases
+    .filter((phase) => phase.measurement.non2xx > 0 || phase.measurement.errors > 0)
+    .map(
+      (phase) =>
+        `${phase.key}: ${phase.measurement.non2xx} non-2xx ${JSON.stringify(phase.measurement.statusCodes)}, ` +
+        `${phase.measurement.errors} errors`,
+    );
+}
+
+/** latest.json's goals: objects keyed by name (no arrays, so prettier leaves the file as written). */
+export const goalsJson = (goals: Goal[]) =>
+  Object.fromEntries(
+    goals.map((g) => [g.name, { value: g.value, bound: g.bound, at_most: g.atMost ?? false, met: g.met }]),
+  );
