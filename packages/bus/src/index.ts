@@ -5,7 +5,13 @@ export type { Kafka, Producer } from 'kafkajs';
 export { OutboxMessage, recordEvent, type RecordEvent } from './outbox/record.js';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
 export { outboxSchemaSql, processedEventSchemaSql, OUTBOX_CHANNEL } from './outbox/schema.js';
-export { EventConsumer, type EventConsumerOptions, type EventHandler, type EventMeta } from './consumer/consumer.js';
+export {
+  EventConsumer,
+  type ConsumerSettings,
+  type EventConsumerOptions,
+  type EventHandler,
+  type EventMeta,
+} from './consumer/consumer.js';
 export { decodeMessage, type DecodedMessage } from './consumer/decode-message.js';
 export { deadLetterSchemaDownSql, deadLetterSchemaSql } from './dead-letters/schema.js';
 export { getDeadLetter, listDeadLetters, type DeadLetterListRequest } from './dead-letters/read.js';

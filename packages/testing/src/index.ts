@@ -9,3 +9,4 @@ export * from './certificates.js';
 export * from './webhook-receiver.js';
 export * from './query-plan.js';
 export * from './shared-resources.js';
+export * from './dead-letters.js';

@@ -9,6 +9,16 @@ import { decodeMessage } from './decode-message.js';
 
 export type { EventHandler, EventMeta } from './apply-events.js';
 
+/** What a service's bootstrap hands each event consumer it builds (its consumer-options module). */
+export interface ConsumerSettings {
+  kafka: Kafka;
+  groupId: string;
+  /** Prepended to the topics' names (KAFKA_TOPIC_PREFIX). */
+  topicPrefix: string;
+  now: () => Date;
+  logger: Logger;
+}
+
 export interface EventConsumerOptions {
   kafka: Kafka;
   /** Consumer group; also the deduplication namespace in processed_event and dead_letter. */

@@ -1,20 +1,17 @@
 import { deadLetterServiceRegistration, encodeEvent, Environment, newEvent } from '@corridor/bus';
-import {
-  DeadLetterService,
-  DeadLetterStatus,
-  RetryOutcome,
-} from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
+import { DeadLetterStatus, RetryOutcome } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import {
-  createClient,
-  DomainError,
-  startGrpcServer,
-  Status,
-  type ClientOf,
-  type RunningGrpcServer,
-} from '@corridor/grpc';
+import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { createTestDatabase, query, testKafka, type TestDatabase } from '@corridor/testing';
+import {
+  createTestDatabase,
+  insertDeadLetter,
+  query,
+  serveDeadLetters,
+  testKafka,
+  type DeadLetterServiceUnderTest,
+  type TestDatabase,
+} from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
 import { generateSigningSecret, lastFour, WebhookSecrets } from '../secrets/webhook-secrets.js';
@@ -30,8 +27,8 @@ const now = new Date('2026-11-26T12:00:00.000Z');
 describe('notification: its dead letters over gRPC (real PostgreSQL, the migrated schema, the delivery handler)', () => {
   let db: TestDatabase;
   let orm: MikroORM;
-  let server: RunningGrpcServer;
-  let client: ClientOf<typeof DeadLetterService>;
+  let served: DeadLetterServiceUnderTest;
+  const client = () => served.client;
   let wakes = 0;
 
   beforeAll(async () => {
@@ -49,33 +46,24 @@ describe('notification: its dead letters over gRPC (real PostgreSQL, the migrate
       logger,
       wakeWorker: () => void wakes++,
     });
-    server = await startGrpcServer({
-      address: '127.0.0.1:0',
-      services: [deadLetterServiceRegistration(consuming)],
-      logger,
-    });
-    client = createClient(DeadLetterService, { address: `127.0.0.1:${server.port}` });
+    served = await serveDeadLetters(deadLetterServiceRegistration(consuming));
   });
 
   afterAll(async () => {
-    client?.close();
-    await server?.shutdown(1_000);
+    await served?.stop();
     await orm?.close();
     await db?.drop();
   });
 
   /** A dead letter as the consumer records it. */
-  async function deadLetter(offset: number, value: Buffer): Promise<string> {
-    const id = randomUUID();
-    await query(
-      db.url,
-      `insert into dead_letter (id, consumer, topic, partition, message_offset, message_key, message_value, error,
-         received_at)
-       values ($1, $2, $3, 0, $4, null, $5, 'as an older build read it', $6)`,
-      [id, GROUP, TOPIC, offset, value, new Date(now.getTime() - 60_000 + offset)],
-    );
-    return id;
-  }
+  const deadLetter = (offset: number, value: Buffer) =>
+    insertDeadLetter(db.url, {
+      consumer: GROUP,
+      topic: TOPIC,
+      offset,
+      value,
+      receivedAt: new Date(now.getTime() - 60_000 + offset),
+    });
 
   /** A business with a webhook registration (its URLs are never called: no worker runs here). */
   async function registeredBusiness(): Promise<string> {
@@ -116,21 +104,23 @@ describe('notification: its dead letters over gRPC (real PostgreSQL, the migrate
     const garbage = await deadLetter(1, GARBAGE);
     const readable = await deadLetter(2, Buffer.from(encodeEvent(verified)));
 
-    const listed = await client.listDeadLetters({ cursorPage: { limit: 1 } });
+    const listed = await client().listDeadLetters({ cursorPage: { limit: 1 } });
     expect(listed.deadLetters.map((d) => [d.id, d.topic, d.status])).toEqual([
       [readable, TOPIC, DeadLetterStatus.UNRESOLVED],
     ]);
-    const older = await client.listDeadLetters({ cursorPage: { cursor: listed.cursorPage?.nextCursor ?? '' } });
+    const older = await client().listDeadLetters({ cursorPage: { cursor: listed.cursorPage?.nextCursor ?? '' } });
     expect(older.deadLetters.map((d) => d.id)).toEqual([garbage]);
 
-    const refused = await client.retryDeadLetter({ deadLetterId: garbage }).catch((e: unknown) => e);
+    const refused = await client()
+      .retryDeadLetter({ deadLetterId: garbage })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ status: Status.FAILED_PRECONDITION, reason: 'DEAD_LETTER_UNDECODABLE' });
 
-    const retried = await client.retryDeadLetter({ deadLetterId: readable });
+    const retried = await client().retryDeadLetter({ deadLetterId: readable });
     expect(retried.outcome).toBe(RetryOutcome.APPLIED);
     expect(retried.deadLetter).toMatchObject({ status: DeadLetterStatus.RESOLVED, eventId: verified.id });
-    expect((await client.retryDeadLetter({ deadLetterId: readable })).outcome).toBe(RetryOutcome.ALREADY_RESOLVED);
+    expect((await client().retryDeadLetter({ deadLetterId: readable })).outcome).toBe(RetryOutcome.ALREADY_RESOLVED);
     expect(
       await query(db.url, 'select event_type, destination, status from webhook_delivery where event_id = $1', [
         verified.id,
@@ -139,7 +129,7 @@ describe('notification: its dead letters over gRPC (real PostgreSQL, the migrate
     // The worker is woken for the new delivery, as after the consumer's own commit.
     expect(wakes).toBe(1);
 
-    const resolved = await client.listDeadLetters({ status: DeadLetterStatus.RESOLVED });
+    const resolved = await client().listDeadLetters({ status: DeadLetterStatus.RESOLVED });
     expect(resolved.deadLetters.map((d) => d.id)).toEqual([readable]);
   });
 });

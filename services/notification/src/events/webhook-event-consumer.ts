@@ -1,20 +1,14 @@
-import type { EventConsumerOptions, Kafka } from '@corridor/bus';
+import type { ConsumerSettings, EventConsumerOptions } from '@corridor/bus';
 import type { MikroORM } from '@corridor/db';
-import type { Logger } from '@corridor/logging';
-import type { Clock } from '@corridor/runtime';
 import {
   deliveriesFromEvents,
   webhookEventTopics,
   type DeliveriesFromEventsOptions,
 } from './deliveries-from-events.js';
 
-export interface WebhookEventConsumerOptions extends Pick<DeliveriesFromEventsOptions, 'environment' | 'scheduleMs'> {
-  kafka: Kafka;
+export interface WebhookEventConsumerOptions
+  extends ConsumerSettings, Pick<DeliveriesFromEventsOptions, 'environment' | 'scheduleMs'> {
   orm: MikroORM;
-  groupId: string;
-  topicPrefix: string;
-  now: Clock;
-  logger: Logger;
   /** Wakes the delivery worker once an event's deliveries are committed. */
   wakeWorker: () => void;
 }

@@ -1,16 +1,9 @@
-import { topicName, type EventConsumerOptions, type Kafka } from '@corridor/bus';
+import { topicName, type ConsumerSettings, type EventConsumerOptions } from '@corridor/bus';
 import type { MikroORM } from '@corridor/db';
-import type { Logger } from '@corridor/logging';
-import type { Clock } from '@corridor/runtime';
 import { customerProjection } from './customer-projection.js';
 
-export interface CustomerEventConsumerOptions {
-  kafka: Kafka;
+export interface CustomerEventConsumerOptions extends ConsumerSettings {
   orm: MikroORM;
-  groupId: string;
-  topicPrefix: string;
-  now: Clock;
-  logger: Logger;
 }
 
 /**

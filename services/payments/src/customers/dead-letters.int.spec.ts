@@ -1,20 +1,17 @@
 import { deadLetterServiceRegistration, encodeEvent, Environment, newEvent } from '@corridor/bus';
-import {
-  DeadLetterService,
-  DeadLetterStatus,
-  RetryOutcome,
-} from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
+import { DeadLetterStatus, RetryOutcome } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import {
-  createClient,
-  DomainError,
-  startGrpcServer,
-  Status,
-  type ClientOf,
-  type RunningGrpcServer,
-} from '@corridor/grpc';
+import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { createTestDatabase, query, testKafka, type TestDatabase } from '@corridor/testing';
+import {
+  createTestDatabase,
+  insertDeadLetter,
+  query,
+  serveDeadLetters,
+  testKafka,
+  type DeadLetterServiceUnderTest,
+  type TestDatabase,
+} from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { paymentsDatabase } from '../database.js';
 import { customerEventConsumer } from './customer-event-consumer.js';
@@ -28,8 +25,8 @@ const now = new Date('2026-11-26T12:00:00.000Z');
 describe('payments: its dead letters over gRPC (real PostgreSQL, the migrated schema, the projection handler)', () => {
   let db: TestDatabase;
   let orm: MikroORM;
-  let server: RunningGrpcServer;
-  let client: ClientOf<typeof DeadLetterService>;
+  let served: DeadLetterServiceUnderTest;
+  const client = () => served.client;
 
   beforeAll(async () => {
     db = await createTestDatabase('payments_dead_letters');
@@ -43,33 +40,24 @@ describe('payments: its dead letters over gRPC (real PostgreSQL, the migrated sc
       now: () => now,
       logger,
     });
-    server = await startGrpcServer({
-      address: '127.0.0.1:0',
-      services: [deadLetterServiceRegistration(consuming)],
-      logger,
-    });
-    client = createClient(DeadLetterService, { address: `127.0.0.1:${server.port}` });
+    served = await serveDeadLetters(deadLetterServiceRegistration(consuming));
   });
 
   afterAll(async () => {
-    client?.close();
-    await server?.shutdown(1_000);
+    await served?.stop();
     await orm?.close();
     await db?.drop();
   });
 
   /** A dead letter as the consumer records it. */
-  async function deadLetter(offset: number, value: Buffer): Promise<string> {
-    const id = randomUUID();
-    await query(
-      db.url,
-      `insert into dead_letter (id, consumer, topic, partition, message_offset, message_key, message_value, error,
-         received_at)
-       values ($1, $2, $3, 0, $4, null, $5, 'as an older build read it', $6)`,
-      [id, GROUP, TOPIC, offset, value, new Date(now.getTime() - 60_000 + offset)],
-    );
-    return id;
-  }
+  const deadLetter = (offset: number, value: Buffer) =>
+    insertDeadLetter(db.url, {
+      consumer: GROUP,
+      topic: TOPIC,
+      offset,
+      value,
+      receivedAt: new Date(now.getTime() - 60_000 + offset),
+    });
 
   it('lists, shows, and retries: a still-garbage one fails FAILED_PRECONDITION, a readable one projects the customer once', async () => {
     const customerId = randomUUID();
@@ -90,30 +78,34 @@ describe('payments: its dead letters over gRPC (real PostgreSQL, the migrated sc
     const garbage = await deadLetter(1, GARBAGE);
     const readable = await deadLetter(2, Buffer.from(encodeEvent(created)));
 
-    const listed = await client.listDeadLetters({ status: DeadLetterStatus.UNRESOLVED });
+    const listed = await client().listDeadLetters({ status: DeadLetterStatus.UNRESOLVED });
     expect(listed.deadLetters.map((d) => [d.id, d.offset, d.valueSize])).toEqual([
       [readable, 2n, encodeEvent(created).length],
       [garbage, 1n, GARBAGE.length],
     ]);
-    const { deadLetter: shown } = await client.getDeadLetter({ deadLetterId: garbage });
+    const { deadLetter: shown } = await client().getDeadLetter({ deadLetterId: garbage });
     expect(Buffer.from(shown?.value ?? []).equals(GARBAGE)).toBe(true);
 
-    const refused = await client.retryDeadLetter({ deadLetterId: garbage }).catch((e: unknown) => e);
+    const refused = await client()
+      .retryDeadLetter({ deadLetterId: garbage })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ status: Status.FAILED_PRECONDITION, reason: 'DEAD_LETTER_UNDECODABLE' });
     expect((refused as DomainError).message).toMatch(`dead letter ${garbage} still cannot be decoded: `);
 
-    const retried = await client.retryDeadLetter({ deadLetterId: readable });
+    const retried = await client().retryDeadLetter({ deadLetterId: readable });
     expect(retried.outcome).toBe(RetryOutcome.APPLIED);
     expect(retried.deadLetter).toMatchObject({ status: DeadLetterStatus.RESOLVED, eventId: created.id, retryCount: 1 });
     expect(
       await query(db.url, 'select business_id, verification_status, display_name from customer_projection'),
     ).toEqual([{ business_id: businessId, verification_status: 'PENDING', display_name: 'Ada Obi' }]);
-    expect((await client.retryDeadLetter({ deadLetterId: readable })).outcome).toBe(RetryOutcome.ALREADY_RESOLVED);
+    expect((await client().retryDeadLetter({ deadLetterId: readable })).outcome).toBe(RetryOutcome.ALREADY_RESOLVED);
 
-    const unresolved = await client.listDeadLetters({ status: DeadLetterStatus.UNRESOLVED });
+    const unresolved = await client().listDeadLetters({ status: DeadLetterStatus.UNRESOLVED });
     expect(unresolved.deadLetters.map((d) => [d.id, d.retryCount])).toEqual([[garbage, 1]]);
-    const missing = await client.retryDeadLetter({ deadLetterId: randomUUID() }).catch((e: unknown) => e);
+    const missing = await client()
+      .retryDeadLetter({ deadLetterId: randomUUID() })
+      .catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: Status.NOT_FOUND, reason: 'DEAD_LETTER_NOT_FOUND' });
   });
 });
