@@ -24,7 +24,7 @@ interface CliRun {
 }
 
 describe('corridor admin: the built CLI as a child process against the real gateway and identity', () => {
-  const platform = Platform.shared();
+  const platform = new Platform();
   let localDir: string;
 
   beforeAll(async () => {

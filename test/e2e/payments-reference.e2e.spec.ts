@@ -26,7 +26,7 @@ const zeroWallets = () =>
  * business's rates with its spread, fee breakdowns from the back office's schedule, and wallets.
  */
 describe('payments: currencies, rates, fees and wallets through the gateway', () => {
-  const platform = Platform.shared();
+  const platform = new Platform();
   const api = platform.payments;
   let caller: PaymentsCaller;
 

@@ -168,8 +168,9 @@ export class Platform {
    * The jest worker's default platform, started by the first suite that asks and used by every later
    * one: a platform start (five processes, four databases) costs 7-10 s of the 2 CPUs, and most
    * suites only call the public and admin APIs, each as businesses of their own. Not for a suite
-   * that stops, restarts or reads the logs of a process, needs other options, or counts anything
-   * platform-wide (all businesses, all events on a topic, metrics): those make their own.
+   * that stops, restarts or reads the logs of a process, needs other options, or reads or changes
+   * anything platform-wide (the review queue across businesses, exchange rates, metrics): those
+   * make their own.
    * `stop()` leaves it running; its processes end with the worker, and jest's global tear-down
    * drops its databases and bucket (test/global-teardown.mjs).
    */
