@@ -1,4 +1,10 @@
-import { OutboxMessage, outboxSchemaSql, processedEventRetentionSql, processedEventSchemaSql } from '@corridor/bus';
+import {
+  deadLetterSchemaSql,
+  OutboxMessage,
+  outboxSchemaSql,
+  processedEventRetentionSql,
+  processedEventSchemaSql,
+} from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
 import { Migration, openMigratedDatabase, type ServiceDatabaseOptions } from '@corridor/db';
@@ -18,11 +24,13 @@ import { startService, type RunningService, type StartServiceOptions } from './s
 class Migration20260101000000Outbox extends Migration {
   override up(): void {
     for (const sql of outboxSchemaSql) this.addSql(sql);
-    for (const sql of [...processedEventSchemaSql, ...processedEventRetentionSql]) this.addSql(sql);
+    for (const sql of [...processedEventSchemaSql, ...processedEventRetentionSql, ...deadLetterSchemaSql]) {
+      this.addSql(sql);
+    }
   }
 }
 
-/** A tiny producing and consuming service: the outbox and processed_event tables, and one method of identity's contract that needs nothing. */
+/** A tiny producing and consuming service: the outbox, processed_event and dead_letter tables, and one method of identity's contract that needs nothing. */
 const tinyDatabase = (databaseUrl: string): ServiceDatabaseOptions => ({
   databaseUrl,
   entities: [OutboxMessage],
@@ -219,7 +227,7 @@ describe('startService (real PostgreSQL and Kafka)', () => {
       expect(() => service?.onStop('late', () => undefined)).toThrow('already stopping');
     });
 
-    it('prunes processed events older than the retention by the service clock, and keeps the others', async () => {
+    it('prunes processed events older than the retention and resolved dead letters past theirs, by the service clock, and keeps the others', async () => {
       // The service's clock reads 2026-11-21T10:00Z: with 7 days, the cutoff is 2026-11-14T10:00Z.
       await query(
         db.url,
@@ -229,8 +237,18 @@ describe('startService (real PostgreSQL and Kafka)', () => {
            ('tiny', gen_random_uuid(), '2026-11-15T10:00:00Z'),
            ('tiny', gen_random_uuid(), '2026-11-20T10:00:00Z')`,
       );
+      // Dead letters: resolved 31 and 29 days before the clock, and one never resolved (decision 0023).
+      await query(
+        db.url,
+        `insert into dead_letter (id, consumer, topic, partition, message_offset, error, received_at, resolved_at, event_id)
+         values (gen_random_uuid(), 'tiny', 't', 0, 1, 'old', '2026-10-01T10:00:00Z', '2026-10-21T10:00:00Z', gen_random_uuid()),
+                (gen_random_uuid(), 'tiny', 't', 0, 2, 'recent', '2026-10-01T10:00:00Z', '2026-10-23T10:00:00Z', gen_random_uuid()),
+                (gen_random_uuid(), 'tiny', 't', 0, 3, 'open', '2026-09-01T10:00:00Z', null, null)`,
+      );
       const log = capturedLog();
-      service = await start(log, undefined, { processedEvents: { retentionMs: 7 * 86_400_000, sweepIntervalMs: 20 } });
+      service = await start(log, undefined, {
+        eventConsumer: { processedEventRetentionMs: 7 * 86_400_000, sweepIntervalMs: 20 },
+      });
       await eventually(async () => {
         const rows = await query<{ processed_at: Date }>(
           db.url,
@@ -243,6 +261,13 @@ describe('startService (real PostgreSQL and Kafka)', () => {
       }, 5_000);
       expect(log.lines).toContainEqual(
         expect.objectContaining({ msg: 'processed events past retention deleted', deleted: 2 }),
+      );
+      await eventually(async () => {
+        const rows = await query<{ error: string }>(db.url, 'select error from dead_letter order by error');
+        expect(rows.map((row) => row.error)).toEqual(['open', 'recent']);
+      }, 5_000);
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({ msg: 'resolved dead letters past retention deleted', deleted: 1 }),
       );
     });
 

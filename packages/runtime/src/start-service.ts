@@ -3,6 +3,7 @@ import {
   createKafka,
   OutboxRelay,
   pruneProcessedEvents,
+  pruneResolvedDeadLetters,
   RETENTION_SWEEP_INTERVAL_MS,
   type Kafka,
   type Producer,
@@ -26,10 +27,12 @@ export interface StartServiceOptions {
    */
   outbox?: { enabled: boolean; pollIntervalMs: number; retentionMs?: number };
   /**
-   * Consuming services: prunes processed_event rows older than `retentionMs`, in batches, every
-   * `sweepIntervalMs` (default hourly) by the service's clock (decision 0017).
+   * Consuming services (an EventConsumer's processed_event and dead_letter tables): prunes
+   * processed_event rows older than `processedEventRetentionMs` (decision 0017) and resolved dead
+   * letters past theirs (decision 0023), in batches, every `sweepIntervalMs` (default hourly) by the
+   * service's clock.
    */
-  processedEvents?: { retentionMs: number; sweepIntervalMs?: number };
+  eventConsumer?: { processedEventRetentionMs: number; sweepIntervalMs?: number };
   /** The service's one clock, handed to its context; the system's when absent. */
   clock?: Clock;
   /** Flushed last at shutdown (the service's instrument.ts). */
@@ -122,20 +125,22 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
 
   const periodic = new PeriodicTasks(logger);
   const clock = options.clock ?? systemClock;
-  const processedEvents = options.processedEvents;
-  if (processedEvents) {
-    periodic.every(
-      'processed event retention',
-      processedEvents.sweepIntervalMs ?? RETENTION_SWEEP_INTERVAL_MS,
-      async (signal) => {
-        const deleted = await pruneProcessedEvents(orm.em.fork(), {
-          now: clock(),
-          retentionMs: processedEvents.retentionMs,
-          signal,
-        });
-        if (deleted > 0) logger.info({ deleted }, 'processed events past retention deleted');
-      },
-    );
+  const eventConsumer = options.eventConsumer;
+  if (eventConsumer) {
+    const interval = eventConsumer.sweepIntervalMs ?? RETENTION_SWEEP_INTERVAL_MS;
+    periodic.every('processed event retention', interval, async (signal) => {
+      const deleted = await pruneProcessedEvents(orm.em.fork(), {
+        now: clock(),
+        retentionMs: eventConsumer.processedEventRetentionMs,
+        signal,
+      });
+      if (deleted > 0) logger.info({ deleted }, 'processed events past retention deleted');
+    });
+    // Unresolved dead letters stay until a retry resolves them.
+    periodic.every('dead letter retention', interval, async (signal) => {
+      const deleted = await pruneResolvedDeadLetters(orm.em.fork(), { now: clock(), signal });
+      if (deleted > 0) logger.info({ deleted }, 'resolved dead letters past retention deleted');
+    });
   }
   const steps: Record<StopPhase, StopStep[]> = { 'before-server': [], 'after-server': [] };
   let server: { shutdown(): Promise<void> } | undefined;

@@ -1,10 +1,5 @@
 import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
-import {
-  deadLetterServiceRegistration,
-  EventConsumer,
-  pruneResolvedDeadLetters,
-  RETENTION_SWEEP_INTERVAL_MS,
-} from '@corridor/bus';
+import { deadLetterServiceRegistration, EventConsumer } from '@corridor/bus';
 import { startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { readFileSync } from 'node:fs';
@@ -31,7 +26,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     log: { level: config.LOG_LEVEL },
     database: notificationDatabase(config.DATABASE_URL),
     kafkaBrokers: config.KAFKA_BROKERS,
-    processedEvents: { retentionMs: config.PROCESSED_EVENT_RETENTION_MS },
+    eventConsumer: { processedEventRetentionMs: config.PROCESSED_EVENT_RETENTION_MS },
     telemetry,
   });
   const { logger, orm, kafka, clock: now } = service;
@@ -103,11 +98,6 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   // Keys are kept 24 h (decision 0012), then deleted in bounded batches.
   service.every('idempotency key retention', 60_000, async () => {
     await pruneIdempotencyKeys(service.orm.em.fork(), service.clock(), IDEMPOTENCY_KEY_RETENTION_MS);
-  });
-  // Resolved dead letters are kept 30 days, unresolved ones until a retry resolves them (decision 0023).
-  service.every('dead letter retention', RETENTION_SWEEP_INTERVAL_MS, async (signal) => {
-    const deleted = await pruneResolvedDeadLetters(orm.em.fork(), { now: now(), signal });
-    if (deleted > 0) logger.info({ deleted }, 'resolved dead letters past retention deleted');
   });
   await service.serve({
     address: config.NOTIFICATION_GRPC_ADDRESS,

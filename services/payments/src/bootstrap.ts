@@ -1,10 +1,4 @@
-import {
-  deadLetterServiceRegistration,
-  EventConsumer,
-  pruneResolvedDeadLetters,
-  RETENTION_SWEEP_INTERVAL_MS,
-  topicName,
-} from '@corridor/bus';
+import { deadLetterServiceRegistration, EventConsumer, topicName } from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';
@@ -39,7 +33,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
       pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
       retentionMs: config.OUTBOX_RETENTION_MS,
     },
-    processedEvents: { retentionMs: config.PROCESSED_EVENT_RETENTION_MS },
+    eventConsumer: { processedEventRetentionMs: config.PROCESSED_EVENT_RETENTION_MS },
     telemetry,
   });
   const { orm, clock } = service;
@@ -110,11 +104,6 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     logger: service.logger,
   });
   const customers = new EventConsumer(consuming);
-  // Resolved dead letters are kept 30 days, unresolved ones until a retry resolves them (decision 0023).
-  service.every('dead letter retention', RETENTION_SWEEP_INTERVAL_MS, async (signal) => {
-    const deleted = await pruneResolvedDeadLetters(orm.em.fork(), { now: clock(), signal });
-    if (deleted > 0) service.logger.info({ deleted }, 'resolved dead letters past retention deleted');
-  });
   service.onStop('customer consumer', () => customers.stop(), 'before-server');
   await service.serve({
     address: config.PAYMENTS_GRPC_ADDRESS,
