@@ -1,4 +1,4 @@
-import type { PhaseResult } from './report.js';
+import { ratio, type PhaseResult } from './report.js';
 
 /** One of issue 14's targets: a ratio between two phases of the same run, and the least it may be. */
 export interface Goal {
@@ -10,7 +10,6 @@ export interface Goal {
   met: boolean;
 }
 
-const perSecond = (phase: PhaseResult) => phase.measurement.requestsPerSecond;
 const p99 = (phase: PhaseResult) => phase.measurement.latencyP99Ms;
 
 function goal(name: string, value: number, bound: number, atMost = false): Goal {
@@ -28,11 +27,11 @@ export function requestGoals(phases: {
 }): Goal[] {
   const { express, healthz, whoami, customerRead, token } = phases;
   return [
-    goal('gateway /healthz req/s ÷ bare express', perSecond(healthz) / perSecond(express), 0.9),
-    goal('whoami req/s ÷ /healthz', perSecond(whoami) / perSecond(healthz), 0.85),
+    goal('gateway /healthz req/s ÷ bare express', ratio(healthz, express), 0.9),
+    goal('whoami req/s ÷ /healthz', ratio(whoami, healthz), 0.85),
     goal('whoami p99 ÷ /healthz p99', p99(whoami) / Math.max(p99(healthz), 1), 1.2, true),
-    goal('GET /customer/{id} req/s ÷ whoami', perSecond(customerRead) / perSecond(whoami), 0.5),
-    goal('POST /oauth/token req/s ÷ whoami', perSecond(token) / perSecond(whoami), 0.3),
+    goal('GET /customer/{id} req/s ÷ whoami', ratio(customerRead, whoami), 0.5),
+    goal('POST /oauth/token req/s ÷ whoami', ratio(token, whoami), 0.3),
   ];
 }
 

@@ -15,7 +15,7 @@ export interface PhaseResult {
 }
 
 /** Share of another phase's requests per second (the baseline's, whoami's): what the extra work costs. */
-const ratio = (phase: PhaseResult, reference: PhaseResult) =>
+export const ratio = (phase: PhaseResult, reference: PhaseResult) =>
   reference.measurement.requestsPerSecond > 0
     ? phase.measurement.requestsPerSecond / reference.measurement.requestsPerSecond
     : 0;

@@ -123,12 +123,12 @@ export async function startService(options: StartOptions): Promise<ServiceProces
   return service;
 }
 
-/** Sends a signal to a process that may have ended already. */
-function killQuietly(pid: number, signal: NodeJS.Signals): void {
+/** Sends a signal to a process that may have ended already (ESRCH); any other failure is thrown. */
+export function killQuietly(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
-  } catch {
-    // ESRCH: it has ended
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
 }
 

@@ -2,6 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_RUN_ENV, testDatabaseAt } from './postgres.js';
+import { killQuietly } from './processes.js';
 import { testBucketNamed } from './s3.js';
 
 /** What a test platform shared between suites leaves for the run's end: processes, databases, bucket. */
@@ -32,20 +33,11 @@ export async function dropSharedResources(): Promise<void> {
   const files = await readdir(directory).catch(() => []);
   for (const file of files) {
     const resources = JSON.parse(await readFile(join(directory, file), 'utf8')) as SharedResources;
-    for (const pid of resources.pids) killUnlessGone(pid);
+    for (const pid of resources.pids) killQuietly(pid, 'SIGKILL');
     await Promise.all([
       ...Object.values(resources.databases).map((name) => testDatabaseAt(name).drop()),
       testBucketNamed(resources.bucket).drop(),
     ]);
   }
   await rm(directory, { recursive: true, force: true });
-}
-
-/** SIGKILL, unless the process has already ended. */
-function killUnlessGone(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
 }
