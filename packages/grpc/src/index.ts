@@ -22,3 +22,4 @@ export {
   type ReadinessCheck,
   withTimeout,
 } from './health.js';
+export { protoVocabulary, type ProtoVocabulary, type Spelling } from './proto-vocabulary.js';

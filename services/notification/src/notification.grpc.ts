@@ -52,7 +52,7 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
       // replay shows it again from the registration's sealed copy, as the first answer did.
       let secret: string | undefined;
       const stored = await runIdempotent(em(), call, 'RegisterWebhook', RegisterWebhookResponseSchema, async (tx) => {
-        const webhook = await registerWebhook(tx, context, businessOf(call), request.body ?? {});
+        const webhook = await registerWebhook(tx, context, businessOf(call), request);
         secret = webhook.signingSecret;
         return create(RegisterWebhookResponseSchema, { webhook: { ...webhook, signingSecret: '' } });
       });
@@ -62,8 +62,7 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
       return { webhook: { ...webhook, signingSecret: secret } };
     },
     async updateWebhook(request, call) {
-      const input = { webhookId: request.webhookId, body: request.body ?? {} };
-      return { webhook: await updateWebhook(em(), context, businessOf(call), input) };
+      return { webhook: await updateWebhook(em(), context, businessOf(call), request) };
     },
     async getWebhook(_request, call) {
       return { webhook: await getWebhook(em(), businessOf(call)) };
@@ -94,7 +93,7 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
         ReplayFailedDeliveriesResponseSchema,
         async (tx) =>
           create(ReplayFailedDeliveriesResponseSchema, {
-            queued: await replayFailedDeliveries(tx, queue, businessOf(call), request.body ?? {}),
+            queued: await replayFailedDeliveries(tx, queue, businessOf(call), request),
           }),
       );
       if (queuedAny) context.wakeWorker?.();
@@ -102,10 +101,7 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     },
     async triggerMockWebhook(request, call) {
       const attempt = async () =>
-        create(
-          TriggerMockWebhookResponseSchema,
-          await triggerMockWebhook(em(), context, businessOf(call), request.body ?? {}),
-        );
+        create(TriggerMockWebhookResponseSchema, await triggerMockWebhook(em(), context, businessOf(call), request));
       return runIdempotentOutsideTransaction(
         em(),
         call,

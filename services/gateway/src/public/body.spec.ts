@@ -3,7 +3,6 @@ import {
   UpdateCustomerRequestSchema,
   UpgradeKybScopeRequestSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
-import { UpdateWebhookRequestSchema } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { HttpError } from '../http/errors.js';
 import { structOfBody } from './body.js';
 
@@ -38,15 +37,6 @@ describe('a request body as the Struct a service reads (decision 0008)', () => {
     expect(fromBinary(UpgradeKybScopeRequestSchema, toBinary(UpgradeKybScopeRequestSchema, request)).body).toEqual(
       sent,
     );
-  });
-
-  it('reaches notification the same way: kyc_url null stays null, an omitted URL stays absent (decision 0009)', () => {
-    const sent = { kyc_url: null, payout_url: 'https://platform.example/payouts' };
-    const request = create(UpdateWebhookRequestSchema, { webhookId: 'w-1', body: structOfBody(sent) });
-    const received = fromBinary(UpdateWebhookRequestSchema, toBinary(UpdateWebhookRequestSchema, request));
-    expect(received.body).toEqual(sent);
-    expect(received.body).toHaveProperty('kyc_url', null);
-    expect(received.body).not.toHaveProperty('collection_url');
   });
 
   it('refuses no body at all with 422 at (body): read as {}, a change of nothing would answer 200 (issue 18)', () => {

@@ -1,20 +1,19 @@
 import type {
   ListDeliveriesRequest,
+  ReplayFailedDeliveriesRequest,
+  TriggerMockWebhookRequest,
   WebhookAttempt,
   WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import {
-  describeJson,
   FieldProblems,
   firstProblemMessage,
   invalidArgument,
-  isJsonObject,
   isUuid,
-  NOT_RECOGNISED,
   notFound,
   permissionDenied,
-  BODY_PATH,
+  type ProtoVocabulary,
 } from '@corridor/grpc';
 import { keysetRead, numberedPage, numberedRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
@@ -25,15 +24,14 @@ import {
   isWebhookEventType,
   mockWebhookData,
   webhookBody,
-  WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENTS,
   type WebhookData,
 } from '../events/webhook-events.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { attemptDelivery, observeAttempt, requestFor, type DeliveryRuntime } from './attempt-delivery.js';
-import { toAttemptProto, toDeliveryProto } from './delivery-proto.js';
+import { DELIVERY_STATUS_WORDS, EVENT_WORDS, toAttemptProto, toDeliveryProto } from './delivery-proto.js';
 import { DeliveryRepository, type DeliveryFilter } from './delivery-repository.js';
-import { DELIVERY_STATUSES, isDeliveryStatus, type Delivery } from './delivery.js';
+import { isDeliveryStatus, type Delivery } from './delivery.js';
 
 /** One bulk replay queues at most this many; the answer's count tells the platform to call again. */
 const BULK_REPLAY_LIMIT = 1_000;
@@ -48,6 +46,25 @@ const noDelivery = (id: string) => notFound('DELIVERY_NOT_FOUND', `webhook deliv
 function invalid(problems: FieldProblems): never {
   const errors = problems.errors;
   throw invalidArgument(firstProblemMessage(errors), errors);
+}
+
+/**
+ * A request's enum as the word notification stores, or undefined (absent); UNSPECIFIED or a value
+ * this build does not know is a problem naming the public field.
+ */
+function wordOf<E extends number>(
+  vocabulary: ProtoVocabulary<E>,
+  value: E | undefined,
+  field: string,
+  problems: FieldProblems,
+): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return vocabulary.toWord(value, field);
+  } catch {
+    problems.add(field, `must be one of ${vocabulary.words.join(', ')}`);
+    return undefined;
+  }
 }
 
 async function registrationOf(em: EntityManager, businessId: string) {
@@ -75,13 +92,9 @@ export async function listDeliveries(
   request: ListDeliveriesRequest,
 ): Promise<{ deliveries: WebhookDelivery[] } & DeliveryPage> {
   const problems = new FieldProblems();
-  const status = request.status !== undefined && isDeliveryStatus(request.status) ? request.status : undefined;
-  if (request.status !== undefined && !status) {
-    problems.add('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
-  }
-  if (request.eventType !== undefined && !isWebhookEventType(request.eventType)) {
-    problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(request.eventType)}`);
-  }
+  const statusWord = wordOf(DELIVERY_STATUS_WORDS, request.status, 'status', problems);
+  const status = statusWord !== undefined && isDeliveryStatus(statusWord) ? statusWord : undefined;
+  const eventType = wordOf(EVENT_WORDS, request.eventType, 'event', problems);
   const from = request.createdFrom ? timestampDate(request.createdFrom) : undefined;
   const to = request.createdTo ? timestampDate(request.createdTo) : undefined;
   if (from && to && from >= to) problems.add('from', 'must be before to');
@@ -90,7 +103,7 @@ export async function listDeliveries(
   const filter: DeliveryFilter = {
     businessId,
     status,
-    eventType: request.eventType,
+    eventType,
     createdFrom: from,
     createdBefore: to,
   };
@@ -143,37 +156,17 @@ export async function replayDelivery(
   };
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-function dateTimeField(problems: FieldProblems, body: Record<string, unknown>, name: string): Date | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !ISO_DATE_TIME.test(value) || Number.isNaN(Date.parse(value))) {
-    problems.add(name, `must be an ISO 8601 date-time such as 2026-11-21T09:30:00Z, got ${describeJson(value)}`);
-    return undefined;
-  }
-  return new Date(value);
-}
-
 /** POST /webhook/deliveries/replay: queues one more attempt of each failed delivery created in [since, until). */
 export async function replayFailedDeliveries(
   em: EntityManager,
   context: NotificationContext,
   businessId: string,
-  body: unknown,
+  request: Pick<ReplayFailedDeliveriesRequest, 'since' | 'until'>,
 ): Promise<number> {
   const problems = new FieldProblems();
-  if (!isJsonObject(body)) {
-    problems.add(
-      BODY_PATH,
-      `must be a JSON object such as {"since": "2026-11-21T00:00:00Z"}, got ${describeJson(body)}`,
-    );
-    invalid(problems);
-  }
-  for (const key of Object.keys(body)) if (key !== 'since' && key !== 'until') problems.add(key, NOT_RECOGNISED);
-  const since = dateTimeField(problems, body, 'since');
-  const until = dateTimeField(problems, body, 'until');
-  if (body.since === undefined || body.since === null) problems.add('since', 'is required');
+  const since = request.since ? timestampDate(request.since) : undefined;
+  const until = request.until ? timestampDate(request.until) : undefined;
+  if (!since) problems.add('since', 'is required');
   if (since && until && since >= until) problems.add('until', 'must be after since');
   if (!problems.isEmpty || !since) invalid(problems);
 
@@ -188,43 +181,25 @@ export async function replayFailedDeliveries(
   return queued;
 }
 
-const MOCK_KEYS = new Set(['event', 'data']);
-
 /** POST /webhook/mock (sandbox only): one signed example of the event, sent now, logged as a mock delivery. */
 export async function triggerMockWebhook(
   em: EntityManager,
   context: NotificationContext,
   businessId: string,
-  body: unknown,
+  request: Pick<TriggerMockWebhookRequest, 'event' | 'data'>,
 ): Promise<{ delivery: WebhookDelivery; attempt: WebhookAttempt }> {
   if (context.environment !== 'sandbox') {
     throw permissionDenied('SANDBOX_ONLY', 'the mock webhook trigger is a sandbox simulation; production has none');
   }
   const problems = new FieldProblems();
-  if (!isJsonObject(body)) {
-    problems.add(
-      BODY_PATH,
-      `must be a JSON object such as {"event": "customer.status_changed"}, got ${describeJson(body)}`,
-    );
-    invalid(problems);
-  }
-  for (const key of Object.keys(body)) if (!MOCK_KEYS.has(key)) problems.add(key, NOT_RECOGNISED);
-  const event = body.event;
-  if (event === undefined || event === null) problems.add('event', 'is required');
-  else if (typeof event !== 'string') problems.add('event', `must be a string, got ${describeJson(event)}`);
-  else if (!isWebhookEventType(event)) {
-    problems.add('event', `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(event)}`);
-  }
-  const overrides = body.data;
-  if (overrides !== undefined && overrides !== null && !isJsonObject(overrides)) {
-    problems.add('data', `must be an object of fields replacing the example's, got ${describeJson(overrides)}`);
-  }
-  if (!problems.isEmpty || typeof event !== 'string' || !isWebhookEventType(event)) invalid(problems);
+  const event = request.event === 0 ? undefined : wordOf(EVENT_WORDS, request.event, 'event', problems);
+  if (request.event === 0) problems.add('event', 'is required');
+  if (event === undefined || !isWebhookEventType(event)) invalid(problems);
+  // data is free-form (a Struct): only the example's own members may be replaced.
+  const overrides = request.data ?? {};
   const example: WebhookData = WEBHOOK_EVENTS[event].example;
-  if (isJsonObject(overrides)) {
-    for (const key of Object.keys(overrides)) {
-      if (!Object.hasOwn(example, key)) problems.add(`data.${key}`, `is not a field of ${event}`);
-    }
+  for (const key of Object.keys(overrides)) {
+    if (!Object.hasOwn(example, key)) problems.add(`data.${key}`, `is not a field of ${event}`);
   }
   const endpoint = await registrationOf(em, businessId);
   const destination = destinationOf(event, endpoint);
@@ -236,7 +211,7 @@ export async function triggerMockWebhook(
   }
   if (!problems.isEmpty || !destination) invalid(problems);
 
-  const data = mockWebhookData(event, businessId, isJsonObject(overrides) ? overrides : {});
+  const data = mockWebhookData(event, businessId, overrides);
   const runtime = runtimeOf(context);
   const now = context.now();
   const draft: Delivery = {
@@ -260,10 +235,10 @@ export async function triggerMockWebhook(
     updatedAt: now,
     completedAt: null,
   };
-  const request = await requestFor(em, runtime.secrets, draft);
-  if (!request) throw noRegistration();
+  const signedFor = await requestFor(em, runtime.secrets, draft);
+  if (!signedFor) throw noRegistration();
   // Sent before it is stored: a mock is never retried, so there is nothing to resume if this call dies.
-  const result = await runtime.sender.send({ ...request, body: draft.body, webhookId: draft.id });
+  const result = await runtime.sender.send({ ...signedFor, body: draft.body, webhookId: draft.id });
   const recorded = await em.transactional(async (tx) => {
     const deliveries = new DeliveryRepository(tx);
     await deliveries.insert({ ...draft, nextAttemptAt: null, mock: true, now });

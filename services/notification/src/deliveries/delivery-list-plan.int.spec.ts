@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
 import { WEBHOOK_EVENT_TYPES } from '../events/webhook-events.js';
 import { listDeliveries } from './delivery-api.js';
+import { DELIVERY_STATUS_WORDS, EVENT_WORDS } from './delivery-proto.js';
 
 // Issue 17: a page of the delivery log costs the same with 60,000 deliveries as with 100, on the
 // first page and 30,000 rows deep. Each filter combination GET /webhook/deliveries accepts is
@@ -92,8 +93,8 @@ describe('notification: the delivery log reads one page, not the whole log (issu
         orm.em.fork(),
         bigBusiness,
         create(ListDeliveriesRequestSchema, {
-          status: filters.status,
-          eventType: filters.eventType,
+          status: filters.status === undefined ? undefined : DELIVERY_STATUS_WORDS.toProto(filters.status),
+          eventType: filters.eventType === undefined ? undefined : EVENT_WORDS.toProto(filters.eventType),
           createdFrom: filters.from && timestampFromDate(filters.from),
           createdTo: filters.to && timestampFromDate(filters.to),
           page: page.number ?? 0,

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
 import { triggerMockWebhook } from '../deliveries/delivery-api.js';
+import { EVENT_WORDS } from '../deliveries/delivery-proto.js';
 import { WebhookSender } from '../deliveries/send-webhook.js';
 import { generateSigningSecret, lastFour, WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
@@ -289,7 +290,9 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
 
     for (const [event, published] of Object.entries(real)) {
       const realBody = JSON.parse(rows.find((row) => row.event_id === published.id)?.body ?? '{}') as WebhookBody;
-      const { delivery } = await triggerMockWebhook(orm.em.fork(), context, businessId, { event });
+      const { delivery } = await triggerMockWebhook(orm.em.fork(), context, businessId, {
+        event: EVENT_WORDS.toProto(event),
+      });
       const [sent] = await receiver.waitFor((request) => request.webhookId === delivery?.id);
       const mockBody = sent?.json as WebhookBody;
       expect({ event, path: sent?.path, mock: mockBody.event }).toEqual({ event, path: '/collection', mock: event });

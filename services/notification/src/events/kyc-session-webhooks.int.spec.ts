@@ -258,7 +258,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
     const kycUrl = receiver.url(`/kyc-added/${endpointId}`);
     const updated = await updateWebhook(orm.em.fork(), context, businessId, {
       webhookId: endpointId,
-      body: { kyc_url: kycUrl },
+      kycUrlChange: { case: 'kycUrl', value: kycUrl },
     });
     expect(updated.kycUrl).toBe(kycUrl);
     const laterSession = sessionOf(businessId, 'expired', 'user-6');

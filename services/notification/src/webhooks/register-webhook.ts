@@ -1,10 +1,13 @@
-import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import type {
+  RegisterWebhookRequest,
+  WebhookConfig,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { alreadyExists } from '@corridor/grpc';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
 import { generateSigningSecret, lastFour } from '../secrets/webhook-secrets.js';
-import { validateRegistration } from './webhook-body.js';
+import { validateRegistration } from './webhook-urls.js';
 import { toWebhookConfig } from './webhook-config.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
@@ -23,17 +26,17 @@ async function registeredId(em: EntityManager, businessId: string): Promise<stri
 /**
  * POST /webhook (seed 2.4, 4.3): the business's one registration, with a new signing secret that
  * this answer is the first to show. A business that has one gets 409 before its URLs are resolved:
- * that is the answer whatever the body, and it spares the DNS lookups.
+ * that is the answer whatever the URLs, and it spares the DNS lookups.
  */
 export async function registerWebhook(
   em: EntityManager,
   context: NotificationContext,
   businessId: string,
-  body: unknown,
+  request: Pick<RegisterWebhookRequest, 'collectionUrl' | 'payoutUrl' | 'kycUrl'>,
 ): Promise<WebhookConfig> {
   const existing = await registeredId(em, businessId);
   if (existing) throw alreadyRegistered(existing);
-  const urls = await validateRegistration(body, context);
+  const urls = await validateRegistration(request, context);
 
   const id = randomUUID();
   const signingSecret = generateSigningSecret();

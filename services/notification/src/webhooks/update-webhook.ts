@@ -1,17 +1,20 @@
-import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import type {
+  UpdateWebhookRequest,
+  WebhookConfig,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import type { NotificationContext } from '../context.js';
-import { validateUpdate } from './webhook-body.js';
+import { validateUpdate } from './webhook-urls.js';
 import { toWebhookConfig } from './webhook-config.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface UpdateWebhookInput {
-  webhookId: string;
-  body: unknown;
-}
+export type UpdateWebhookInput = Pick<
+  UpdateWebhookRequest,
+  'webhookId' | 'collectionUrl' | 'payoutUrl' | 'kycUrlChange'
+>;
 
 /**
  * PUT /webhook/{id} (seed 2.4, 4.3; decision 0009): the URLs sent are written, the omitted ones are
@@ -30,15 +33,15 @@ export async function updateWebhook(
     : null;
   if (!endpoint) throw notFound('WEBHOOK_NOT_FOUND', `webhook configuration ${input.webhookId} not found`);
 
-  const urls = await validateUpdate(input.body, context);
+  const urls = await validateUpdate(input, context);
   let changed = false;
   const set = <K extends 'collectionUrl' | 'payoutUrl' | 'kycUrl'>(field: K, value: WebhookEndpoint[K] | undefined) => {
     if (value === undefined || endpoint[field] === value) return;
     endpoint[field] = value;
     changed = true;
   };
-  set('collectionUrl', urls.collection_url ?? undefined);
-  set('payoutUrl', urls.payout_url ?? undefined);
+  set('collectionUrl', urls.collection_url);
+  set('payoutUrl', urls.payout_url);
   set('kycUrl', urls.kyc_url);
   if (changed) {
     endpoint.updatedAt = context.now();

@@ -1,4 +1,5 @@
 import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
+import { protoVocabulary as sharedProtoVocabulary } from '@corridor/grpc';
 import { CurrencyOperationSchema, FeeOperationSchema } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
   AccountSchemeSchema,
@@ -19,46 +20,11 @@ import {
   TransactionTypeSchema,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 
-/**
- * The public words of a proto enum, made from its descriptor so the JSON contract and the proto
- * are one vocabulary (DESIGN.md "Contracts are typed"): TRANSACTION_TYPE_SWAP is "SWAP",
- * AMOUNT_SIDE_FROM is "from". The zero value (UNSPECIFIED) has no word: it never crosses the edge.
- */
-export interface ProtoVocabulary<E extends number> {
-  /** The proto enum the words are sent as. */
-  readonly descriptor: GenEnum<E>;
-  /** Every word, in the proto's order. */
-  readonly words: readonly [string, ...string[]];
-  toProto(word: string): E;
-  /** A service's value as its word; UNSPECIFIED or a number this gateway does not know is a defect. */
-  toWord(value: E, what: string): string;
-}
+export type { ProtoVocabulary } from '@corridor/grpc';
 
-export function protoVocabulary<E extends number>(
-  descriptor: GenEnum<E>,
-  casing: 'upper' | 'lower',
-): ProtoVocabulary<E> {
-  const spelled = (localName: string) => (casing === 'upper' ? localName : localName.toLowerCase());
-  const named = descriptor.values.filter((value) => value.number !== 0);
-  const byWord = new Map(named.map((value) => [spelled(value.localName), value.number as E]));
-  const byNumber = new Map(named.map((value) => [value.number, spelled(value.localName)]));
-  const [first, ...rest] = [...byWord.keys()];
-  if (first === undefined) throw new Error(`${descriptor.typeName} has no value but UNSPECIFIED`);
-  return {
-    descriptor,
-    words: [first, ...rest],
-    toProto(word) {
-      const value = byWord.get(word);
-      if (value === undefined) throw new RangeError(`${word} is not a ${descriptor.typeName}`);
-      return value;
-    },
-    toWord(value, what) {
-      const word = byNumber.get(value);
-      if (word === undefined) throw new RangeError(`payments sent ${what} ${value}, not a ${descriptor.typeName} word`);
-      return word;
-    },
-  };
-}
+/** payments' enums' words; a value the gateway does not know is a defect named after payments. */
+export const protoVocabulary = <E extends number>(descriptor: GenEnum<E>, casing: 'upper' | 'lower') =>
+  sharedProtoVocabulary(descriptor, casing, 'payments');
 
 export const TRANSACTION_TYPES = protoVocabulary(TransactionTypeSchema, 'upper');
 export const TRANSACTION_STATUSES = protoVocabulary(TransactionStatusSchema, 'upper');

@@ -1,4 +1,11 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import {
+  AttemptErrorClass,
+  AttemptOutcome,
+  AttemptTrigger,
+  DeliveryStatus,
+  WebhookEvent,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { callerMetadata, DomainError, failedPrecondition, invalidArgument, readCaller, Status } from '@corridor/grpc';
 import type { PublicRoute } from '../routes.js';
 import { serveRoutes } from '../route-harness.js';
@@ -174,12 +181,12 @@ describe('the webhook delivery routes (decision 0010)', () => {
 
     it('passes cursor and per_page on, and links the next and previous pages with the filters kept', async () => {
       service.answers.set('listDeliveries', () => ({
-        deliveries: [webhookDelivery({ status: 'failed', nextAttemptAt: undefined })],
+        deliveries: [webhookDelivery({ status: DeliveryStatus.FAILED, nextAttemptAt: undefined })],
         cursorPage: { nextCursor: 'older-one', previousCursor: 'newer-one', limit: 50 },
       }));
       const response = await call('get', '/api/external/webhook/deliveries?status=failed&per_page=50&cursor=given');
       expect(service.calls[0]?.request).toMatchObject({
-        status: 'failed',
+        status: DeliveryStatus.FAILED,
         page: 0,
         cursorPage: { cursor: 'given', limit: 50 },
       });
@@ -200,7 +207,7 @@ describe('the webhook delivery routes (decision 0010)', () => {
 
     it('sends the filters to notification and keeps them, encoded, in every link', async () => {
       service.answers.set('listDeliveries', () => ({
-        deliveries: [webhookDelivery({ status: 'failed', nextAttemptAt: undefined })],
+        deliveries: [webhookDelivery({ status: DeliveryStatus.FAILED, nextAttemptAt: undefined })],
         page: { currentPage: 2, perPage: 15, lastPage: 3, total: 31n, totalCapped: false },
       }));
       const query =
@@ -208,7 +215,12 @@ describe('the webhook delivery routes (decision 0010)', () => {
       const response = await call('get', `/api/external/webhook/deliveries?${query}&page=2`);
       expect(response.status).toBe(200);
       const request = service.calls[0]?.request ?? {};
-      expect(request).toMatchObject({ status: 'failed', eventType: 'refund_initiated', page: 2 });
+      // The words cross as notification's enums (decision 0026).
+      expect(request).toMatchObject({
+        status: DeliveryStatus.FAILED,
+        eventType: WebhookEvent.REFUND_INITIATED,
+        page: 2,
+      });
       expect(timestampDate(request.createdFrom as Timestamp).toISOString()).toBe('2026-11-21T09:00:00.000Z');
       expect(timestampDate(request.createdTo as Timestamp).toISOString()).toBe('2026-11-22T00:00:00.500Z');
       const url = (page: number) =>
@@ -288,18 +300,19 @@ describe('the webhook delivery routes (decision 0010)', () => {
       expect(Object.keys(response.body.errors as object).sort()).toEqual(['from', 'page', 'sort', 'status']);
     });
 
-    it('passes an event name through: notification knows the names and refuses an unknown one', async () => {
-      service.answers.set('listDeliveries', () => {
-        throw invalidArgument('event must be one of customer.status_changed, refund', {
-          event: ['must be one of customer.status_changed, refund'],
-        });
-      });
+    it('refuses an unknown event name itself (it crosses as an enum, decision 0026), without calling notification', async () => {
       const response = await call('get', '/api/external/webhook/deliveries?event=customer.created');
-      expect(service.calls[0]?.request).toMatchObject({ eventType: 'customer.created' });
       expect(response).toMatchObject({
         status: 422,
-        body: { code: 'VALIDATION_FAILED', errors: { event: [expect.any(String)] } },
+        body: {
+          code: 'VALIDATION_FAILED',
+          message: expect.stringMatching(
+            /^event must be one of customer\.status_changed, .*, got "customer\.created"$/,
+          ),
+          errors: { event: [expect.stringContaining('payout.reversed')] },
+        },
       });
+      expect(service.calls).toHaveLength(0);
     });
   });
 
@@ -321,13 +334,13 @@ describe('the webhook delivery routes (decision 0010)', () => {
     it('answers proto3 zero values as null: no status code, error, reply or next attempt', async () => {
       service.answers.set('getDelivery', () => ({
         delivery: webhookDelivery({
-          status: 'failed',
+          status: DeliveryStatus.FAILED,
           nextAttemptAt: undefined,
           mock: true,
           attempts: [
             webhookAttempt({
               statusCode: 0,
-              errorClass: 'timeout',
+              errorClass: AttemptErrorClass.TIMEOUT,
               errorMessage: 'no reply in 30 s',
               responseBody: '',
             }),
@@ -350,18 +363,18 @@ describe('the webhook delivery routes (decision 0010)', () => {
     it('issue 18: answers an attempt no answer ended (in_flight, interrupted) with duration_ms null', async () => {
       const interrupted = {
         durationMs: 0,
-        outcome: 'interrupted',
+        outcome: AttemptOutcome.INTERRUPTED,
         statusCode: 0,
-        errorClass: 'interrupted',
+        errorClass: AttemptErrorClass.INTERRUPTED,
         errorMessage: 'the delivering process stopped before an answer was recorded',
         responseBody: '',
       };
       const inFlight = {
         number: 2,
         durationMs: 0,
-        outcome: 'in_flight',
+        outcome: AttemptOutcome.IN_FLIGHT,
         statusCode: 0,
-        errorClass: '',
+        errorClass: AttemptErrorClass.UNSPECIFIED,
         errorMessage: '',
         responseBody: '',
       };
@@ -420,9 +433,14 @@ describe('the webhook delivery routes (decision 0010)', () => {
     });
 
     it('answers a failed replay as 200 with its outcome, not as an error', async () => {
-      const attempt = webhookAttempt({ number: 6, trigger: 'replay', statusCode: 0, errorClass: 'connect' });
+      const attempt = webhookAttempt({
+        number: 6,
+        trigger: AttemptTrigger.REPLAY,
+        statusCode: 0,
+        errorClass: AttemptErrorClass.CONNECT,
+      });
       service.answers.set('replayDelivery', () => ({
-        delivery: webhookDelivery({ status: 'failed', nextAttemptAt: undefined, attempts: [attempt] }),
+        delivery: webhookDelivery({ status: DeliveryStatus.FAILED, nextAttemptAt: undefined, attempts: [attempt] }),
         attempt,
       }));
       const response = await call('post', `${D}/replay`);
@@ -435,34 +453,52 @@ describe('the webhook delivery routes (decision 0010)', () => {
   });
 
   describe('POST /webhook/deliveries/replay', () => {
-    it('is not taken for a delivery id: the body goes to ReplayFailedDeliveries as sent, 202 {message, data: {queued}}', async () => {
-      const body = { since: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z' };
+    it('is not taken for a delivery id: since and until go to ReplayFailedDeliveries as instants, 202 {message, data: {queued}}', async () => {
+      const body = { since: '2026-11-20T01:00:00+01:00', until: '2026-11-21T00:00:00.250Z' };
       expect(await call('post', '/api/external/webhook/deliveries/replay', body)).toEqual({
         status: 202,
         body: { message: 'failed webhook deliveries queued for replay', data: { queued: 3 } },
       });
-      expect(service.calls.map(({ method, request }) => [method, request.body])).toEqual([
-        ['replayFailedDeliveries', body],
-      ]);
+      const instant = (stamp: unknown) => timestampDate(stamp as Timestamp).toISOString();
+      expect(
+        service.calls.map(({ method, request }) => [method, instant(request.since), instant(request.until)]),
+      ).toEqual([['replayFailedDeliveries', '2026-11-20T00:00:00.000Z', '2026-11-21T00:00:00.250Z']]);
       expect(deadlines).toEqual([{ method: 'replayFailedDeliveries', timeoutMs: undefined }]);
+      await call('post', '/api/external/webhook/deliveries/replay', { since: body.since });
+      expect(service.calls[1]?.request.until).toBeUndefined();
     });
 
     it("answers notification's refusal of the window with 422 and its errors", async () => {
       service.answers.set('replayFailedDeliveries', () => {
-        throw invalidArgument('since is required', {
-          since: ['is required'],
-          until: ['must be an ISO 8601 date-time'],
-        });
+        throw invalidArgument('until must be after since', { until: ['must be after since'] });
       });
-      expect(await call('post', '/api/external/webhook/deliveries/replay', { until: 'soon' })).toEqual({
+      const backwards = { since: '2026-11-21T00:00:00Z', until: '2026-11-20T00:00:00Z' };
+      expect(await call('post', '/api/external/webhook/deliveries/replay', backwards)).toEqual({
         status: 422,
         body: {
           status: false,
-          message: 'since is required',
+          message: 'until must be after since',
           code: 'VALIDATION_FAILED',
-          errors: { since: ['is required'], until: ['must be an ISO 8601 date-time'] },
+          errors: { until: ['must be after since'] },
         },
       });
+    });
+
+    it('refuses a missing since, a time that is not an RFC 3339 date-time and an unknown field, without calling notification', async () => {
+      const response = await call('post', '/api/external/webhook/deliveries/replay', {
+        until: 'soon',
+        window: 'P1D',
+      });
+      expect(response).toMatchObject({
+        status: 422,
+        body: { code: 'VALIDATION_FAILED', message: 'since is required' },
+      });
+      expect(response.body.errors).toEqual({
+        since: ['is required'],
+        until: ['must be an ISO 8601 date-time with a time zone, such as 2026-11-22T00:00:00Z, got "soon"'],
+        window: ['is not a recognised field'],
+      });
+      expect(service.calls).toHaveLength(0);
     });
 
     it('refuses until: null with 422 naming until, without calling notification (issue 18)', async () => {
@@ -488,15 +524,45 @@ describe('the webhook delivery routes (decision 0010)', () => {
   });
 
   describe('POST /webhook/mock', () => {
-    it('in sandbox: sends {event, data} to notification as sent, answers the mock delivery and its attempt', async () => {
-      const body = { event: 'merchant.kyc.session.completed', data: { customer_reference: 'user-42' } };
+    it('in sandbox: sends the event as its enum and data as sent, answers the mock delivery and its attempt', async () => {
+      const data = { customer_reference: 'user-42', requirements: ['SELFIE'], rejection_reason: null };
+      const body = { event: 'merchant.kyc.session.completed', data };
       const response = await call('post', '/api/external/webhook/mock', body);
       expect(response).toEqual({ status: 200, body: { message: 'mock webhook sent', data: attempted } });
-      expect(service.calls.map(({ method, request }) => [method, request.body])).toEqual([
-        ['triggerMockWebhook', body],
+      expect(service.calls.map(({ method, request }) => [method, request.event, request.data])).toEqual([
+        ['triggerMockWebhook', WebhookEvent.MERCHANT_KYC_SESSION_COMPLETED, data],
       ]);
       expect(service.calls[0]?.caller).toMatchObject({ environment: 'sandbox' });
       expect(deadlines).toEqual([{ method: 'triggerMockWebhook', timeoutMs: ATTEMPT_CALL_TIMEOUT_MS }]);
+    });
+
+    it('sends no data when data is omitted or null: nothing of the example is replaced', async () => {
+      await call('post', '/api/external/webhook/mock', { event: 'refund' });
+      await call('post', '/api/external/webhook/mock', { event: 'refund', data: null });
+      expect(service.calls.map(({ request }) => [request.event, request.data])).toEqual([
+        [WebhookEvent.REFUND, undefined],
+        [WebhookEvent.REFUND, undefined],
+      ]);
+    });
+
+    it('refuses an unknown event, data that is not an object and an unknown field, without calling notification', async () => {
+      const response = await call('post', '/api/external/webhook/mock', {
+        event: 'customer.created',
+        data: ['x'],
+        url: 'https://a.example/',
+      });
+      expect(response).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED' } });
+      expect(response.body.errors).toEqual({
+        event: [
+          expect.stringMatching(
+            /^must be one of customer\.status_changed, .*payout\.reversed, got "customer\.created"$/,
+          ),
+        ],
+        data: ["must be an object of fields replacing the example's, got an array"],
+        url: ['is not a recognised field'],
+      });
+      expect((await call('post', '/api/external/webhook/mock', {})).body.errors).toEqual({ event: ['is required'] });
+      expect(service.calls).toHaveLength(0);
     });
 
     it('in production: 403 SANDBOX_ONLY without calling notification', async () => {

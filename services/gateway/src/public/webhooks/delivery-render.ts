@@ -1,9 +1,19 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type {
-  WebhookAttempt,
-  WebhookDelivery,
+import {
+  AttemptErrorClass,
+  AttemptOutcome,
+  type WebhookAttempt,
+  type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { iso, present } from './render.js';
+import {
+  ATTEMPT_ERROR_CLASSES,
+  ATTEMPT_OUTCOMES,
+  ATTEMPT_TRIGGERS,
+  DELIVERY_STATUSES,
+  DESTINATIONS,
+  EVENT_WORDS,
+} from './vocabulary.js';
 
 /** The JSON answers of the delivery routes (decision 0010), from notification's messages. */
 
@@ -21,10 +31,10 @@ export function deliveryJson(delivery: WebhookDelivery) {
   return {
     id: delivery.id,
     event_id: delivery.eventId,
-    event: delivery.eventType,
-    destination: delivery.destination,
+    event: EVENT_WORDS.toWord(delivery.eventType, 'delivery event'),
+    destination: DESTINATIONS.toWord(delivery.destination, 'delivery destination'),
     url: delivery.url,
-    status: delivery.status,
+    status: DELIVERY_STATUSES.toWord(delivery.status, 'delivery status'),
     attempt_count: delivery.attemptCount,
     // Unset once the delivery is no longer pending.
     next_attempt_at: delivery.nextAttemptAt ? timestampDate(delivery.nextAttemptAt).toISOString() : null,
@@ -39,17 +49,21 @@ export function deliveryJson(delivery: WebhookDelivery) {
 const orNull = <T>(value: T, none: T): T | null => (value === none ? null : value);
 
 /** Outcomes of an attempt no answer ended (issue 18): it has no duration yet, or never will. */
-const UNANSWERED = new Set(['in_flight', 'interrupted']);
+const UNANSWERED = new Set([AttemptOutcome.IN_FLIGHT, AttemptOutcome.INTERRUPTED]);
 
 export function attemptJson(attempt: WebhookAttempt) {
   return {
     number: attempt.number,
-    trigger: attempt.trigger,
+    trigger: ATTEMPT_TRIGGERS.toWord(attempt.trigger, 'attempt trigger'),
     started_at: iso(attempt.startedAt, 'attempt started_at'),
     duration_ms: UNANSWERED.has(attempt.outcome) ? null : attempt.durationMs,
-    outcome: attempt.outcome,
+    outcome: ATTEMPT_OUTCOMES.toWord(attempt.outcome, 'attempt outcome'),
     status_code: orNull(attempt.statusCode, 0),
-    error_class: orNull(attempt.errorClass, ''),
+    // UNSPECIFIED: the attempt did not fail.
+    error_class:
+      attempt.errorClass === AttemptErrorClass.UNSPECIFIED
+        ? null
+        : ATTEMPT_ERROR_CLASSES.toWord(attempt.errorClass, 'attempt error_class'),
     error_message: orNull(attempt.errorMessage, ''),
     response_body: orNull(attempt.responseBody, ''),
   };

@@ -1,6 +1,7 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { readCaller } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
+import { readBody } from '../../http/input.js';
 import { structOfBody } from '../body.js';
 import { pageRequestOf, queryOf } from '../pages/page-query.js';
 import { listEnvelope } from '../pages/list-envelope.js';
@@ -17,6 +18,13 @@ import {
   queuedBody,
   replayFailedDeliveriesBody,
 } from './delivery-schemas.js';
+import { DELIVERY_STATUSES, EVENT_WORDS } from './vocabulary.js';
+import {
+  MockWebhookBody,
+  mockWebhookRequest,
+  ReplayFailedDeliveriesBody,
+  replayFailedDeliveriesRequest,
+} from './webhook-requests.js';
 
 /** The attempt log, replay and the mock trigger (decision 0010). */
 
@@ -35,8 +43,8 @@ async function listDeliveries({ req, res, clients, call }: RouteContext): Promis
   const query = parseDeliveryListQuery(params);
   const answer = await clients.notification.listDeliveries(
     {
-      status: query.status,
-      eventType: query.event,
+      status: query.status === undefined ? undefined : DELIVERY_STATUSES.toProto(query.status),
+      eventType: query.event === undefined ? undefined : EVENT_WORDS.toProto(query.event),
       createdFrom: query.from ? timestampFromDate(query.from) : undefined,
       createdTo: query.to ? timestampFromDate(query.to) : undefined,
       ...pageRequestOf(query.page),
@@ -60,14 +68,9 @@ async function replayDelivery({ req, res, clients, call }: RouteContext): Promis
 }
 
 async function replayFailedDeliveries({ req, res, clients, call }: RouteContext): Promise<void> {
-  const body = structOfBody(req.body);
-  // The document types until as a date-time, never null; notification would read null as "now" (issue 18).
-  if (body.until === null) {
-    const problem = 'must be an ISO 8601 date-time such as 2026-11-22T00:00:00Z, or left out for now; got null';
-    throw new HttpError(422, 'VALIDATION_FAILED', `until ${problem}`, { until: [problem] });
-  }
+  const body = readBody(ReplayFailedDeliveriesBody, structOfBody(req.body));
   // Only queues attempts (the worker makes them): the default deadline suffices.
-  const { queued } = await clients.notification.replayFailedDeliveries({ body }, call);
+  const { queued } = await clients.notification.replayFailedDeliveries(replayFailedDeliveriesRequest(body), call);
   res.status(202).json({ message: 'failed webhook deliveries queued for replay', data: { queued } });
 }
 
@@ -76,10 +79,11 @@ async function triggerMockWebhook({ req, res, clients, metadata, call }: RouteCo
   // deployment's environment gets past (issuer and audience per environment). Anything but sandbox
   // is refused here, before a request body reaches notification, which refuses it as well.
   if (readCaller(metadata).environment !== 'sandbox') throw new HttpError(403, 'SANDBOX_ONLY', SANDBOX_ONLY_MESSAGE);
-  const response = await clients.notification.triggerMockWebhook(
-    { body: structOfBody(req.body) },
-    { ...call, timeoutMs: ATTEMPT_CALL_TIMEOUT_MS },
-  );
+  const body = readBody(MockWebhookBody, structOfBody(req.body));
+  const response = await clients.notification.triggerMockWebhook(mockWebhookRequest(body), {
+    ...call,
+    timeoutMs: ATTEMPT_CALL_TIMEOUT_MS,
+  });
   res.json({ message: 'mock webhook sent', data: attemptMadeJson(response) });
 }
 

@@ -1,30 +1,13 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
 import { listBodySchema, pageQueryProperties } from '../pages/list-envelope.js';
-import { DELIVERY_STATUSES } from './delivery-query.js';
+import { ATTEMPT_OUTCOMES, ATTEMPT_TRIGGERS, DELIVERY_STATUSES, DESTINATIONS, WEBHOOK_EVENTS } from './vocabulary.js';
 
 /**
  * The bodies and answers of the delivery routes (decision 0010). Bodies are documentation:
  * notification checks them and reports every problem at once, 422. Answers are closed, so a field
  * added to delivery-render.ts without its schema fails the suites that validate real responses.
  */
-
-/** The public event names of decision 0010's table: what the mock sends and deliveries carry. */
-export const WEBHOOK_EVENTS = [
-  'customer.status_changed',
-  'merchant.kyc.session.completed',
-  'merchant.kyc.session.expired',
-  'collection.successful',
-  'collection.failed',
-  'collection.expired',
-  'refund_initiated',
-  'refund',
-  'payout.pending',
-  'payout.processing',
-  'payout.successful',
-  'payout.failed',
-  'payout.reversed',
-] as const;
 
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const uuid = (description: string): JsonSchema => ({ type: 'string', format: 'uuid', description });
@@ -96,7 +79,7 @@ const exampleInterruptedAttempt = {
 const attemptProperties = {
   number: { type: 'integer', minimum: 1, description: '1-based, in the order made' },
   trigger: {
-    enum: ['scheduled', 'replay', 'mock'],
+    enum: [...ATTEMPT_TRIGGERS.words],
     description: 'scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock',
   },
   started_at: { ...dateTime, description: 'when the request went out; the attempt is logged from then on' },
@@ -106,7 +89,7 @@ const attemptProperties = {
     description: 'from start to answer; null while in_flight and when interrupted',
   },
   outcome: {
-    enum: ['in_flight', 'succeeded', 'failed', 'interrupted'],
+    enum: [...ATTEMPT_OUTCOMES.words],
     description:
       'in_flight: sent, no answer yet; succeeded: your endpoint answered 2xx; failed: anything else; interrupted: our delivering process stopped before an answer was recorded, so your endpoint may have received it; the attempt is made again with the same x-corridor-webhook-id (a replay you asked for is not)',
   },
@@ -143,7 +126,7 @@ const deliveryProperties = {
   event_id: uuid('the event delivered (for a mock, an id made for it)'),
   event: { type: 'string', description: `the event name: ${WEBHOOK_EVENTS.join(', ')}` },
   destination: {
-    enum: ['kyc_url', 'collection_url', 'payout_url'],
+    enum: [...DESTINATIONS.words],
     description: 'which registered URL receives this event (decision 0010)',
   },
   url: {
@@ -152,7 +135,7 @@ const deliveryProperties = {
     description: 'that URL as registered now: a changed registration takes effect at the next attempt',
   },
   status: {
-    enum: [...DELIVERY_STATUSES],
+    enum: [...DELIVERY_STATUSES.words],
     description: 'pending: more attempts are scheduled; succeeded: an attempt got a 2xx; failed: five attempts failed',
   },
   attempt_count: {
@@ -289,7 +272,7 @@ export const deliveryListQuery: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    status: { type: 'string', enum: [...DELIVERY_STATUSES], description: 'only deliveries in this status' },
+    status: { type: 'string', enum: [...DELIVERY_STATUSES.words], description: 'only deliveries in this status' },
     event: { type: 'string', enum: [...WEBHOOK_EVENTS], description: 'only deliveries of this event' },
     from: { type: 'string', format: 'date-time', description: 'only deliveries created at or after this instant' },
     to: { type: 'string', format: 'date-time', description: 'only deliveries created before this instant' },

@@ -1,7 +1,13 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
+  AttemptErrorClass,
+  AttemptOutcome,
+  AttemptTrigger,
+  DeliveryStatus,
   NotificationService,
+  WebhookDestination,
+  WebhookEvent,
   WebhookAttemptSchema,
   WebhookConfigSchema,
   WebhookDeliverySchema,
@@ -52,12 +58,12 @@ export function webhookConfig(overrides: WebhookOverrides = {}): WebhookConfig {
 export function webhookAttempt(overrides: AttemptOverrides = {}): WebhookAttempt {
   return create(WebhookAttemptSchema, {
     number: 1,
-    trigger: 'scheduled',
+    trigger: AttemptTrigger.SCHEDULED,
     startedAt: timestampFromDate(ATTEMPT_STARTED),
     durationMs: 412,
-    outcome: 'failed',
+    outcome: AttemptOutcome.FAILED,
     statusCode: 503,
-    errorClass: 'http_status',
+    errorClass: AttemptErrorClass.HTTP_STATUS,
     errorMessage: 'the receiver answered 503',
     responseBody: 'try later',
     ...overrides,
@@ -67,11 +73,11 @@ export function webhookAttempt(overrides: AttemptOverrides = {}): WebhookAttempt
 /** A replay the receiver answered 200 with an empty body: nothing to report but the status. */
 export const SUCCEEDED_REPLAY: AttemptOverrides = {
   number: 2,
-  trigger: 'replay',
+  trigger: AttemptTrigger.REPLAY,
   durationMs: 96,
-  outcome: 'succeeded',
+  outcome: AttemptOutcome.SUCCEEDED,
   statusCode: 200,
-  errorClass: '',
+  errorClass: AttemptErrorClass.UNSPECIFIED,
   errorMessage: '',
   responseBody: '',
 };
@@ -81,10 +87,10 @@ export function webhookDelivery(overrides: DeliveryOverrides = {}): WebhookDeliv
   return create(WebhookDeliverySchema, {
     id: DELIVERY_ID,
     eventId: EVENT_ID,
-    eventType: 'customer.status_changed',
-    destination: 'collection_url',
+    eventType: WebhookEvent.CUSTOMER_STATUS_CHANGED,
+    destination: WebhookDestination.COLLECTION_URL,
     url: 'https://platform.example/hooks/collections',
-    status: 'pending',
+    status: DeliveryStatus.PENDING,
     attemptCount: 1,
     nextAttemptAt: timestampFromDate(NEXT_ATTEMPT),
     mock: false,
@@ -105,7 +111,7 @@ export function startFakeNotificationService() {
     const attempt = webhookAttempt(SUCCEEDED_REPLAY);
     return {
       delivery: webhookDelivery({
-        status: 'succeeded',
+        status: DeliveryStatus.SUCCEEDED,
         attemptCount: 2,
         nextAttemptAt: undefined,
         attempts: [webhookAttempt(), attempt],

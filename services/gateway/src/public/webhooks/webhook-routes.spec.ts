@@ -42,6 +42,7 @@ describe('the webhook routes (decision 0009)', () => {
   const call = (...args: Parameters<typeof routes.call>) => routes.call(...args);
 
   const W = `/api/external/webhook/${WEBHOOK_ID}`;
+  const URLS = { collection_url: 'https://a.example/c', payout_url: 'https://a.example/p' };
   const registered = {
     id: WEBHOOK_ID,
     collection_url: 'https://platform.example/hooks/collections',
@@ -60,7 +61,7 @@ describe('the webhook routes (decision 0009)', () => {
       'post',
       '/api/external/webhook',
       { collection_url: 'https://a.example/c', payout_url: 'https://a.example/p' },
-      {},
+      { collectionUrl: 'https://a.example/c', payoutUrl: 'https://a.example/p', kycUrl: undefined },
       201,
       'webhook registered',
       registered,
@@ -70,7 +71,12 @@ describe('the webhook routes (decision 0009)', () => {
       'put',
       W,
       { kyc_url: null, payout_url: 'https://a.example/p2' },
-      { webhookId: WEBHOOK_ID },
+      {
+        webhookId: WEBHOOK_ID,
+        collectionUrl: undefined,
+        payoutUrl: 'https://a.example/p2',
+        kycUrlChange: { case: 'removeKycUrl', value: true },
+      },
       200,
       'webhook updated',
       registered,
@@ -85,7 +91,7 @@ describe('the webhook routes (decision 0009)', () => {
   });
 
   it.each(cases)(
-    '%s: the path id as a typed field, the body as sent, the caller as metadata; answers {message, data}',
+    '%s: the path id and the body as typed fields (decision 0026), the caller as metadata; answers {message, data}',
     async (operationId, method, path, body, fields, status, message, data) => {
       const response = await call(method, path, body, { 'x-request-id': `req-${operationId}` });
       expect(response).toEqual({ status, body: { message, data } });
@@ -93,8 +99,8 @@ describe('the webhook routes (decision 0009)', () => {
       expect(service.calls).toHaveLength(1);
       const [received] = service.calls;
       expect(received?.method).toBe(operationId);
-      expect(received?.request).toMatchObject(fields);
-      if (body !== undefined) expect(received?.request.body).toEqual(body);
+      for (const [field, value] of Object.entries(fields))
+        expect([field, received?.request[field]]).toEqual([field, value]);
       expect(received?.caller).toMatchObject({
         businessId: BUSINESS_ID,
         credentialId: 'ci_test_1',
@@ -111,7 +117,7 @@ describe('the webhook routes (decision 0009)', () => {
       ['put', W, 'WebhookWithSecret'],
       ['get', '/api/external/webhook', 'Webhook'],
     ] as const) {
-      const response = await call(method, path, method === 'get' ? undefined : {});
+      const response = await call(method, path, method === 'get' ? undefined : method === 'post' ? URLS : {});
       expect(Object.keys(response.body.data as object).sort()).toEqual(keysOf(schema));
     }
     expect(keysOf('WebhookWithSecret')).toContain('signing_secret');
@@ -134,7 +140,7 @@ describe('the webhook routes (decision 0009)', () => {
 
   it('answers 500, not a registration without its secret, when notification leaves the secret out', async () => {
     service.answers.set('registerWebhook', () => ({ webhook: webhookConfig({ signingSecret: '' }) }));
-    expect(await call('post', '/api/external/webhook', {})).toMatchObject({
+    expect(await call('post', '/api/external/webhook', URLS)).toMatchObject({
       status: 500,
       body: { status: false, code: 'INTERNAL' },
     });
@@ -161,6 +167,53 @@ describe('the webhook routes (decision 0009)', () => {
     },
   );
 
+  it('register: kyc_url null crosses as no kyc_url, as omitting it does (seed 2.4)', async () => {
+    await call('post', '/api/external/webhook', { ...URLS, kyc_url: null });
+    await call('post', '/api/external/webhook', { ...URLS, kyc_url: 'https://a.example/k' });
+    expect(service.calls.map(({ request }) => request.kycUrl)).toEqual([undefined, 'https://a.example/k']);
+  });
+
+  it('update: an omitted kyc_url changes nothing, a URL sets it (decision 0026: absent, null and a URL differ)', async () => {
+    await call('put', W, {});
+    await call('put', W, { kyc_url: 'https://a.example/k' });
+    expect(service.calls.map(({ request }) => request.kycUrlChange)).toEqual([
+      { case: undefined },
+      { case: 'kycUrl', value: 'https://a.example/k' },
+    ]);
+  });
+
+  it.each([
+    ['post', '/api/external/webhook', {}, { collection_url: ['is required'], payout_url: ['is required'] }],
+    [
+      'post',
+      '/api/external/webhook',
+      { ...URLS, collection_url: 42, kyc_url: ['https://a.example/k'], signing_secret: 'whsec_mine' },
+      {
+        collection_url: ['must be a string, got 42'],
+        kyc_url: ['must be a string or null, got an array'],
+        signing_secret: ['is not a recognised field'],
+      },
+    ],
+    [
+      'put',
+      W,
+      { collection_url: null, payout_url: null, kyc_url: null, events: ['refund'] },
+      {
+        collection_url: ['cannot be null; omit it to leave it unchanged'],
+        payout_url: ['cannot be null; omit it to leave it unchanged'],
+        events: ['is not a recognised field'],
+      },
+    ],
+  ] as const)(
+    '%s %s refuses a body of the wrong shape with 422 naming every field, without calling notification',
+    async (method, path, body, errors) => {
+      const response = await call(method, path, body);
+      expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
+      expect(response.body.errors).toEqual(errors);
+      expect(service.calls).toHaveLength(0);
+    },
+  );
+
   it("answers notification's refusals: a second registration 409, a bad URL 422, none yet 404", async () => {
     service.answers.set('registerWebhook', () => {
       throw new DomainError(
@@ -169,17 +222,19 @@ describe('the webhook routes (decision 0009)', () => {
         `this business already registered its webhooks (${WEBHOOK_ID}); change them with PUT /api/external/webhook/${WEBHOOK_ID}`,
       );
     });
-    expect(await call('post', '/api/external/webhook', {})).toMatchObject({
+    expect(await call('post', '/api/external/webhook', URLS)).toMatchObject({
       status: 409,
       body: { status: false, code: 'WEBHOOK_ALREADY_REGISTERED', message: expect.stringContaining(WEBHOOK_ID) },
     });
     service.answers.set('updateWebhook', () => {
       throw invalidArgument('collection_url resolves to 10.0.0.7, a private address', {
         collection_url: ['resolves to 10.0.0.7, a private address'],
-        payout_url: ['must not be null'],
+        kyc_url: ['must use https, not http'],
       });
     });
-    expect(await call('put', W, { collection_url: 'https://internal.example/', payout_url: null })).toEqual({
+    expect(
+      await call('put', W, { collection_url: 'https://internal.example/', kyc_url: 'http://a.example/k' }),
+    ).toEqual({
       status: 422,
       body: {
         status: false,
@@ -187,7 +242,7 @@ describe('the webhook routes (decision 0009)', () => {
         code: 'VALIDATION_FAILED',
         errors: {
           collection_url: ['resolves to 10.0.0.7, a private address'],
-          payout_url: ['must not be null'],
+          kyc_url: ['must use https, not http'],
         },
       },
     });

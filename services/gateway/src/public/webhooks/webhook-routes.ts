@@ -1,21 +1,29 @@
 import { structOfBody } from '../body.js';
+import { readBody } from '../../http/input.js';
 import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { webhookJson, webhookWithSecretJson } from './render.js';
 import { registerWebhookBody, updateWebhookBody, webhookBody, webhookWithSecretBody } from './schemas.js';
+import {
+  RegisterWebhookBody,
+  registerWebhookRequest,
+  UpdateWebhookBody,
+  updateWebhookRequest,
+} from './webhook-requests.js';
 
 /** The business's one webhook registration: register, change, read (seed 2.4, 4.3; decision 0009). */
 
 async function registerWebhook({ req, res, clients, call }: RouteContext): Promise<void> {
-  const response = await clients.notification.registerWebhook({ body: structOfBody(req.body) }, call);
+  // No body at all is 422, never {} (issue 18); then its shape (decision 0026).
+  const body = readBody(RegisterWebhookBody, structOfBody(req.body));
+  const response = await clients.notification.registerWebhook(registerWebhookRequest(body), call);
   res.status(201).json({ message: 'webhook registered', data: webhookWithSecretJson(response) });
 }
 
 async function updateWebhook({ req, res, clients, call }: RouteContext): Promise<void> {
-  const response = await clients.notification.updateWebhook(
-    { webhookId: pathParam(req, 'id'), body: structOfBody(req.body) },
-    call,
-  );
+  // No body at all is 422: read as {}, a change of nothing would answer 200 (issue 18).
+  const body = readBody(UpdateWebhookBody, structOfBody(req.body));
+  const response = await clients.notification.updateWebhook(updateWebhookRequest(pathParam(req, 'id'), body), call);
   res.json({ message: 'webhook updated', data: webhookWithSecretJson(response) });
 }
 

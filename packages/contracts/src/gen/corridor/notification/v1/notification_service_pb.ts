@@ -2,8 +2,8 @@
 // @generated from file corridor/notification/v1/notification_service.proto (package corridor.notification.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { CursorPage, CursorPageRequest } from "../../pagination/v1/cursor_pb.js";
 import { file_corridor_pagination_v1_cursor } from "../../pagination/v1/cursor_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/notification/v1/notification_service.proto.
  */
 export const file_corridor_notification_v1_notification_service: GenFile = /*@__PURE__*/
-  fileDesc("CjNjb3JyaWRvci9ub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SGGNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MSKDAgoNV2ViaG9va0NvbmZpZxIKCgJpZBgBIAEoCRITCgtidXNpbmVzc19pZBgCIAEoCRIWCg5jb2xsZWN0aW9uX3VybBgDIAEoCRISCgpwYXlvdXRfdXJsGAQgASgJEg8KB2t5Y191cmwYBSABKAkSFgoOc2lnbmluZ19zZWNyZXQYBiABKAkSHAoUc2lnbmluZ19zZWNyZXRfbGFzdDQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoWUmVnaXN0ZXJXZWJob29rUmVxdWVzdBIlCgRib2R5GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJTChdSZWdpc3RlcldlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciUQoUVXBkYXRlV2ViaG9va1JlcXVlc3QSEgoKd2ViaG9va19pZBgBIAEoCRIlCgRib2R5GAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJRChVVcGRhdGVXZWJob29rUmVzcG9uc2USOAoHd2ViaG9vaxgBIAEoCzInLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQ29uZmlnIhMKEUdldFdlYmhvb2tSZXF1ZXN0Ik4KEkdldFdlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWci+QIKD1dlYmhvb2tEZWxpdmVyeRIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRISCgpldmVudF90eXBlGAMgASgJEhMKC2Rlc3RpbmF0aW9uGAQgASgJEgsKA3VybBgFIAEoCRIOCgZzdGF0dXMYBiABKAkSFQoNYXR0ZW1wdF9jb3VudBgHIAEoDRIzCg9uZXh0X2F0dGVtcHRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBG1vY2sYCSABKAgSDAoEYm9keRgKIAEoCRIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI6CghhdHRlbXB0cxgNIAMoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdCLfAQoOV2ViaG9va0F0dGVtcHQSDgoGbnVtYmVyGAEgASgNEg8KB3RyaWdnZXIYAiABKAkSLgoKc3RhcnRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZHVyYXRpb25fbXMYBCABKA0SDwoHb3V0Y29tZRgFIAEoCRITCgtzdGF0dXNfY29kZRgGIAEoDRITCgtlcnJvcl9jbGFzcxgHIAEoCRIVCg1lcnJvcl9tZXNzYWdlGAggASgJEhUKDXJlc3BvbnNlX2JvZHkYCSABKAkiagoIUGFnZUluZm8SFAoMY3VycmVudF9wYWdlGAEgASgNEhAKCHBlcl9wYWdlGAIgASgNEhEKCWxhc3RfcGFnZRgDIAEoDRINCgV0b3RhbBgEIAEoBBIUCgx0b3RhbF9jYXBwZWQYBSABKAgijwIKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBITCgZzdGF0dXMYASABKAlIAIgBARIXCgpldmVudF90eXBlGAIgASgJSAGIAQESMAoMY3JlYXRlZF9mcm9tGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX3RvGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRwYWdlGAUgASgNEj4KC2N1cnNvcl9wYWdlGAYgASgLMikuY29ycmlkb3IucGFnaW5hdGlvbi52MS5DdXJzb3JQYWdlUmVxdWVzdEIJCgdfc3RhdHVzQg0KC19ldmVudF90eXBlIsIBChZMaXN0RGVsaXZlcmllc1Jlc3BvbnNlEj0KCmRlbGl2ZXJpZXMYASADKAsyKS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0RlbGl2ZXJ5EjAKBHBhZ2UYAiABKAsyIi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUGFnZUluZm8SNwoLY3Vyc29yX3BhZ2UYAyABKAsyIi5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2UiKQoSR2V0RGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIlIKE0dldERlbGl2ZXJ5UmVzcG9uc2USOwoIZGVsaXZlcnkYASABKAsyKS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0RlbGl2ZXJ5IiwKFVJlcGxheURlbGl2ZXJ5UmVxdWVzdBITCgtkZWxpdmVyeV9pZBgBIAEoCSKQAQoWUmVwbGF5RGVsaXZlcnlSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSOQoHYXR0ZW1wdBgCIAEoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdCJGCh1SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVxdWVzdBIlCgRib2R5GAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIwCh5SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVzcG9uc2USDgoGcXVldWVkGAEgASgNIkIKGVRyaWdnZXJNb2NrV2ViaG9va1JlcXVlc3QSJQoEYm9keRgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QilAEKGlRyaWdnZXJNb2NrV2ViaG9va1Jlc3BvbnNlEjsKCGRlbGl2ZXJ5GAEgASgLMikuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZWxpdmVyeRI5CgdhdHRlbXB0GAIgASgLMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tBdHRlbXB0Ms0HChNOb3RpZmljYXRpb25TZXJ2aWNlEnYKD1JlZ2lzdGVyV2ViaG9vaxIwLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZWdpc3RlcldlYmhvb2tSZXF1ZXN0GjEuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlZ2lzdGVyV2ViaG9va1Jlc3BvbnNlEnAKDVVwZGF0ZVdlYmhvb2sSLi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVXBkYXRlV2ViaG9va1JlcXVlc3QaLy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVXBkYXRlV2ViaG9va1Jlc3BvbnNlEmcKCkdldFdlYmhvb2sSKy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0V2ViaG9va1JlcXVlc3QaLC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0V2ViaG9va1Jlc3BvbnNlEnMKDkxpc3REZWxpdmVyaWVzEi8uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBowLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0RGVsaXZlcmllc1Jlc3BvbnNlEmoKC0dldERlbGl2ZXJ5EiwuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkdldERlbGl2ZXJ5UmVxdWVzdBotLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXREZWxpdmVyeVJlc3BvbnNlEnMKDlJlcGxheURlbGl2ZXJ5Ei8uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheURlbGl2ZXJ5UmVxdWVzdBowLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlEZWxpdmVyeVJlc3BvbnNlEosBChZSZXBsYXlGYWlsZWREZWxpdmVyaWVzEjcuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXF1ZXN0GjguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXNwb25zZRJ/ChJUcmlnZ2VyTW9ja1dlYmhvb2sSMy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVHJpZ2dlck1vY2tXZWJob29rUmVxdWVzdBo0LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5UcmlnZ2VyTW9ja1dlYmhvb2tSZXNwb25zZWIGcHJvdG8z", [file_corridor_pagination_v1_cursor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CjNjb3JyaWRvci9ub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SGGNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MSKDAgoNV2ViaG9va0NvbmZpZxIKCgJpZBgBIAEoCRITCgtidXNpbmVzc19pZBgCIAEoCRIWCg5jb2xsZWN0aW9uX3VybBgDIAEoCRISCgpwYXlvdXRfdXJsGAQgASgJEg8KB2t5Y191cmwYBSABKAkSFgoOc2lnbmluZ19zZWNyZXQYBiABKAkSHAoUc2lnbmluZ19zZWNyZXRfbGFzdDQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAicgoWUmVnaXN0ZXJXZWJob29rUmVxdWVzdBIWCg5jb2xsZWN0aW9uX3VybBgCIAEoCRISCgpwYXlvdXRfdXJsGAMgASgJEhQKB2t5Y191cmwYBCABKAlIAIgBAUIKCghfa3ljX3VybEoECAEQAlIEYm9keSJTChdSZWdpc3RlcldlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWcizQEKFFVwZGF0ZVdlYmhvb2tSZXF1ZXN0EhIKCndlYmhvb2tfaWQYASABKAkSGwoOY29sbGVjdGlvbl91cmwYAyABKAlIAYgBARIXCgpwYXlvdXRfdXJsGAQgASgJSAKIAQESEQoHa3ljX3VybBgFIAEoCUgAEhgKDnJlbW92ZV9reWNfdXJsGAYgASgISABCEAoOa3ljX3VybF9jaGFuZ2VCEQoPX2NvbGxlY3Rpb25fdXJsQg0KC19wYXlvdXRfdXJsSgQIAhADUgRib2R5IlEKFVVwZGF0ZVdlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciEwoRR2V0V2ViaG9va1JlcXVlc3QiTgoSR2V0V2ViaG9va1Jlc3BvbnNlEjgKB3dlYmhvb2sYASABKAsyJy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0NvbmZpZyKLBAoPV2ViaG9va0RlbGl2ZXJ5EgoKAmlkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJEjoKCmV2ZW50X3R5cGUYDiABKA4yJi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0V2ZW50EkEKC2Rlc3RpbmF0aW9uGA8gASgOMiwuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZXN0aW5hdGlvbhILCgN1cmwYBSABKAkSOAoGc3RhdHVzGBAgASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkRlbGl2ZXJ5U3RhdHVzEhUKDWF0dGVtcHRfY291bnQYByABKA0SMwoPbmV4dF9hdHRlbXB0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRtb2NrGAkgASgIEgwKBGJvZHkYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOgoIYXR0ZW1wdHMYDSADKAsyKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0F0dGVtcHRKBAgDEARKBAgEEAVKBAgGEAci8gIKDldlYmhvb2tBdHRlbXB0Eg4KBm51bWJlchgBIAEoDRI5Cgd0cmlnZ2VyGAogASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkF0dGVtcHRUcmlnZ2VyEi4KCnN0YXJ0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2R1cmF0aW9uX21zGAQgASgNEjkKB291dGNvbWUYCyABKA4yKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuQXR0ZW1wdE91dGNvbWUSEwoLc3RhdHVzX2NvZGUYBiABKA0SQAoLZXJyb3JfY2xhc3MYDCABKA4yKy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuQXR0ZW1wdEVycm9yQ2xhc3MSFQoNZXJyb3JfbWVzc2FnZRgIIAEoCRIVCg1yZXNwb25zZV9ib2R5GAkgASgJSgQIAhADSgQIBRAGSgQIBxAIImoKCFBhZ2VJbmZvEhQKDGN1cnJlbnRfcGFnZRgBIAEoDRIQCghwZXJfcGFnZRgCIAEoDRIRCglsYXN0X3BhZ2UYAyABKA0SDQoFdG90YWwYBCABKAQSFAoMdG90YWxfY2FwcGVkGAUgASgIIu0CChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSPQoGc3RhdHVzGAcgASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkRlbGl2ZXJ5U3RhdHVzSACIAQESPwoKZXZlbnRfdHlwZRgIIAEoDjImLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRXZlbnRIAYgBARIwCgxjcmVhdGVkX2Zyb20YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHBhZ2UYBSABKA0SPgoLY3Vyc29yX3BhZ2UYBiABKAsyKS5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2VSZXF1ZXN0QgkKB19zdGF0dXNCDQoLX2V2ZW50X3R5cGVKBAgBEAJKBAgCEAMiwgEKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USPQoKZGVsaXZlcmllcxgBIAMoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSMAoEcGFnZRgCIAEoCzIiLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5QYWdlSW5mbxI3CgtjdXJzb3JfcGFnZRgDIAEoCzIiLmNvcnJpZG9yLnBhZ2luYXRpb24udjEuQ3Vyc29yUGFnZSIpChJHZXREZWxpdmVyeVJlcXVlc3QSEwoLZGVsaXZlcnlfaWQYASABKAkiUgoTR2V0RGVsaXZlcnlSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkiLAoVUmVwbGF5RGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIpABChZSZXBsYXlEZWxpdmVyeVJlc3BvbnNlEjsKCGRlbGl2ZXJ5GAEgASgLMikuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZWxpdmVyeRI5CgdhdHRlbXB0GAIgASgLMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tBdHRlbXB0IpABCh1SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVxdWVzdBIpCgVzaW5jZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoFdW50aWwYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCCAoGX3VudGlsSgQIARACUgRib2R5IjAKHlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXNwb25zZRIOCgZxdWV1ZWQYASABKA0ihQEKGVRyaWdnZXJNb2NrV2ViaG9va1JlcXVlc3QSNQoFZXZlbnQYAiABKA4yJi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0V2ZW50EiUKBGRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SgQIARACUgRib2R5IpQBChpUcmlnZ2VyTW9ja1dlYmhvb2tSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSOQoHYXR0ZW1wdBgCIAEoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdCqcBAoMV2ViaG9va0V2ZW50Eh0KGVdFQkhPT0tfRVZFTlRfVU5TUEVDSUZJRUQQABIpCiVXRUJIT09LX0VWRU5UX0NVU1RPTUVSX1NUQVRVU19DSEFOR0VEEAESMAosV0VCSE9PS19FVkVOVF9NRVJDSEFOVF9LWUNfU0VTU0lPTl9DT01QTEVURUQQAhIuCipXRUJIT09LX0VWRU5UX01FUkNIQU5UX0tZQ19TRVNTSU9OX0VYUElSRUQQAxInCiNXRUJIT09LX0VWRU5UX0NPTExFQ1RJT05fU1VDQ0VTU0ZVTBAEEiMKH1dFQkhPT0tfRVZFTlRfQ09MTEVDVElPTl9GQUlMRUQQBRIkCiBXRUJIT09LX0VWRU5UX0NPTExFQ1RJT05fRVhQSVJFRBAGEiIKHldFQkhPT0tfRVZFTlRfUkVGVU5EX0lOSVRJQVRFRBAHEhgKFFdFQkhPT0tfRVZFTlRfUkVGVU5EEAgSIAocV0VCSE9PS19FVkVOVF9QQVlPVVRfUEVORElORxAJEiMKH1dFQkhPT0tfRVZFTlRfUEFZT1VUX1BST0NFU1NJTkcQChIjCh9XRUJIT09LX0VWRU5UX1BBWU9VVF9TVUNDRVNTRlVMEAsSHwobV0VCSE9PS19FVkVOVF9QQVlPVVRfRkFJTEVEEAwSIQodV0VCSE9PS19FVkVOVF9QQVlPVVRfUkVWRVJTRUQQDSqmAQoSV2ViaG9va0Rlc3RpbmF0aW9uEiMKH1dFQkhPT0tfREVTVElOQVRJT05fVU5TUEVDSUZJRUQQABIfChtXRUJIT09LX0RFU1RJTkFUSU9OX0tZQ19VUkwQARImCiJXRUJIT09LX0RFU1RJTkFUSU9OX0NPTExFQ1RJT05fVVJMEAISIgoeV0VCSE9PS19ERVNUSU5BVElPTl9QQVlPVVRfVVJMEAMqiQEKDkRlbGl2ZXJ5U3RhdHVzEh8KG0RFTElWRVJZX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0RFTElWRVJZX1NUQVRVU19QRU5ESU5HEAESHQoZREVMSVZFUllfU1RBVFVTX1NVQ0NFRURFRBACEhoKFkRFTElWRVJZX1NUQVRVU19GQUlMRUQQAyqGAQoOQXR0ZW1wdFRyaWdnZXISHwobQVRURU1QVF9UUklHR0VSX1VOU1BFQ0lGSUVEEAASHQoZQVRURU1QVF9UUklHR0VSX1NDSEVEVUxFRBABEhoKFkFUVEVNUFRfVFJJR0dFUl9SRVBMQVkQAhIYChRBVFRFTVBUX1RSSUdHRVJfTU9DSxADKqwBCg5BdHRlbXB0T3V0Y29tZRIfChtBVFRFTVBUX09VVENPTUVfVU5TUEVDSUZJRUQQABIdChlBVFRFTVBUX09VVENPTUVfSU5fRkxJR0hUEAESHQoZQVRURU1QVF9PVVRDT01FX1NVQ0NFRURFRBACEhoKFkFUVEVNUFRfT1VUQ09NRV9GQUlMRUQQAxIfChtBVFRFTVBUX09VVENPTUVfSU5URVJSVVBURUQQBCrJAgoRQXR0ZW1wdEVycm9yQ2xhc3MSIwofQVRURU1QVF9FUlJPUl9DTEFTU19VTlNQRUNJRklFRBAAEiMKH0FUVEVNUFRfRVJST1JfQ0xBU1NfSFRUUF9TVEFUVVMQARIfChtBVFRFTVBUX0VSUk9SX0NMQVNTX1RJTUVPVVQQAhIfChtBVFRFTVBUX0VSUk9SX0NMQVNTX0NPTk5FQ1QQAxIbChdBVFRFTVBUX0VSUk9SX0NMQVNTX1RMUxAEEiAKHEFUVEVNUFRfRVJST1JfQ0xBU1NfUkVESVJFQ1QQBRInCiNBVFRFTVBUX0VSUk9SX0NMQVNTX0FERFJFU1NfUkVGVVNFRBAGEhsKF0FUVEVNUFRfRVJST1JfQ0xBU1NfRE5TEAcSIwofQVRURU1QVF9FUlJPUl9DTEFTU19JTlRFUlJVUFRFRBAIMs0HChNOb3RpZmljYXRpb25TZXJ2aWNlEnYKD1JlZ2lzdGVyV2ViaG9vaxIwLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZWdpc3RlcldlYmhvb2tSZXF1ZXN0GjEuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlZ2lzdGVyV2ViaG9va1Jlc3BvbnNlEnAKDVVwZGF0ZVdlYmhvb2sSLi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVXBkYXRlV2ViaG9va1JlcXVlc3QaLy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVXBkYXRlV2ViaG9va1Jlc3BvbnNlEmcKCkdldFdlYmhvb2sSKy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0V2ViaG9va1JlcXVlc3QaLC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0V2ViaG9va1Jlc3BvbnNlEnMKDkxpc3REZWxpdmVyaWVzEi8uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBowLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0RGVsaXZlcmllc1Jlc3BvbnNlEmoKC0dldERlbGl2ZXJ5EiwuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkdldERlbGl2ZXJ5UmVxdWVzdBotLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXREZWxpdmVyeVJlc3BvbnNlEnMKDlJlcGxheURlbGl2ZXJ5Ei8uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheURlbGl2ZXJ5UmVxdWVzdBowLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlEZWxpdmVyeVJlc3BvbnNlEosBChZSZXBsYXlGYWlsZWREZWxpdmVyaWVzEjcuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXF1ZXN0GjguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXNwb25zZRJ/ChJUcmlnZ2VyTW9ja1dlYmhvb2sSMy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVHJpZ2dlck1vY2tXZWJob29rUmVxdWVzdBo0LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5UcmlnZ2VyTW9ja1dlYmhvb2tSZXNwb25zZWIGcHJvdG8z", [file_corridor_pagination_v1_cursor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's webhook registration (seed 2.4).
@@ -82,15 +82,27 @@ export const WebhookConfigSchema: GenMessage<WebhookConfig> = /*@__PURE__*/
   messageDesc(file_corridor_notification_v1_notification_service, 0);
 
 /**
+ * The URLs as sent; notification checks each (HTTPS, public addresses only; decision 0009).
+ *
  * @generated from message corridor.notification.v1.RegisterWebhookRequest
  */
 export type RegisterWebhookRequest = Message<"corridor.notification.v1.RegisterWebhookRequest"> & {
   /**
-   * {collection_url, payout_url, kyc_url?}
-   *
-   * @generated from field: google.protobuf.Struct body = 1;
+   * @generated from field: string collection_url = 2;
    */
-  body?: JsonObject | undefined;
+  collectionUrl: string;
+
+  /**
+   * @generated from field: string payout_url = 3;
+   */
+  payoutUrl: string;
+
+  /**
+   * Absent: no KYC receiver (the API's kyc_url omitted or null).
+   *
+   * @generated from field: optional string kyc_url = 4;
+   */
+  kycUrl?: string | undefined;
 };
 
 /**
@@ -118,6 +130,8 @@ export const RegisterWebhookResponseSchema: GenMessage<RegisterWebhookResponse> 
   messageDesc(file_corridor_notification_v1_notification_service, 2);
 
 /**
+ * Only what is set changes (seed 2.1 rule 2): an absent URL is left as it is.
+ *
  * @generated from message corridor.notification.v1.UpdateWebhookRequest
  */
 export type UpdateWebhookRequest = Message<"corridor.notification.v1.UpdateWebhookRequest"> & {
@@ -127,11 +141,35 @@ export type UpdateWebhookRequest = Message<"corridor.notification.v1.UpdateWebho
   webhookId: string;
 
   /**
-   * {collection_url?, payout_url?, kyc_url?}
-   *
-   * @generated from field: google.protobuf.Struct body = 2;
+   * @generated from field: optional string collection_url = 3;
    */
-  body?: JsonObject | undefined;
+  collectionUrl?: string | undefined;
+
+  /**
+   * @generated from field: optional string payout_url = 4;
+   */
+  payoutUrl?: string | undefined;
+
+  /**
+   * The API's kyc_url: a URL sets it, null removes it, omitted leaves it as it is.
+   *
+   * @generated from oneof corridor.notification.v1.UpdateWebhookRequest.kyc_url_change
+   */
+  kycUrlChange: {
+    /**
+     * @generated from field: string kyc_url = 5;
+     */
+    value: string;
+    case: "kycUrl";
+  } | {
+    /**
+     * The API's kyc_url: null (always true when set).
+     *
+     * @generated from field: bool remove_kyc_url = 6;
+     */
+    value: boolean;
+    case: "removeKycUrl";
+  } | { case: undefined; value?: undefined };
 };
 
 /**
@@ -207,18 +245,14 @@ export type WebhookDelivery = Message<"corridor.notification.v1.WebhookDelivery"
   eventId: string;
 
   /**
-   * The public event name, e.g. "customer.status_changed".
-   *
-   * @generated from field: string event_type = 3;
+   * @generated from field: corridor.notification.v1.WebhookEvent event_type = 14;
    */
-  eventType: string;
+  eventType: WebhookEvent;
 
   /**
-   * Which registered URL receives it: "kyc_url", "collection_url" or "payout_url".
-   *
-   * @generated from field: string destination = 4;
+   * @generated from field: corridor.notification.v1.WebhookDestination destination = 15;
    */
-  destination: string;
+  destination: WebhookDestination;
 
   /**
    * That URL as registered now (a changed registration takes effect at the next attempt).
@@ -228,11 +262,9 @@ export type WebhookDelivery = Message<"corridor.notification.v1.WebhookDelivery"
   url: string;
 
   /**
-   * "pending", "succeeded" or "failed".
-   *
-   * @generated from field: string status = 6;
+   * @generated from field: corridor.notification.v1.DeliveryStatus status = 16;
    */
-  status: string;
+  status: DeliveryStatus;
 
   /**
    * Attempts made so far, replays, the mock's one and one still in flight included.
@@ -299,11 +331,9 @@ export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> 
   number: number;
 
   /**
-   * "scheduled", "replay" or "mock".
-   *
-   * @generated from field: string trigger = 2;
+   * @generated from field: corridor.notification.v1.AttemptTrigger trigger = 10;
    */
-  trigger: string;
+  trigger: AttemptTrigger;
 
   /**
    * @generated from field: google.protobuf.Timestamp started_at = 3;
@@ -311,19 +341,16 @@ export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> 
   startedAt?: Timestamp | undefined;
 
   /**
-   * 0 while "in_flight" and when "interrupted": no answer ended the attempt.
+   * 0 while in flight and when interrupted: no answer ended the attempt.
    *
    * @generated from field: uint32 duration_ms = 4;
    */
   durationMs: number;
 
   /**
-   * "in_flight" (sent, no answer recorded yet), "succeeded" (a 2xx), "failed", or "interrupted" (the
-   * delivering process stopped before an answer was recorded; the receiver may have had the request).
-   *
-   * @generated from field: string outcome = 5;
+   * @generated from field: corridor.notification.v1.AttemptOutcome outcome = 11;
    */
-  outcome: string;
+  outcome: AttemptOutcome;
 
   /**
    * The receiver's HTTP status; 0 when none came back.
@@ -333,12 +360,11 @@ export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> 
   statusCode: number;
 
   /**
-   * Why it failed: "http_status", "timeout", "connect", "tls", "redirect", "address_refused",
-   * "dns", "interrupted"; empty on success and while in flight.
+   * Why it failed; UNSPECIFIED on success and while in flight.
    *
-   * @generated from field: string error_class = 7;
+   * @generated from field: corridor.notification.v1.AttemptErrorClass error_class = 12;
    */
-  errorClass: string;
+  errorClass: AttemptErrorClass;
 
   /**
    * @generated from field: string error_message = 8;
@@ -406,16 +432,16 @@ export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
  */
 export type ListDeliveriesRequest = Message<"corridor.notification.v1.ListDeliveriesRequest"> & {
   /**
-   * Filters; absent means any. Values are checked by notification.
+   * Filters; absent means any.
    *
-   * @generated from field: optional string status = 1;
+   * @generated from field: optional corridor.notification.v1.DeliveryStatus status = 7;
    */
-  status?: string | undefined;
+  status?: DeliveryStatus | undefined;
 
   /**
-   * @generated from field: optional string event_type = 2;
+   * @generated from field: optional corridor.notification.v1.WebhookEvent event_type = 8;
    */
-  eventType?: string | undefined;
+  eventType?: WebhookEvent | undefined;
 
   /**
    * created_at in [created_from, created_to).
@@ -556,15 +582,22 @@ export const ReplayDeliveryResponseSchema: GenMessage<ReplayDeliveryResponse> = 
   messageDesc(file_corridor_notification_v1_notification_service, 15);
 
 /**
+ * Failed deliveries created in [since, until); notification checks that since is before until.
+ *
  * @generated from message corridor.notification.v1.ReplayFailedDeliveriesRequest
  */
 export type ReplayFailedDeliveriesRequest = Message<"corridor.notification.v1.ReplayFailedDeliveriesRequest"> & {
   /**
-   * {since, until?}: ISO 8601 times, checked by notification.
-   *
-   * @generated from field: google.protobuf.Struct body = 1;
+   * @generated from field: google.protobuf.Timestamp since = 2;
    */
-  body?: JsonObject | undefined;
+  since?: Timestamp | undefined;
+
+  /**
+   * Absent: now.
+   *
+   * @generated from field: optional google.protobuf.Timestamp until = 3;
+   */
+  until?: Timestamp | undefined;
 };
 
 /**
@@ -598,11 +631,17 @@ export const ReplayFailedDeliveriesResponseSchema: GenMessage<ReplayFailedDelive
  */
 export type TriggerMockWebhookRequest = Message<"corridor.notification.v1.TriggerMockWebhookRequest"> & {
   /**
-   * {event, data?}: the event name and optional fields that replace the example's.
-   *
-   * @generated from field: google.protobuf.Struct body = 1;
+   * @generated from field: corridor.notification.v1.WebhookEvent event = 2;
    */
-  body?: JsonObject | undefined;
+  event: WebhookEvent;
+
+  /**
+   * Members that replace the example's, each any JSON value: free-form by nature, since each event's
+   * data has its own fields (decision 0026). notification refuses one the example lacks. Absent: none.
+   *
+   * @generated from field: google.protobuf.Struct data = 3;
+   */
+  data?: JsonObject | undefined;
 };
 
 /**
@@ -635,12 +674,293 @@ export const TriggerMockWebhookResponseSchema: GenMessage<TriggerMockWebhookResp
   messageDesc(file_corridor_notification_v1_notification_service, 19);
 
 /**
+ * The public webhook events (seed 6, decision 0010). The API's word is the event name, whose dots
+ * and underscores both read "_" here: customer.status_changed is WEBHOOK_EVENT_CUSTOMER_STATUS_CHANGED.
+ *
+ * @generated from enum corridor.notification.v1.WebhookEvent
+ */
+export enum WebhookEvent {
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_CUSTOMER_STATUS_CHANGED = 1;
+   */
+  CUSTOMER_STATUS_CHANGED = 1,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_MERCHANT_KYC_SESSION_COMPLETED = 2;
+   */
+  MERCHANT_KYC_SESSION_COMPLETED = 2,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_MERCHANT_KYC_SESSION_EXPIRED = 3;
+   */
+  MERCHANT_KYC_SESSION_EXPIRED = 3,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_COLLECTION_SUCCESSFUL = 4;
+   */
+  COLLECTION_SUCCESSFUL = 4,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_COLLECTION_FAILED = 5;
+   */
+  COLLECTION_FAILED = 5,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_COLLECTION_EXPIRED = 6;
+   */
+  COLLECTION_EXPIRED = 6,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REFUND_INITIATED = 7;
+   */
+  REFUND_INITIATED = 7,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_REFUND = 8;
+   */
+  REFUND = 8,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_PAYOUT_PENDING = 9;
+   */
+  PAYOUT_PENDING = 9,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_PAYOUT_PROCESSING = 10;
+   */
+  PAYOUT_PROCESSING = 10,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_PAYOUT_SUCCESSFUL = 11;
+   */
+  PAYOUT_SUCCESSFUL = 11,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_PAYOUT_FAILED = 12;
+   */
+  PAYOUT_FAILED = 12,
+
+  /**
+   * @generated from enum value: WEBHOOK_EVENT_PAYOUT_REVERSED = 13;
+   */
+  PAYOUT_REVERSED = 13,
+}
+
+/**
+ * Describes the enum corridor.notification.v1.WebhookEvent.
+ */
+export const WebhookEventSchema: GenEnum<WebhookEvent> = /*@__PURE__*/
+  enumDesc(file_corridor_notification_v1_notification_service, 0);
+
+/**
+ * Which registered URL receives a delivery (decision 0010); the API's word is the field name, kyc_url.
+ *
+ * @generated from enum corridor.notification.v1.WebhookDestination
+ */
+export enum WebhookDestination {
+  /**
+   * @generated from enum value: WEBHOOK_DESTINATION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WEBHOOK_DESTINATION_KYC_URL = 1;
+   */
+  KYC_URL = 1,
+
+  /**
+   * @generated from enum value: WEBHOOK_DESTINATION_COLLECTION_URL = 2;
+   */
+  COLLECTION_URL = 2,
+
+  /**
+   * @generated from enum value: WEBHOOK_DESTINATION_PAYOUT_URL = 3;
+   */
+  PAYOUT_URL = 3,
+}
+
+/**
+ * Describes the enum corridor.notification.v1.WebhookDestination.
+ */
+export const WebhookDestinationSchema: GenEnum<WebhookDestination> = /*@__PURE__*/
+  enumDesc(file_corridor_notification_v1_notification_service, 1);
+
+/**
+ * pending: more attempts are scheduled; succeeded: an attempt got a 2xx; failed: the schedule ran out.
+ *
+ * @generated from enum corridor.notification.v1.DeliveryStatus
+ */
+export enum DeliveryStatus {
+  /**
+   * @generated from enum value: DELIVERY_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: DELIVERY_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: DELIVERY_STATUS_SUCCEEDED = 2;
+   */
+  SUCCEEDED = 2,
+
+  /**
+   * @generated from enum value: DELIVERY_STATUS_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum corridor.notification.v1.DeliveryStatus.
+ */
+export const DeliveryStatusSchema: GenEnum<DeliveryStatus> = /*@__PURE__*/
+  enumDesc(file_corridor_notification_v1_notification_service, 2);
+
+/**
+ * What made an attempt: the retry schedule, a replay the platform asked for, or the mock trigger.
+ *
+ * @generated from enum corridor.notification.v1.AttemptTrigger
+ */
+export enum AttemptTrigger {
+  /**
+   * @generated from enum value: ATTEMPT_TRIGGER_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ATTEMPT_TRIGGER_SCHEDULED = 1;
+   */
+  SCHEDULED = 1,
+
+  /**
+   * @generated from enum value: ATTEMPT_TRIGGER_REPLAY = 2;
+   */
+  REPLAY = 2,
+
+  /**
+   * @generated from enum value: ATTEMPT_TRIGGER_MOCK = 3;
+   */
+  MOCK = 3,
+}
+
+/**
+ * Describes the enum corridor.notification.v1.AttemptTrigger.
+ */
+export const AttemptTriggerSchema: GenEnum<AttemptTrigger> = /*@__PURE__*/
+  enumDesc(file_corridor_notification_v1_notification_service, 3);
+
+/**
+ * in_flight: sent, no answer recorded yet; succeeded: a 2xx; failed: anything else; interrupted: the
+ * delivering process stopped before an answer was recorded (the receiver may have had the request).
+ *
+ * @generated from enum corridor.notification.v1.AttemptOutcome
+ */
+export enum AttemptOutcome {
+  /**
+   * @generated from enum value: ATTEMPT_OUTCOME_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ATTEMPT_OUTCOME_IN_FLIGHT = 1;
+   */
+  IN_FLIGHT = 1,
+
+  /**
+   * @generated from enum value: ATTEMPT_OUTCOME_SUCCEEDED = 2;
+   */
+  SUCCEEDED = 2,
+
+  /**
+   * @generated from enum value: ATTEMPT_OUTCOME_FAILED = 3;
+   */
+  FAILED = 3,
+
+  /**
+   * @generated from enum value: ATTEMPT_OUTCOME_INTERRUPTED = 4;
+   */
+  INTERRUPTED = 4,
+}
+
+/**
+ * Describes the enum corridor.notification.v1.AttemptOutcome.
+ */
+export const AttemptOutcomeSchema: GenEnum<AttemptOutcome> = /*@__PURE__*/
+  enumDesc(file_corridor_notification_v1_notification_service, 4);
+
+/**
+ * Why an attempt failed (the API's error_class). UNSPECIFIED: it did not fail, or is still in flight.
+ *
+ * @generated from enum corridor.notification.v1.AttemptErrorClass
+ */
+export enum AttemptErrorClass {
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_HTTP_STATUS = 1;
+   */
+  HTTP_STATUS = 1,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_TIMEOUT = 2;
+   */
+  TIMEOUT = 2,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_CONNECT = 3;
+   */
+  CONNECT = 3,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_TLS = 4;
+   */
+  TLS = 4,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_REDIRECT = 5;
+   */
+  REDIRECT = 5,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_ADDRESS_REFUSED = 6;
+   */
+  ADDRESS_REFUSED = 6,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_DNS = 7;
+   */
+  DNS = 7,
+
+  /**
+   * @generated from enum value: ATTEMPT_ERROR_CLASS_INTERRUPTED = 8;
+   */
+  INTERRUPTED = 8,
+}
+
+/**
+ * Describes the enum corridor.notification.v1.AttemptErrorClass.
+ */
+export const AttemptErrorClassSchema: GenEnum<AttemptErrorClass> = /*@__PURE__*/
+  enumDesc(file_corridor_notification_v1_notification_service, 5);
+
+/**
  * NotificationService owns a platform's webhook configuration (seed 2.4, 4.3), the deliveries it
  * makes from events (seed 6) and every attempt of each (decision 0010). Every method acts for the business named by the caller metadata
  * (`business-id`); another business's configuration is NOT_FOUND.
  *
- * A request `body` is the JSON object the platform sent, unchanged, as for customer-kyb
- * (decision 0008): notification reports every problem of a body at once, by public field name.
+ * Requests are typed (DESIGN.md "Contracts are typed", decision 0026): the gateway refuses a body of
+ * the wrong shape; notification checks what only it can (each URL's safety, time order, the mock's
+ * data, a registration to send to) and names every problem by public field name.
  *
  * @generated from service corridor.notification.v1.NotificationService
  */
