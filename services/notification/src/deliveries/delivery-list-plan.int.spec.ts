@@ -117,8 +117,8 @@ describe('notification: the delivery log reads one page, not the whole log (issu
         delivery.createdAt ? timestampDate(delivery.createdAt) : new Date(Number.NaN),
       );
       for (const [index, delivery] of result.deliveries.entries()) {
-        if (filters.status) expect(delivery.status).toBe(filters.status);
-        if (filters.eventType) expect(delivery.eventType).toBe(filters.eventType);
+        if (filters.status) expect(DELIVERY_STATUS_WORDS.toWord(delivery.status, 'status')).toBe(filters.status);
+        if (filters.eventType) expect(EVENT_WORDS.toWord(delivery.eventType, 'event')).toBe(filters.eventType);
         if (filters.from) expect(createdAt[index]?.getTime()).toBeGreaterThanOrEqual(filters.from.getTime());
         if (filters.to) expect(createdAt[index]?.getTime()).toBeLessThan(filters.to.getTime());
       }
