@@ -1,6 +1,5 @@
-import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { JsonObject, MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { JsonObject } from '@bufbuild/protobuf';
 import { z } from '@corridor/config';
 import type {
   RegisterWebhookRequestSchema,
@@ -117,7 +116,7 @@ export function replayFailedDeliveriesRequest(
 }
 
 /** One of the public event names. */
-export const eventName = () =>
+const eventName = () =>
   z.enum(WEBHOOK_EVENTS, {
     error: (issue) =>
       issue.input === undefined

@@ -163,7 +163,7 @@ export type UpdateWebhookRequest = Message<"corridor.notification.v1.UpdateWebho
     case: "kycUrl";
   } | {
     /**
-     * The API's kyc_url: null (always true when set).
+     * true: the API's kyc_url: null, which removes it; false changes nothing.
      *
      * @generated from field: bool remove_kyc_url = 6;
      */
