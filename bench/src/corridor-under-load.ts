@@ -59,16 +59,21 @@ async function createCustomer(platform: Platform, token: string): Promise<string
 
 /**
  * Real processes on free ports with a database and topics of their own (test/support's Platform),
- * so the bench never touches what `npm start` runs. Each request is tried once before any load:
+ * so the bench never touches what `npm start` runs; `everyService` is added to each one's
+ * environment (the profiler's NODE_OPTIONS). Each request is tried once before any load:
  * a phase that measured 401s would be a fast, meaningless figure.
  */
-export async function startCorridor(): Promise<CorridorUnderLoad> {
+export async function startCorridor(everyService: Record<string, string> = {}): Promise<CorridorUnderLoad> {
   const platform = new Platform({
     gatewayEnv: {
+      ...everyService,
       TOKEN_REQUESTS_PER_MINUTE: String(TOKEN_REQUESTS_PER_MINUTE),
       TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS: String(TOKEN_REQUESTS_PER_MINUTE),
     },
-    paymentsEnv: PAYOUT_BENCH_ENV,
+    identityEnv: everyService,
+    customerKybEnv: everyService,
+    notificationEnv: everyService,
+    paymentsEnv: { ...everyService, ...PAYOUT_BENCH_ENV },
   });
   try {
     await platform.start();

@@ -24,14 +24,17 @@ export function requestGoals(phases: {
   whoami: PhaseResult;
   customerRead: PhaseResult;
   token: PhaseResult;
+  grpcBare: PhaseResult;
+  grpcCorridor: PhaseResult;
 }): Goal[] {
-  const { express, healthz, whoami, customerRead, token } = phases;
+  const { express, healthz, whoami, customerRead, token, grpcBare, grpcCorridor } = phases;
   return [
     goal('gateway /healthz req/s ÷ bare express', ratio(healthz, express), 0.9),
     goal('whoami req/s ÷ /healthz', ratio(whoami, healthz), 0.85),
     goal('whoami p99 ÷ /healthz p99', p99(whoami) / Math.max(p99(healthz), 1), 1.2, true),
     goal('GET /customer/{id} req/s ÷ whoami', ratio(customerRead, whoami), 0.5),
     goal('POST /oauth/token req/s ÷ whoami', ratio(token, whoami), 0.3),
+    goal('gRPC no-op via @corridor/grpc ÷ bare grpc-js', ratio(grpcCorridor, grpcBare), 0.8),
   ];
 }
 

@@ -6,6 +6,7 @@ import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js'
 import { numberFromEnv } from './env.js';
 import { startExpressBaseline, type ExpressBaseline } from './express-baseline.js';
 import { formatGoals, goalsJson, phaseProblems, requestGoals } from './goals.js';
+import { measureCalls, startGrpcPair, type GrpcPair } from './grpc-overhead.js';
 import { runBench } from './lifecycle.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
 import { runPaymentsPhases } from './payments-phases.js';
@@ -17,21 +18,37 @@ const settings: LoadSettings = {
   seconds: numberFromEnv('BENCH_SECONDS', 10, 1, 60),
   connections: numberFromEnv('BENCH_CONNECTIONS', 32, 1, 256),
 };
-const WARM_UP_SECONDS = 2;
+const WARM_UP_SECONDS = numberFromEnv('BENCH_WARM_UP_SECONDS', 2, 0, 30);
+/**
+ * BENCH_SMOKE=1 (npm test's run): every phase and check, for a second each, nothing recorded. It
+ * proves the bench still runs and its phases still answer 2xx, not how fast they do.
+ */
+const SMOKE = process.env.BENCH_SMOKE === '1';
 const RESULTS_FILE = fileURLToPath(new URL('../results/latest.json', import.meta.url));
 
 let baselineServer: BaselineServer | undefined;
 let expressBaseline: ExpressBaseline | undefined;
 let corridor: CorridorUnderLoad | undefined;
+let grpcPair: GrpcPair | undefined;
 
 async function cleanUp(): Promise<void> {
-  await Promise.allSettled([baselineServer?.stop(), expressBaseline?.stop(), corridor?.stop()]);
+  await Promise.allSettled([baselineServer?.stop(), expressBaseline?.stop(), corridor?.stop(), grpcPair?.stop()]);
 }
 
-async function phase(key: string, title: string, target: Target): Promise<PhaseResult> {
+const announce = (title: string) =>
   console.log(`… ${title}: ${WARM_UP_SECONDS} s warm-up, then ${settings.seconds} s measured`);
+
+async function phase(key: string, title: string, target: Target): Promise<PhaseResult> {
+  announce(title);
   await warmUp(target, WARM_UP_SECONDS);
   return { key, title, measurement: await measure(target, settings) };
+}
+
+/** A phase of gRPC calls made by this process (no HTTP): the shared gRPC layer's cost. */
+async function grpcPhase(key: string, title: string, call: () => Promise<unknown>): Promise<PhaseResult> {
+  announce(title);
+  if (WARM_UP_SECONDS > 0) await measureCalls(call, { seconds: WARM_UP_SECONDS, connections: 8 });
+  return { key, title, measurement: await measureCalls(call, settings) };
 }
 
 async function main(): Promise<void> {
@@ -40,6 +57,7 @@ async function main(): Promise<void> {
   corridor = await startCorridor();
   baselineServer = await startBaselineServer();
   expressBaseline = await startExpressBaseline();
+  grpcPair = await startGrpcPair();
 
   const baseline = await phase('baseline', 'node:http hello world (baseline)', { url: baselineServer.url });
   const express = await phase('express', 'bare express 5, own process', { url: expressBaseline.url });
@@ -51,6 +69,8 @@ async function main(): Promise<void> {
     'GET /api/external/customer/{id} (→ customer-kyb)',
     corridor.customerReadRequest,
   );
+  const grpcBare = await grpcPhase('grpc_bare', 'gRPC no-op, bare grpc-js client and server', grpcPair.bareCall);
+  const grpcCorridor = await grpcPhase('grpc_corridor', 'gRPC no-op through @corridor/grpc', grpcPair.corridorCall);
   const payments = await runPaymentsPhases(corridor.payments, settings, WARM_UP_SECONDS);
   const payouts = await runPayoutPhases(corridor.payouts, settings);
   const phases = [
@@ -60,11 +80,13 @@ async function main(): Promise<void> {
     tokens,
     whoami,
     customerRead,
+    grpcBare,
+    grpcCorridor,
     payments.swap,
     payments.wallet,
     payouts.create,
   ];
-  const goals = requestGoals({ express, healthz, whoami, customerRead, token: tokens });
+  const goals = requestGoals({ express, healthz, whoami, customerRead, token: tokens, grpcBare, grpcCorridor });
 
   console.log(
     `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n` +
@@ -73,6 +95,10 @@ async function main(): Promise<void> {
   // A run whose requests were refused or whose books do not add up measured something else: not recorded.
   const problems = [...phaseProblems(phases), ...payments.problems, ...payouts.problems];
   if (problems.length > 0) throw new Error(problems.join('; '));
+  if (SMOKE) {
+    console.log('smoke run: every phase answered 2xx; nothing recorded');
+    return;
+  }
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
   const results = { ...resultsJson(phases, baseline, whoami, payments, payouts, settings), goals: goalsJson(goals) };
   await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);

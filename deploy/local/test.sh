@@ -47,6 +47,14 @@ took "jest on two workers"
 echo "[test] jest: e2e-serial (one worker, nothing beside it)"
 run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@"
 took "jest e2e-serial"
+# The bench cannot rot unseen (issue 14): every phase of pnpm bench for a second, each answer 2xx and
+# the books balanced, nothing recorded. Timings are not tests: no figure is checked here.
+echo "[test] bench smoke: pnpm bench's phases for a second each"
+if ! (pnpm exec tsc -b bench && BENCH_SMOKE=1 BENCH_SECONDS=1 BENCH_WARM_UP_SECONDS=0 timeout 5m node bench/dist/run-bench.js); then
+  echo "[test] FAILED: the bench smoke run (above)" >&2
+  status=1
+fi
+took "bench smoke"
 # The cluster check last: on a fresh machine its Kubernetes builds (at the lowest priority) while
 # jest runs, and is awaited only here.
 if ! wait "$kube_build"; then

@@ -75,7 +75,10 @@ describe('one trace: admin request → gRPC → INSERT → Kafka publish → con
       const has = (service: string, kind: number, name: RegExp) =>
         inTrace.some((s) => s.service === service && s.kind === kind && name.test(s.name));
       const missing = [
-        has('gateway', SERVER, /POST/) ? '' : 'gateway HTTP server span',
+        // Named after the route table's path (recordHttpRoute), not only the method.
+        has('gateway', SERVER, /^POST \/admin\/businesses$/)
+          ? ''
+          : 'gateway HTTP server span named POST /admin/businesses',
         has('gateway', CLIENT, /IdentityService\/CreateBusiness/) ? '' : 'gateway gRPC client span',
         has('identity', SERVER, /IdentityService\/CreateBusiness/) ? '' : 'identity gRPC server span',
         inTrace.some(

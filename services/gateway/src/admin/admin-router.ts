@@ -4,7 +4,7 @@ import { Router } from 'express';
 import type { AccessGuard } from '../auth/access-guard.js';
 import type { Clients } from '../clients.js';
 import { jsonBody } from '../http/common.js';
-import { expressPath, methodNotAllowed } from '../http/route-table.js';
+import { expressPath, methodNotAllowed, tracedAs } from '../http/route-table.js';
 import { documentedOperations } from '../openapi/assemble.js';
 import { requireAdminToken } from './admin-auth.js';
 import { ADMIN_DOCUMENT_PATH, adminOpenApiDocument } from './document.js';
@@ -33,7 +33,7 @@ export function adminApiRouter(options: AdminRouterOptions): Router {
   router.get(ADMIN_DOCUMENT_PATH, (_req, res) => void res.type('application/json').send(served));
   for (const route of ADMIN_ROUTES) {
     const body = route.requestBody ? jsonBody(options.bodyLimit) : [];
-    router[route.method](expressPath(route.path), ...body, async (req, res) => {
+    router[route.method](expressPath(route.path), tracedAs(route.path), ...body, async (req, res) => {
       const metadata = callerMetadata({ requestId: res.locals.requestId as string, environment: options.environment });
       const { clients, guard, logger } = options;
       await route.handle({ req, res, clients, guard, logger, call: { metadata } });

@@ -1,3 +1,4 @@
+import { recordHttpRoute } from '@corridor/telemetry/route';
 import type { RequestHandler } from 'express';
 import type { HeadersObject } from 'openapi3-ts/oas31';
 import type { JsonSchema } from '../openapi/json-schema.js';
@@ -38,6 +39,14 @@ export interface DocumentedRoute {
 
 /** /api/external/customer/{id} → /api/external/customer/:id */
 export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** First handler of a documented route: its trace span and metrics are named by the path as documented. */
+export const tracedAs =
+  (path: string): RequestHandler =>
+  (_req, _res, next) => {
+    recordHttpRoute(path);
+    next();
+  };
 
 /** A documented operation: what methodNotAllowed needs of a route. */
 export interface DocumentedMethod {

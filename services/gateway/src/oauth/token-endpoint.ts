@@ -6,6 +6,7 @@ import { GuardUnavailable } from '../auth/access-guard.js';
 import type { Clients } from '../clients.js';
 import { httpStatusOf } from '../http/errors.js';
 import { hasControlCharacter } from '../http/input-boundary.js';
+import { tracedAs } from '../http/route-table.js';
 
 /** RFC 6749 section 5.2 error codes used by the token endpoint. */
 type OAuthError =
@@ -119,6 +120,7 @@ export function tokenEndpoint({
   const router = Router();
   router.post(
     '/oauth/token',
+    tracedAs('/oauth/token'),
     (req, res, next) => {
       if (!req.is('application/x-www-form-urlencoded')) {
         sendOAuthError(

@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { authenticate, type Authenticated, type AuthenticateDependencies } from '../auth/authenticate.js';
 import { jsonBody } from '../http/common.js';
 import { HttpError } from '../http/errors.js';
-import { expressPath } from '../http/route-table.js';
+import { expressPath, tracedAs } from '../http/route-table.js';
 import { idempotentCallSettings } from './idempotency-key.js';
 import { PUBLIC_ROUTES, type PublicRoute } from './routes.js';
 
@@ -34,19 +34,25 @@ export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: st
   const router = Router();
   for (const route of PUBLIC_ROUTES) {
     const body = route.requestBody ? jsonBody(deps.bodyLimit) : [];
-    router[route.method](expressPath(route.path), authorize(route, deps), ...body, async (req, res) => {
-      const auth = res.locals.auth as Authenticated;
-      const { caller } = auth;
-      const metadata = callerMetadata({
-        businessId: caller.businessId,
-        credentialId: caller.clientId,
-        scopes: caller.scopes,
-        environment: caller.environment,
-        requestId: res.locals.requestId as string,
-      });
-      const call = route.method === 'post' ? idempotentCallSettings(req, res, route.path, metadata) : { metadata };
-      await route.handle({ req, res, auth, clients: deps.clients, metadata, call });
-    });
+    router[route.method](
+      expressPath(route.path),
+      tracedAs(route.path),
+      authorize(route, deps),
+      ...body,
+      async (req, res) => {
+        const auth = res.locals.auth as Authenticated;
+        const { caller } = auth;
+        const metadata = callerMetadata({
+          businessId: caller.businessId,
+          credentialId: caller.clientId,
+          scopes: caller.scopes,
+          environment: caller.environment,
+          requestId: res.locals.requestId as string,
+        });
+        const call = route.method === 'post' ? idempotentCallSettings(req, res, route.path, metadata) : { metadata };
+        await route.handle({ req, res, auth, clients: deps.clients, metadata, call });
+      },
+    );
   }
   return router;
 }
