@@ -159,6 +159,32 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
     });
   });
 
+  it('in production, a token is issued only to an address on the business allow-list (seed part 5)', async () => {
+    const listed = await createBusiness(orm.em.fork(), context, { name: 'Listed Co' });
+    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+      businessId: listed.id,
+      bundles: [],
+      scopes: [],
+    });
+    await updateBusiness(orm.em.fork(), context, { id: listed.id, ipAllowlist: ['10.0.0.0/8'] });
+    const production = { ...tokens, environment: 'production' as const };
+    const from = (clientIp: string) =>
+      issueToken(orm.em.fork(), secrets, key, production, {
+        clientId: credential.clientId,
+        clientSecret,
+        scope: undefined,
+        clientIp,
+      });
+    await expect(from('192.0.2.7')).rejects.toMatchObject({
+      status: Status.PERMISSION_DENIED,
+      reason: 'IP_NOT_ALLOWED',
+    });
+    const issued = await from('10.1.2.3');
+    expect(decodeJwt(issued.accessToken)).toMatchObject({ sub: listed.id, env: 'production' });
+    // The sandbox has no allow-list check: the same request from anywhere gets its token.
+    await expect(token(credential.clientId, clientSecret)).resolves.toMatchObject({ expiresIn: 3600 });
+  });
+
   it('the signing key survives a restart: the same key id is loaded, not a new one made', async () => {
     const second = await loadSigningKey(orm, secrets, () => new Date('2027-01-01T00:00:00.000Z'));
     expect(second.keyId).toBe(key.keyId);
