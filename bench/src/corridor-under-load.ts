@@ -14,6 +14,8 @@ export interface CorridorUnderLoad {
   tokenRequest: Target;
   /** GET /api/external/whoami with a token of that business. */
   whoamiRequest: Target;
+  /** The same, to a second gateway started with OTEL_SDK_DISABLED: what tracing costs. */
+  untracedWhoamiRequest: Target;
   /** A second business, funded, for the swap and wallet phases. */
   payments: PaymentsUnderLoad;
   /** A third business, funded in NGN, for the payout phases. */
@@ -90,6 +92,8 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
     await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
     const writer = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:write'), 'a token'));
     const customerPath = `/api/external/customer/${await createCustomer(platform, writer)}`;
+    const untraced = await platform.startGateway({ OTEL_SDK_DISABLED: 'true' });
+    await expectOk(await untraced.api('/api/external/whoami', token), 'whoami without tracing');
     await expectOk(await platform.api(customerPath, token), 'a customer read');
     const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
     const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS);
@@ -113,6 +117,10 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
       },
       whoamiRequest: {
         url: `${platform.publicUrl}/api/external/whoami`,
+        headers: { authorization: `Bearer ${token}` },
+      },
+      untracedWhoamiRequest: {
+        url: `${untraced.publicUrl}/api/external/whoami`,
         headers: { authorization: `Bearer ${token}` },
       },
       payments,

@@ -22,14 +22,16 @@ export function requestGoals(phases: {
   express: PhaseResult;
   healthz: PhaseResult;
   whoami: PhaseResult;
+  whoamiUntraced: PhaseResult;
   customerRead: PhaseResult;
   token: PhaseResult;
   grpcBare: PhaseResult;
   grpcCorridor: PhaseResult;
 }): Goal[] {
-  const { express, healthz, whoami, customerRead, token, grpcBare, grpcCorridor } = phases;
+  const { express, healthz, whoami, whoamiUntraced, customerRead, token, grpcBare, grpcCorridor } = phases;
   return [
     goal('gateway /healthz req/s ÷ bare express', ratio(healthz, express), 0.9),
+    goal('whoami traced ÷ untraced req/s', ratio(whoami, whoamiUntraced), 0.9),
     goal('whoami req/s ÷ /healthz', ratio(whoami, healthz), 0.85),
     goal('whoami p99 ÷ /healthz p99', p99(whoami) / Math.max(p99(healthz), 1), 1.2, true),
     goal('GET /customer/{id} req/s ÷ whoami', ratio(customerRead, whoami), 0.5),

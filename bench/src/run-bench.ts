@@ -64,6 +64,11 @@ async function main(): Promise<void> {
   const healthz = await phase('healthz', 'GET /healthz (gateway, no auth)', corridor.healthzRequest);
   const tokens = await phase('oauth_token', 'POST /oauth/token (gateway → identity)', corridor.tokenRequest);
   const whoami = await phase('whoami', 'GET /api/external/whoami (gateway)', corridor.whoamiRequest);
+  const whoamiUntraced = await phase(
+    'whoami_untraced',
+    'GET /api/external/whoami, a gateway without tracing',
+    corridor.untracedWhoamiRequest,
+  );
   const customerRead = await phase(
     'customer_read',
     'GET /api/external/customer/{id} (→ customer-kyb)',
@@ -79,6 +84,7 @@ async function main(): Promise<void> {
     healthz,
     tokens,
     whoami,
+    whoamiUntraced,
     customerRead,
     grpcBare,
     grpcCorridor,
@@ -86,7 +92,16 @@ async function main(): Promise<void> {
     payments.wallet,
     payouts.create,
   ];
-  const goals = requestGoals({ express, healthz, whoami, customerRead, token: tokens, grpcBare, grpcCorridor });
+  const goals = requestGoals({
+    express,
+    healthz,
+    whoami,
+    whoamiUntraced,
+    customerRead,
+    token: tokens,
+    grpcBare,
+    grpcCorridor,
+  });
 
   console.log(
     `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n` +
