@@ -2,6 +2,7 @@ import { captureTraceContext, Environment, topicName, type Event, type EventHand
 import type { Logger } from '@corridor/logging';
 import type { Clock } from '@corridor/runtime';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { DeliveryRepository } from '../deliveries/delivery-repository.js';
 import { nextAttemptAt } from '../deliveries/schedule.js';
@@ -26,6 +27,21 @@ const ENVIRONMENTS: Record<DeliveriesFromEventsOptions['environment'], Environme
   sandbox: Environment.SANDBOX,
   production: Environment.PRODUCTION,
 };
+
+/**
+ * Each business's registration, read once per consumer chunk: the consumer hands every event of a
+ * chunk the same transaction's entity manager, and a burst is many events of few businesses (issue
+ * 14). Keyed by that manager, so nothing outlives its chunk's transaction.
+ */
+const registrationsOfChunk = new WeakMap<EntityManager, Map<string, Promise<WebhookEndpoint | null>>>();
+
+function registrationOf(em: EntityManager, businessId: string): Promise<WebhookEndpoint | null> {
+  let registrations = registrationsOfChunk.get(em);
+  if (!registrations) registrationsOfChunk.set(em, (registrations = new Map()));
+  let registration = registrations.get(businessId);
+  if (!registration) registrations.set(businessId, (registration = em.findOne(WebhookEndpoint, { businessId })));
+  return registration;
+}
 
 /**
  * The consumer's handler (issue 5 item 2): an event becomes one delivery to the business's URL for
@@ -55,7 +71,7 @@ export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): Even
       return;
     }
     if (!rendered) return;
-    const endpoint = await em.findOne(WebhookEndpoint, { businessId: event.businessId });
+    const endpoint = await registrationOf(em, event.businessId);
     if (!endpoint) return; // a registration receives the events after it (decision 0010)
     const destination = destinationOf(rendered.eventType, endpoint);
     if (!destination) return; // seed 6.2: without kyc_url, recorded and not delivered
