@@ -1,6 +1,4 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { decodeEvent, topicName } from '@corridor/bus';
 import {
   AddVerificationCaptureRequestSchema,
   AdminRecordKycResultRequestSchema,
@@ -12,52 +10,22 @@ import {
   KycRequirement,
   type KycResult,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
-import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import {
-  createClient,
-  DomainError,
-  registration,
-  startGrpcServer,
-  type ClientOf,
-  type RunningGrpcServer,
-} from '@corridor/grpc';
-import { createLogger } from '@corridor/logging';
-import { createTestBucket, createTestDatabase, query, type TestBucket, type TestDatabase } from '@corridor/testing';
-import type { CustomerContext } from '../context.js';
 import { createCustomer } from '../customers/create-customer.js';
-import { customerKybDatabase } from '../database.js';
-import { ObjectStorage } from '../files/object-storage.js';
+import { customerKybSpecKit, putObject } from '../customer-kyb-spec-kit.js';
 import { createKycSession, type KycSessionSettings } from './kyc-sessions.js';
 import { recordKycResult } from './session-outcomes.js';
 import { addVerificationCapture, createVerificationUpload } from './verification.js';
 
 /**
- * What the KYC session specs share, so each reads as its rules: a migrated database, a fresh bucket on
- * S3Proxy, identity as a real gRPC server on loopback (customer-kyb only asks it a business's name),
- * a clock the spec moves, and what a session left in the outbox.
+ * What the KYC session specs share on top of customer-kyb's spec kit (a migrated database, S3Proxy,
+ * identity on loopback, a clock the spec moves, the outbox): the session calls a page and a
+ * platform make, each as one line.
  */
 
-export const BUSINESS_NAME = 'Adaeze Textiles Ltd';
+export { BUSINESS_NAME, dateOf, FILE_MAX_BYTES, refusalOf } from '../customer-kyb-spec-kit.js';
 export const SETTINGS: KycSessionSettings = { ttlMs: 24 * 3_600_000, sandboxVerdictMs: 5_000 };
-export const FILE_MAX_BYTES = 10 * 1024 * 1024;
 /** The 8-byte PNG signature and a little more: storage checks sizes and types, not pictures. */
 export const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
-
-export const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
-
-/** How a use case refused: its gRPC status, reason and field errors (undefined when it succeeded). */
-export async function refusalOf(call: Promise<unknown>) {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof DomainError) {
-      return { status: error.status, reason: error.reason, fieldErrors: error.fieldErrors };
-    }
-    throw error;
-  }
-  return undefined;
-}
 
 type SessionInit = MessageInitShape<typeof CreateKycSessionRequestSchema>;
 interface VerdictInit {
@@ -67,59 +35,8 @@ interface VerdictInit {
 }
 
 export function kycSessionSpecKit(name: string) {
-  let db: TestDatabase | undefined;
-  let orm: MikroORM | undefined;
-  let bucket: TestBucket | undefined;
-  let storage: ObjectStorage | undefined;
-  let identityServer: RunningGrpcServer | undefined;
-  let identity: ClientOf<typeof IdentityService> | undefined;
-  let now = new Date('2026-11-24T10:00:00.000Z');
-
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('kycSessionSpecKit.start() has not run');
-    return value;
-  };
-  const em = () => started(orm).em.fork();
-
-  function contextIn(environment: CustomerContext['environment']): CustomerContext {
-    return {
-      environment,
-      topic: topicName('test.', 'customer'),
-      now: () => now,
-      identity: started(identity),
-      storage: started(storage),
-      files: { maxBytes: FILE_MAX_BYTES, uploadUrlTtlSeconds: 900 },
-    };
-  }
-
-  async function start(): Promise<void> {
-    db = await createTestDatabase(name);
-    orm = await openMigratedDatabase(customerKybDatabase(db.url));
-    bucket = await createTestBucket(name);
-    storage = new ObjectStorage({ ...bucket, bucket: bucket.name });
-    const getBusiness = async (request: { id: string }) => ({ business: { id: request.id, name: BUSINESS_NAME } });
-    // Only GetBusiness is served: any other identity call answers UNIMPLEMENTED.
-    identityServer = await startGrpcServer({
-      address: '127.0.0.1:0',
-      services: [registration(IdentityService, { getBusiness } as never)],
-      logger: createLogger('test', { level: 'silent' }),
-    });
-    identity = createClient(IdentityService, { address: `127.0.0.1:${identityServer.port}` });
-  }
-
-  async function stop(): Promise<void> {
-    identity?.close();
-    await identityServer?.shutdown(1_000);
-    storage?.close();
-    await bucket?.drop();
-    await orm?.close();
-    await db?.drop();
-  }
-
-  const clock = {
-    now: () => now,
-    advance: (ms: number) => (now = new Date(now.getTime() + ms)),
-  };
+  const kit = customerKybSpecKit(name);
+  const { em, contextIn, outboxEvents } = kit;
 
   /** POST /kyc-session for `businessId`: documents only, unless said. */
   const openSession = (businessId: string, init: Partial<SessionInit> = {}, context = contextIn('sandbox')) =>
@@ -155,11 +72,8 @@ export function kycSessionSpecKit(name: string) {
     );
 
   /** What the browser does with an issued upload: PUT the bytes with exactly its headers. */
-  async function putBytes(upload: { uploadUrl: string; headers: Record<string, string> }, body: Buffer = PNG) {
-    const response = await fetch(upload.uploadUrl, { method: 'PUT', headers: upload.headers, body, duplex: 'half' });
-    await response.arrayBuffer();
-    return response.status;
-  }
+  const putBytes = (upload: { uploadUrl: string; headers: Record<string, string> }, body: Buffer = PNG) =>
+    putObject(upload, body);
 
   const addCapture = (token: string, fileId: string) =>
     addVerificationCapture(em(), contextIn('sandbox'), create(AddVerificationCaptureRequestSchema, { token, fileId }));
@@ -172,16 +86,6 @@ export function kycSessionSpecKit(name: string) {
     return addCapture(token, upload.fileId);
   }
 
-  /** The events recorded in the outbox for a session (its key), oldest first, with their topic. */
-  async function outboxEvents(sessionId: string) {
-    const rows = await query<{ topic: string; payload: Buffer }>(
-      started(db).url,
-      'select topic, payload from outbox where message_key = $1 order by id',
-      [sessionId],
-    );
-    return rows.map(({ topic, payload }) => ({ topic, event: decodeEvent(payload) }));
-  }
-
   /** The session each outbox event of a session carries, with the event's payload case. */
   const outboxSessions = async (sessionId: string) =>
     (await outboxEvents(sessionId)).map(({ event: { payload } }) => ({
@@ -192,16 +96,8 @@ export function kycSessionSpecKit(name: string) {
           : undefined,
     }));
 
-  /** The outbox as its payload cases, for "which events, how many". */
-  const eventCases = async (sessionId: string) =>
-    (await outboxEvents(sessionId)).map(({ event }) => event.payload.case);
-
   return {
-    start,
-    stop,
-    clock,
-    em,
-    contextIn,
+    ...kit,
     openSession,
     recordVerdict,
     customerOf,
@@ -209,9 +105,6 @@ export function kycSessionSpecKit(name: string) {
     putBytes,
     addCapture,
     giveFile,
-    outboxEvents,
     outboxSessions,
-    eventCases,
-    databaseUrl: () => started(db).url,
   };
 }
