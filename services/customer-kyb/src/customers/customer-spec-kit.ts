@@ -192,6 +192,41 @@ export function customerSpecKit(name: string) {
       verdict: 'VERIFIED',
     });
 
+  /** A FULL business under review (PROCESSING), its owners and document with it. */
+  async function underReview(actor: PlatformActor, owners?: Record<string, unknown>[]): Promise<CustomerMessage> {
+    return submit(actor, (await readyToSubmit(actor, owners)).id);
+  }
+
+  /**
+   * A REJECTED business whose first owner and document were APPROVED and whose second owner (an
+   * id_card, front and back) and document were REJECTED with comments: seed 3.3's mixed case.
+   */
+  async function rejectedWithMixedChildren(actor: PlatformActor) {
+    const ready = await readyToSubmit(actor, [
+      ownerBody({ ownership_percentage: 50 }),
+      ownerBody({ ownership_percentage: 50, id_document_type: 'id_card' }),
+    ]);
+    await addDocument(actor, ready.id, 'CAC_STATUS_REPORT');
+    const submitted = await submit(actor, ready.id);
+    const [approvedOwner, rejectedOwner] = submitted.owners.map((owner) => owner.id);
+    const [approvedDocument, rejectedDocument] = submitted.documents.map((document) => document.id);
+    if (!approvedOwner || !rejectedOwner || !approvedDocument || !rejectedDocument) {
+      throw new Error('the mixed customer needs two owners and two documents');
+    }
+    const customer = await review(submitted.id, {
+      owners: [
+        { id: approvedOwner, status: 'APPROVED' },
+        { id: rejectedOwner, status: 'REJECTED', admin_comments: ['the ID is blurred'] },
+      ],
+      documents: [
+        { id: approvedDocument, status: 'APPROVED' },
+        { id: rejectedDocument, status: 'REJECTED', admin_comments: ['the report is older than 3 months'] },
+      ],
+      verdict: 'REJECTED',
+    });
+    return { customer, approvedOwner, rejectedOwner, approvedDocument, rejectedDocument };
+  }
+
   /** customer.status_changed moves recorded for the customer, oldest first: [old, new, trigger]. */
   async function statusChanges(customerId: string) {
     return (await kit.outboxEvents(customerId)).flatMap(({ event }) =>
@@ -247,6 +282,8 @@ export function customerSpecKit(name: string) {
     submit,
     review,
     verify,
+    underReview,
+    rejectedWithMixedChildren,
     statusChanges,
     auditOf,
     footprint,
