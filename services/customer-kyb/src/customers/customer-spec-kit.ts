@@ -10,6 +10,7 @@ import type { Actor } from '../context.js';
 import { Status } from '@corridor/grpc';
 import { customerKybSpecKit, putObject, refusalWithMessage } from '../customer-kyb-spec-kit.js';
 import { registerDocument, createDocumentUpload } from '../documents/kyb-documents.js';
+import { attachCustomerFiles, createFileUpload } from '../files/individual-files.js';
 import { attachOwnerFile, createOwnerFileUpload } from '../files/owner-files.js';
 import { createCustomer } from './create-customer.js';
 import { getCustomer } from './list-customers.js';
@@ -43,6 +44,13 @@ export function businessBody(extra: Record<string, unknown> = {}): Record<string
 
 export function individualBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { type: 'individual', first_name: 'Ada', last_name: 'Obi', country: 'NG', ...extra };
+}
+
+/** The `index`th item, which the spec has just made: a missing one fails the spec with the reason. */
+export function nth<T>(items: readonly T[], index = 0): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`expected an item at ${index}, got ${items.length} items`);
+  return item;
 }
 
 /** A field of a customer or owner answer (its fields Struct). */
@@ -164,6 +172,25 @@ export function customerSpecKit(name: string) {
     return registerDocument(em(), context(), actor, { customerId, body: { type, file_id: fileId } });
   }
 
+  /** An uploaded individual's ID file of `category` (identity_front or identity_back), not attached yet. */
+  const individualFile = (actor: Actor, customerId: string, category: string) =>
+    upload(
+      createFileUpload(em(), context(), actor, {
+        body: { customer_id: customerId, file_category: category, content_type: 'application/pdf', content_length: PDF.length },
+      }),
+      PDF,
+    );
+
+  /** An individual that passes its readiness check: identity fields and a passport's front attached. */
+  async function individualReadyToSubmit(actor: PlatformActor): Promise<CustomerMessage> {
+    const customer = await create(
+      actor,
+      individualBody({ date_of_birth: '1990-01-31', id_type: 'passport', id_number: `A${unique()}` }),
+    );
+    const front = await individualFile(actor, customer.id, 'identity_front');
+    return attachCustomerFiles(em(), context(), actor, { customerId: customer.id, body: { id_file: front } });
+  }
+
   /** A FULL business that passes every readiness check: owners with their ID files and a formation document. */
   async function readyToSubmit(
     actor: PlatformActor,
@@ -236,11 +263,11 @@ export function customerSpecKit(name: string) {
     );
   }
 
-  /** The customer's audit trail, oldest first. */
+  /** The customer's audit trail, oldest first (entries of one instant in the order their transactions wrote them). */
   const auditOf = (customerId: string) =>
     query<{ action: string; actor: string; request_id: string | null; changes: Record<string, unknown> }>(
       kit.databaseUrl(),
-      'select action, actor, request_id, changes from customer_audit where customer_id = $1 order by occurred_at, id',
+      'select action, actor, request_id, changes from customer_audit where customer_id = $1 order by occurred_at, xmin::text::bigint',
       [customerId],
     );
 
@@ -278,6 +305,8 @@ export function customerSpecKit(name: string) {
     attachOwnerIdFiles,
     addDocument,
     readyToSubmit,
+    individualFile,
+    individualReadyToSubmit,
     current,
     submit,
     review,
