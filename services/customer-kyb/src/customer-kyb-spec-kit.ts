@@ -2,7 +2,14 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { decodeEvent, topicName } from '@corridor/bus';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import { createClient, DomainError, registration, startGrpcServer, type ClientOf, type RunningGrpcServer } from '@corridor/grpc';
+import {
+  createClient,
+  DomainError,
+  registration,
+  startGrpcServer,
+  type ClientOf,
+  type RunningGrpcServer,
+} from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
 import { createTestBucket, createTestDatabase, query, type TestBucket, type TestDatabase } from '@corridor/testing';
 import type { CustomerContext } from './context.js';

@@ -76,7 +76,9 @@ export async function expectInvalid(
     });
   }
   const message = refusal?.message ?? '';
-  const named = Object.keys(errors).some((path) => (path === '(body)' ? /body/.test(message) : message.startsWith(`${path} `)));
+  const named = Object.keys(errors).some((path) =>
+    path === '(body)' ? /body/.test(message) : message.startsWith(`${path} `),
+  );
   expect({ message, namesAField: named }).toEqual({ message, namesAField: true });
 }
 
@@ -176,7 +178,12 @@ export function customerSpecKit(name: string) {
   const individualFile = (actor: Actor, customerId: string, category: string) =>
     upload(
       createFileUpload(em(), context(), actor, {
-        body: { customer_id: customerId, file_category: category, content_type: 'application/pdf', content_length: PDF.length },
+        body: {
+          customer_id: customerId,
+          file_category: category,
+          content_type: 'application/pdf',
+          content_length: PDF.length,
+        },
       }),
       PDF,
     );
@@ -287,7 +294,11 @@ export function customerSpecKit(name: string) {
   /** How many customers a business has: a refused create writes none. */
   const customerCount = async (businessId: string) =>
     Number(
-      (await query<{ n: string }>(kit.databaseUrl(), 'select count(*) as n from customer where business_id = $1', [businessId]))[0]?.n,
+      (
+        await query<{ n: string }>(kit.databaseUrl(), 'select count(*) as n from customer where business_id = $1', [
+          businessId,
+        ])
+      )[0]?.n,
     );
 
   return {

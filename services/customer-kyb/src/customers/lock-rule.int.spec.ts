@@ -33,7 +33,12 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     const customerId = customer.id;
     const before = await kit.footprint(customerId);
     const customerLocked = (call: Promise<unknown>) =>
-      expectRefused(call, Status.FAILED_PRECONDITION, 'CUSTOMER_LOCKED', new RegExp(`is ${status} and cannot be edited`));
+      expectRefused(
+        call,
+        Status.FAILED_PRECONDITION,
+        'CUSTOMER_LOCKED',
+        new RegExp(`is ${status} and cannot be edited`),
+      );
     const ownerLocked = (call: Promise<unknown>) =>
       expectRefused(call, Status.FAILED_PRECONDITION, 'OWNER_LOCKED', /is locked and cannot be edited/);
 
@@ -41,19 +46,38 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     await customerLocked(update(customerId, { trading_name: 'Changed' }, true));
     await customerLocked(update(customerId, { owners: [{ id: owner.id, title: 'CEO' }] }));
     await customerLocked(update(customerId, { owners: [kit.ownerBody({ ownership_percentage: 0 })] }));
-    await ownerLocked(createOwnerFileUpload(kit.em(), ctx(), actor, { customerId, ownerId: owner.id, body: { slot: 'id_document_front', ...png } }));
     await ownerLocked(
-      attachOwnerFile(kit.em(), ctx(), actor, { customerId, ownerId: owner.id, body: { slot: 'id_document_front', file_id: nth(owner.idFiles).fileId } }),
+      createOwnerFileUpload(kit.em(), ctx(), actor, {
+        customerId,
+        ownerId: owner.id,
+        body: { slot: 'id_document_front', ...png },
+      }),
+    );
+    await ownerLocked(
+      attachOwnerFile(kit.em(), ctx(), actor, {
+        customerId,
+        ownerId: owner.id,
+        body: { slot: 'id_document_front', file_id: nth(owner.idFiles).fileId },
+      }),
     );
     await ownerLocked(removeOwner(kit.em(), ctx(), actor, { customerId, ownerId: owner.id }));
     await expectRefused(
-      replaceDocument(kit.em(), ctx(), actor, { customerId, documentId: document.id, body: { file_id: document.file?.fileId } }),
+      replaceDocument(kit.em(), ctx(), actor, {
+        customerId,
+        documentId: document.id,
+        body: { file_id: document.file?.fileId },
+      }),
       Status.FAILED_PRECONDITION,
       'DOCUMENT_LOCKED',
       /is locked and cannot be changed/,
     );
     await customerLocked(createDocumentUpload(kit.em(), ctx(), actor, { customerId, body: png }));
-    await customerLocked(registerDocument(kit.em(), ctx(), actor, { customerId, body: { type: 'CAC_STATUS_REPORT', file_id: document.file?.fileId } }));
+    await customerLocked(
+      registerDocument(kit.em(), ctx(), actor, {
+        customerId,
+        body: { type: 'CAC_STATUS_REPORT', file_id: document.file?.fileId },
+      }),
+    );
     expect(await kit.footprint(customerId)).toEqual(before);
   }
 
@@ -66,11 +90,21 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     expect(verified.verificationStatus).toBe('VERIFIED');
     await expectAllLocked(verified, 'VERIFIED');
     const listed = kit.platform({ minimalAllowed: true });
-    const minimal = await kit.create(listed, { type: 'business', business_name: 'Min Ltd', registration_number: 'RCMIN1', incorporation_country: 'NG', country: 'NG' });
+    const minimal = await kit.create(listed, {
+      type: 'business',
+      business_name: 'Min Ltd',
+      registration_number: 'RCMIN1',
+      incorporation_country: 'NG',
+      country: 'NG',
+    });
     await kit.addDocument(listed, minimal.id);
     await kit.verify(await kit.submit(listed, minimal.id));
     await expectRefused(
-      updateCustomer(kit.em(), ctx(), listed, { customerId: minimal.id, body: { trading_name: 'X' }, kycDataOnly: false }),
+      updateCustomer(kit.em(), ctx(), listed, {
+        customerId: minimal.id,
+        body: { trading_name: 'X' },
+        kycDataOnly: false,
+      }),
       Status.FAILED_PRECONDITION,
       'CUSTOMER_LOCKED',
       /upgrade-kyb-scope/,
@@ -88,17 +122,43 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       const { customer, approvedOwner, rejectedOwner, approvedDocument } = mixed;
       const customerId = customer.id;
       const before = await kit.footprint(customerId);
-      await expectRefused(update(customerId, { owners: [{ id: approvedOwner, title: 'CEO' }] }), Status.FAILED_PRECONDITION, 'OWNER_LOCKED',
-        new RegExp(`owner ${approvedOwner} is locked and cannot be edited: it is APPROVED`));
-      await expectRefused(createOwnerFileUpload(kit.em(), ctx(), actor, { customerId, ownerId: approvedOwner, body: { slot: 'id_document_front', ...png } }),
-        Status.FAILED_PRECONDITION, 'OWNER_LOCKED');
+      await expectRefused(
+        update(customerId, { owners: [{ id: approvedOwner, title: 'CEO' }] }),
+        Status.FAILED_PRECONDITION,
+        'OWNER_LOCKED',
+        new RegExp(`owner ${approvedOwner} is locked and cannot be edited: it is APPROVED`),
+      );
+      await expectRefused(
+        createOwnerFileUpload(kit.em(), ctx(), actor, {
+          customerId,
+          ownerId: approvedOwner,
+          body: { slot: 'id_document_front', ...png },
+        }),
+        Status.FAILED_PRECONDITION,
+        'OWNER_LOCKED',
+      );
       const front = await kit.ownerFile(actor, customerId, rejectedOwner, 'id_document_front');
-      await expectRefused(attachOwnerFile(kit.em(), ctx(), actor, { customerId, ownerId: approvedOwner, body: { slot: 'id_document_front', file_id: front } }),
-        Status.FAILED_PRECONDITION, 'OWNER_LOCKED');
-      await expectRefused(removeOwner(kit.em(), ctx(), actor, { customerId, ownerId: approvedOwner }), Status.FAILED_PRECONDITION, 'OWNER_LOCKED');
+      await expectRefused(
+        attachOwnerFile(kit.em(), ctx(), actor, {
+          customerId,
+          ownerId: approvedOwner,
+          body: { slot: 'id_document_front', file_id: front },
+        }),
+        Status.FAILED_PRECONDITION,
+        'OWNER_LOCKED',
+      );
+      await expectRefused(
+        removeOwner(kit.em(), ctx(), actor, { customerId, ownerId: approvedOwner }),
+        Status.FAILED_PRECONDITION,
+        'OWNER_LOCKED',
+      );
       const file = await kit.documentFile(actor, customerId);
-      await expectRefused(replaceDocument(kit.em(), ctx(), actor, { customerId, documentId: approvedDocument, body: { file_id: file } }),
-        Status.FAILED_PRECONDITION, 'DOCUMENT_LOCKED', /it is APPROVED/);
+      await expectRefused(
+        replaceDocument(kit.em(), ctx(), actor, { customerId, documentId: approvedDocument, body: { file_id: file } }),
+        Status.FAILED_PRECONDITION,
+        'DOCUMENT_LOCKED',
+        /it is APPROVED/,
+      );
       const after = await kit.footprint(customerId);
       // Only the two issued (unattached) uploads are new; owners, documents, audit and outbox are as they were.
       expect(after).toEqual(before);
@@ -114,7 +174,9 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       const before = customer.owners.find((owner) => owner.id === rejectedOwner);
       expect(before).toMatchObject({ status: 'REJECTED', adminComments: ['the ID is blurred'] });
       const updated = await update(customer.id, { owners: [{ id: rejectedOwner, title: 'Director' }] });
-      expect(updated.owners.map((owner) => [owner.id, owner.status, owner.adminComments, fieldOf(owner, 'title')])).toEqual([
+      expect(
+        updated.owners.map((owner) => [owner.id, owner.status, owner.adminComments, fieldOf(owner, 'title')]),
+      ).toEqual([
         [approvedOwner, 'APPROVED', [], null],
         [rejectedOwner, 'PENDING', [], 'Director'],
       ]);
@@ -123,7 +185,9 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     it('a REJECTED owner whose ID file is replaced goes back to PENDING with admin_comments cleared', async () => {
       const owner = await kit.attachOwnerSlot(actor, mixed.customer.id, mixed.rejectedOwner, 'id_document_back');
       expect(owner).toMatchObject({ status: 'PENDING', adminComments: [] });
-      expect((await kit.current(actor, mixed.customer.id)).owners.find((o) => o.id === mixed.rejectedOwner)).toMatchObject({
+      expect(
+        (await kit.current(actor, mixed.customer.id)).owners.find((o) => o.id === mixed.rejectedOwner),
+      ).toMatchObject({
         status: 'PENDING',
         adminComments: [],
       });
@@ -132,18 +196,30 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     it('a REJECTED document whose file is replaced goes back to PENDING with admin_comments cleared', async () => {
       const { customer, approvedDocument, rejectedDocument } = mixed;
       const file = await kit.documentFile(actor, customer.id);
-      const document = await replaceDocument(kit.em(), ctx(), actor, { customerId: customer.id, documentId: rejectedDocument, body: { file_id: file } });
+      const document = await replaceDocument(kit.em(), ctx(), actor, {
+        customerId: customer.id,
+        documentId: rejectedDocument,
+        body: { file_id: file },
+      });
       expect(document).toMatchObject({ id: rejectedDocument, status: 'PENDING', adminComments: [] });
       expect((await kit.current(actor, customer.id)).documents.map((d) => [d.id, d.status])).toEqual(
-        expect.arrayContaining([[rejectedDocument, 'PENDING'], [approvedDocument, 'APPROVED']]),
+        expect.arrayContaining([
+          [rejectedDocument, 'PENDING'],
+          [approvedDocument, 'APPROVED'],
+        ]),
       );
     });
 
     it('an update that changes nothing on a REJECTED owner leaves it REJECTED with its comments', async () => {
       const { customer, rejectedOwner } = mixed;
       const before = customer.owners.find((owner) => owner.id === rejectedOwner);
-      const updated = await update(customer.id, { owners: [{ id: rejectedOwner, first_name: before ? fieldOf(before, 'first_name') : null }] });
-      expect(updated.owners.find((owner) => owner.id === rejectedOwner)).toMatchObject({ status: 'REJECTED', adminComments: ['the ID is blurred'] });
+      const updated = await update(customer.id, {
+        owners: [{ id: rejectedOwner, first_name: before ? fieldOf(before, 'first_name') : null }],
+      });
+      expect(updated.owners.find((owner) => owner.id === rejectedOwner)).toMatchObject({
+        status: 'REJECTED',
+        adminComments: ['the ID is blurred'],
+      });
     });
 
     it('a REJECTED owner can be removed; new owners and documents can be added', async () => {

@@ -65,7 +65,9 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
       [first?.id, 'REJECTED', ['Passport expired', 'Name does not match']],
       [second?.id, 'PENDING', []],
     ]);
-    expect(read.documents.map((document) => [document.status, document.adminComments])).toEqual([['REJECTED', ['Not legible']]]);
+    expect(read.documents.map((document) => [document.status, document.adminComments])).toEqual([
+      ['REJECTED', ['Not legible']],
+    ]);
     expect((await kit.statusChanges(customer.id)).at(-1)).toEqual(['PROCESSING', 'REJECTED', 'review']);
   });
 
@@ -91,39 +93,68 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
     );
     // The back office reads the same trail (entries of one instant in no particular order).
     const trail = await listAuditEntries(kit.em(), kit.admin, customer.id);
-    expect(trail.map((entry) => entry.action).sort()).toEqual((await kit.auditOf(customer.id)).map((entry) => entry.action).sort());
+    expect(trail.map((entry) => entry.action).sort()).toEqual(
+      (await kit.auditOf(customer.id)).map((entry) => entry.action).sort(),
+    );
     expect(trail.filter((entry) => entry.action === 'customer.reviewed')).toHaveLength(1);
   });
 
   it('only a PROCESSING customer is reviewed (400 NOT_UNDER_REVIEW); an unknown one is CUSTOMER_NOT_FOUND', async () => {
     const pending = await kit.readyToSubmit(actor);
     await expectUnchanged(pending.id, () =>
-      expectRefused(kit.review(pending.id, { verdict: 'REJECTED' }), Status.FAILED_PRECONDITION, 'NOT_UNDER_REVIEW', /is PENDING; only a PROCESSING customer is reviewed/),
+      expectRefused(
+        kit.review(pending.id, { verdict: 'REJECTED' }),
+        Status.FAILED_PRECONDITION,
+        'NOT_UNDER_REVIEW',
+        /is PENDING; only a PROCESSING customer is reviewed/,
+      ),
     );
     await expectRefused(kit.review(randomUUID(), { verdict: 'VERIFIED' }), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
   });
 
   it.each<[string, (owners: string[], documents: string[]) => Record<string, unknown>, Record<string, RegExp>]>([
-    ['REJECTED needs an admin comment', (owners) => ({ owners: [{ id: owners[0], status: 'REJECTED' }] }), {
-      'owners.0.admin_comments': /is required when rejecting/,
-    }],
-    ['a status other than APPROVED or REJECTED, a malformed id, unknown keys and an unknown verdict', (owners) => ({
-      owners: [{ id: 'x', status: 'PROCESSING', note: 'n' }, { id: owners[1], status: 'APPROVED', admin_comments: [''] }],
-      verdict: 'MAYBE',
-      extra: true,
-    }), {
-      'owners.0.id': /must be a uuid/,
-      'owners.0.status': /must be APPROVED or REJECTED/,
-      'owners.0.note': /is not a recognised field/,
-      'owners.1.admin_comments': /non-empty strings of at most 2000 characters/,
-      verdict: /must be VERIFIED or REJECTED/,
-      extra: /is not a recognised field/,
-    }],
+    [
+      'REJECTED needs an admin comment',
+      (owners) => ({ owners: [{ id: owners[0], status: 'REJECTED' }] }),
+      {
+        'owners.0.admin_comments': /is required when rejecting/,
+      },
+    ],
+    [
+      'a status other than APPROVED or REJECTED, a malformed id, unknown keys and an unknown verdict',
+      (owners) => ({
+        owners: [
+          { id: 'x', status: 'PROCESSING', note: 'n' },
+          { id: owners[1], status: 'APPROVED', admin_comments: [''] },
+        ],
+        verdict: 'MAYBE',
+        extra: true,
+      }),
+      {
+        'owners.0.id': /must be a uuid/,
+        'owners.0.status': /must be APPROVED or REJECTED/,
+        'owners.0.note': /is not a recognised field/,
+        'owners.1.admin_comments': /non-empty strings of at most 2000 characters/,
+        verdict: /must be VERIFIED or REJECTED/,
+        extra: /is not a recognised field/,
+      },
+    ],
     ['owners that are not a list', () => ({ owners: {} }), { owners: /must be an array/ }],
   ])('decision 0008: %s is 422, and nothing is judged', async (_rule, body, expected) => {
     const customer = await underReview();
     const ids = customer.owners.map((owner) => owner.id);
-    await expectUnchanged(customer.id, () => expectInvalid(kit.review(customer.id, body(ids, customer.documents.map((d) => d.id))), expected));
+    await expectUnchanged(customer.id, () =>
+      expectInvalid(
+        kit.review(
+          customer.id,
+          body(
+            ids,
+            customer.documents.map((d) => d.id),
+          ),
+        ),
+        expected,
+      ),
+    );
   });
 
   it('VERIFIED needs every owner and document APPROVED and an approved formation document (422 REVIEW_INCOMPLETE)', async () => {
@@ -146,7 +177,11 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
   it('REJECTED needs at least one REJECTED owner or document (422 REVIEW_INCOMPLETE)', async () => {
     const customer = await underReview();
     await expectUnchanged(customer.id, () =>
-      expectInvalid(kit.review(customer.id, { verdict: 'REJECTED' }), { verdict: /REJECTED needs at least one REJECTED owner or document/ }, 'REVIEW_INCOMPLETE'),
+      expectInvalid(
+        kit.review(customer.id, { verdict: 'REJECTED' }),
+        { verdict: /REJECTED needs at least one REJECTED owner or document/ },
+        'REVIEW_INCOMPLETE',
+      ),
     );
   });
 
@@ -175,8 +210,14 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
     expect(ids).toEqual(expect.arrayContaining([queued.id, other.id]));
     expect(ids.indexOf(queued.id)).toBeLessThan(ids.indexOf(other.id));
     expect(ids).not.toContain(pending.id);
-    const ofOne = await adminListCustomers(kit.em(), { verificationStatus: 'PROCESSING', businessId: otherActor.businessId }, 1);
+    const ofOne = await adminListCustomers(
+      kit.em(),
+      { verificationStatus: 'PROCESSING', businessId: otherActor.businessId },
+      1,
+    );
     expect(ofOne.customers.map((customer) => customer.id)).toEqual([other.id]);
-    await expectInvalid(adminListCustomers(kit.em(), { verificationStatus: 'DONE' }, 1), { verification_status: /must be one of/ });
+    await expectInvalid(adminListCustomers(kit.em(), { verificationStatus: 'DONE' }, 1), {
+      verification_status: /must be one of/,
+    });
   });
 });

@@ -43,7 +43,9 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
   describe('seed 3.2: each readiness check is its own 422', () => {
     it('rule 1: business_name, registration_number and a valid incorporation_country must be set', async () => {
       const customer = await kit.readyToSubmit(actor);
-      await sql(`update customer set fields = fields - 'business_name' - 'registration_number' where id = $1`, [customer.id]);
+      await sql(`update customer set fields = fields - 'business_name' - 'registration_number' where id = $1`, [
+        customer.id,
+      ]);
       await expectNotReady(customer.id, {
         business_name: /^is required before submitting for verification$/,
         registration_number: /is required before submitting for verification/,
@@ -68,9 +70,17 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
     });
 
     it('rule 3: ownership sums to exactly 100 (90 and 100.01 fail; 33.33 + 33.33 + 33.34 passes without floating-point drift)', async () => {
-      const under = await kit.readyToSubmit(actor, [kit.ownerBody({ ownership_percentage: 60 }), kit.ownerBody({ ownership_percentage: 30 })]);
-      await expectNotReady(under.id, { owners: /ownership_percentage values must sum to exactly 100 \(they sum to 90\)/ });
-      const over = await kit.readyToSubmit(actor, [kit.ownerBody({ ownership_percentage: 60 }), kit.ownerBody({ ownership_percentage: 40.01 })]);
+      const under = await kit.readyToSubmit(actor, [
+        kit.ownerBody({ ownership_percentage: 60 }),
+        kit.ownerBody({ ownership_percentage: 30 }),
+      ]);
+      await expectNotReady(under.id, {
+        owners: /ownership_percentage values must sum to exactly 100 \(they sum to 90\)/,
+      });
+      const over = await kit.readyToSubmit(actor, [
+        kit.ownerBody({ ownership_percentage: 60 }),
+        kit.ownerBody({ ownership_percentage: 40.01 }),
+      ]);
       await expectNotReady(over.id, { owners: /must sum to exactly 100 \(they sum to 100.01\)/ });
       const thirds = await kit.readyToSubmit(actor, [
         kit.ownerBody({ ownership_percentage: 33.33 }),
@@ -85,16 +95,25 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         kit.ownerBody({ ownership_percentage: 50, email: 'ada@example.com' }),
         kit.ownerBody({ ownership_percentage: 50, email: 'bola@example.com' }),
       ]);
-      await sql(`update owner set fields = fields || '{"email":"ADA@example.com"}' where id = $1`, [customer.owners[1]?.id]);
-      await expectNotReady(customer.id, { 'owners.1.email': /must be unique within the customer \(case-insensitive\)/ });
+      await sql(`update owner set fields = fields || '{"email":"ADA@example.com"}' where id = $1`, [
+        customer.owners[1]?.id,
+      ]);
+      await expectNotReady(customer.id, {
+        'owners.1.email': /must be unique within the customer \(case-insensitive\)/,
+      });
     });
 
     it('rule 5: every owner needs a front; drivers_license, id_card and resident_permit a back; a passport no back; no type, no judgement', async () => {
       const noFront = await kit.create(actor, businessBody({ owners: [kit.ownerBody()] }));
       await kit.addDocument(actor, noFront.id);
-      await expectNotReady(noFront.id, { 'owners.0.id_document_front': /is required: every owner needs the front of an ID document/ });
+      await expectNotReady(noFront.id, {
+        'owners.0.id_document_front': /is required: every owner needs the front of an ID document/,
+      });
 
-      const noBack = await kit.create(actor, businessBody({ owners: [kit.ownerBody({ id_document_type: 'resident_permit' })] }));
+      const noBack = await kit.create(
+        actor,
+        businessBody({ owners: [kit.ownerBody({ id_document_type: 'resident_permit' })] }),
+      );
       await kit.attachOwnerSlot(actor, noBack.id, noBack.owners[0]?.id ?? '', 'id_document_front');
       await kit.addDocument(actor, noBack.id);
       await expectNotReady(noBack.id, { 'owners.0.id_document_back': /is required for a resident_permit/ });
@@ -134,12 +153,23 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       await expectNotReady(customer.id, { documents: /must include at least one formation document/ });
       await kit.addDocument(actor, customer.id, 'PROOF_OF_ADDRESS');
       await expectNotReady(customer.id, { documents: /must include at least one formation document/ });
-      for (const type of ['ARTICLES_OF_INCORPORATION', 'BENEFICIAL_OWNERSHIP_CERTIFICATE', 'INCORPORATION_DOCUMENTS', 'CAC_STATUS_REPORT']) {
-        const another = await kit.create(kit.platform(), businessBody({ kyb_scope: 'FULL', owners: [kit.ownerBody()] }));
+      for (const type of [
+        'ARTICLES_OF_INCORPORATION',
+        'BENEFICIAL_OWNERSHIP_CERTIFICATE',
+        'INCORPORATION_DOCUMENTS',
+        'CAC_STATUS_REPORT',
+      ]) {
+        const another = await kit.create(
+          kit.platform(),
+          businessBody({ kyb_scope: 'FULL', owners: [kit.ownerBody()] }),
+        );
         const who = { ...actor, businessId: another.businessId };
         await kit.attachOwnerIdFiles(who, another.id, nth(another.owners));
         await kit.addDocument(who, another.id, type);
-        expect({ type, status: (await kit.submit(who, another.id)).verificationStatus }).toEqual({ type, status: 'PROCESSING' });
+        expect({ type, status: (await kit.submit(who, another.id)).verificationStatus }).toEqual({
+          type,
+          status: 'PROCESSING',
+        });
       }
     });
 
@@ -147,16 +177,24 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       const customer = await kit.create(actor, businessBody());
       const failedCheck = async (expected: RegExp) => {
         const refusal = await submit(customer.id).catch((error: unknown) => error);
-        expect(refusal).toMatchObject({ status: Status.INVALID_ARGUMENT, reason: 'READINESS_CHECK_FAILED', message: expect.stringMatching(expected) });
+        expect(refusal).toMatchObject({
+          status: Status.INVALID_ARGUMENT,
+          reason: 'READINESS_CHECK_FAILED',
+          message: expect.stringMatching(expected),
+        });
       };
       await failedCheck(/^owners must include at least one owner/); // 2 (and 5, 7 pending)
       const withOwners = await update(customer.id, {
-        owners: [kit.ownerBody({ ownership_percentage: 50, id_document_type: 'id_card' }), kit.ownerBody({ ownership_percentage: 40 })],
+        owners: [
+          kit.ownerBody({ ownership_percentage: 50, id_document_type: 'id_card' }),
+          kit.ownerBody({ ownership_percentage: 40 }),
+        ],
       });
       await failedCheck(/^owners ownership_percentage values must sum to exactly 100/); // 3
       await update(customer.id, { owners: [{ id: withOwners.owners[1]?.id, ownership_percentage: 50 }] });
       await failedCheck(/^owners\.0\.id_document_front is required/); // 5
-      for (const owner of withOwners.owners) await kit.attachOwnerSlot(actor, customer.id, owner.id, 'id_document_front');
+      for (const owner of withOwners.owners)
+        await kit.attachOwnerSlot(actor, customer.id, owner.id, 'id_document_front');
       await failedCheck(/^owners\.0\.id_document_back is required for an? id_card/); // 5, the back
       await kit.attachOwnerSlot(actor, customer.id, withOwners.owners[0]?.id ?? '', 'id_document_back');
       await failedCheck(/^documents must include at least one formation document/); // 7
@@ -176,7 +214,11 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       const unscoped = await kit.create(actor, businessBody());
       await sql('update customer set kyb_scope = null where id = $1', [unscoped.id]);
       await kit.addDocument(actor, unscoped.id);
-      expect(await submit(unscoped.id)).toMatchObject({ kybScope: 'MINIMAL', verificationStatus: 'PROCESSING', owners: [] });
+      expect(await submit(unscoped.id)).toMatchObject({
+        kybScope: 'MINIMAL',
+        verificationStatus: 'PROCESSING',
+        owners: [],
+      });
     });
 
     it('still requires a formation document (check 7, not check 2) and the identity fields (check 1)', async () => {
@@ -202,7 +244,13 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       const [, changed] = await kit.outboxEvents(ready.id);
       expect(changed?.event.payload).toMatchObject({
         case: 'customerStatusChanged',
-        value: { customerType: 'individual', kybScope: '', oldStatus: 'PENDING', newStatus: 'PROCESSING', trigger: 'submit' },
+        value: {
+          customerType: 'individual',
+          kybScope: '',
+          oldStatus: 'PENDING',
+          newStatus: 'PROCESSING',
+          trigger: 'submit',
+        },
       });
     });
   });
@@ -238,7 +286,16 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         event: {
           type: 'customer.status_changed',
           businessId: actor.businessId,
-          payload: { value: { customerId: customer.id, customerType: 'business', kybScope: 'FULL', oldStatus: 'PENDING', newStatus: 'PROCESSING', trigger: 'submit' } },
+          payload: {
+            value: {
+              customerId: customer.id,
+              customerType: 'business',
+              kybScope: 'FULL',
+              oldStatus: 'PENDING',
+              newStatus: 'PROCESSING',
+              trigger: 'submit',
+            },
+          },
         },
       });
     });
@@ -253,11 +310,19 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       const minimal = await kit.create(minimalActor, businessBody());
       await kit.addDocument(minimalActor, minimal.id);
       await kit.verify(await submit(minimal.id, minimalActor));
-      await expectRefused(submit(minimal.id, minimalActor), Status.FAILED_PRECONDITION, 'ALREADY_VERIFIED', /upgrade-kyb-scope first/);
+      await expectRefused(
+        submit(minimal.id, minimalActor),
+        Status.FAILED_PRECONDITION,
+        'ALREADY_VERIFIED',
+        /upgrade-kyb-scope first/,
+      );
     });
 
     it('seed 3.3: re-submit after REJECTED re-reviews changed owners and leaves APPROVED ones and documents as they are', async () => {
-      const submitted = await kit.underReview(actor, [kit.ownerBody({ ownership_percentage: 50 }), kit.ownerBody({ ownership_percentage: 50 })]);
+      const submitted = await kit.underReview(actor, [
+        kit.ownerBody({ ownership_percentage: 50 }),
+        kit.ownerBody({ ownership_percentage: 50 }),
+      ]);
       const [approved, rejected] = submitted.owners.map((owner) => owner.id);
       await kit.review(submitted.id, {
         owners: [
@@ -271,7 +336,10 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       expect(fixed).toMatchObject({ status: 'PENDING', adminComments: [] });
       const resubmitted = await submit(submitted.id);
       expect(resubmitted.verificationStatus).toBe('PROCESSING');
-      expect(resubmitted.owners.map((owner) => [owner.id, owner.status])).toEqual([[approved, 'APPROVED'], [rejected, 'PROCESSING']]);
+      expect(resubmitted.owners.map((owner) => [owner.id, owner.status])).toEqual([
+        [approved, 'APPROVED'],
+        [rejected, 'PROCESSING'],
+      ]);
       expect(resubmitted.documents.map((document) => document.status)).toEqual(['APPROVED']);
       expect((await kit.auditOf(submitted.id)).at(-1)?.changes).toMatchObject({
         verification_status: { from: 'REJECTED', to: 'PROCESSING' },
@@ -291,7 +359,10 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         documents: [{ id: submitted.documents[0]?.id, status: 'APPROVED' }],
         verdict: 'REJECTED',
       });
-      await removeOwner(kit.em(), kit.context(), actor, { customerId: submitted.id, ownerId: rejected.owners[0]?.id ?? '' });
+      await removeOwner(kit.em(), kit.context(), actor, {
+        customerId: submitted.id,
+        ownerId: rejected.owners[0]?.id ?? '',
+      });
       await expectNotReady(submitted.id, { owners: /at least one owner/ });
       expect((await kit.current(actor, submitted.id)).verificationStatus).toBe('REJECTED');
     });

@@ -8,6 +8,7 @@ import {
   expectRefused,
   fieldOf,
   individualBody,
+  nth,
   type PlatformActor,
 } from './customer-spec-kit.js';
 
@@ -52,7 +53,9 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
           action: 'customer.updated',
           actor: actor.name,
           request_id: actor.requestId,
-          changes: { fields: { trading_name: { from: 'Acme', to: null }, industry_type: { from: 'Retail', to: 'Fintech' } } },
+          changes: {
+            fields: { trading_name: { from: 'Acme', to: null }, industry_type: { from: 'Retail', to: 'Fintech' } },
+          },
         },
       ]);
       // seed 6.1: customer.status_changed is the only customer event; an edit sends none.
@@ -74,7 +77,10 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
       );
       const [first, second] = customer.owners.map((owner) => owner.id);
       const updated = await update(customer.id, {
-        owners: [{ id: first, title: null, first_name: 'Adaeze' }, kit.ownerBody({ ownership_percentage: 0, first_name: 'Chidi' })],
+        owners: [
+          { id: first, title: null, first_name: 'Adaeze' },
+          kit.ownerBody({ ownership_percentage: 0, first_name: 'Chidi' }),
+        ],
       });
       expect(updated.owners.map((owner) => [owner.id, owner.status, owner.fields])).toEqual([
         [first, 'PENDING', expect.objectContaining({ first_name: 'Adaeze', title: null, phone: '+2348000000000' })],
@@ -90,7 +96,9 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
 
     it('a required field cannot be written null (422), on the customer or an owner; omitting it is fine', async () => {
       const customer = await kit.create(actor, businessBody({ owners: [kit.ownerBody()] }));
-      await expectInvalid(update(customer.id, { business_name: null }), { business_name: /is required and cannot be null/ });
+      await expectInvalid(update(customer.id, { business_name: null }), {
+        business_name: /is required and cannot be null/,
+      });
       await expectInvalid(update(customer.id, { owners: [{ id: customer.owners[0]?.id, last_name: null }] }), {
         'owners.0.last_name': /is required and cannot be null/,
       });
@@ -103,48 +111,143 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
     it('changes data fields with the same semantics, audited as customer.kyc_data_updated, and never owners (422)', async () => {
       const customer = await kit.create(actor, businessBody({ trading_name: 'Acme', industry_type: 'Retail' }));
       const updated = await kycData(customer.id, { trading_name: null, website: 'https://acme.example' });
-      expect(updated.fields).toMatchObject({ trading_name: null, website: 'https://acme.example', industry_type: 'Retail' });
+      expect(updated.fields).toMatchObject({
+        trading_name: null,
+        website: 'https://acme.example',
+        industry_type: 'Retail',
+      });
       expect((await kit.auditOf(customer.id)).at(-1)?.action).toBe('customer.kyc_data_updated');
-      await expectInvalid(kycData(customer.id, { owners: [kit.ownerBody()] }), { owners: /cannot be sent to kyc-data/ });
+      await expectInvalid(kycData(customer.id, { owners: [kit.ownerBody()] }), {
+        owners: /cannot be sent to kyc-data/,
+      });
     });
   });
 
   describe('the rules of create hold on the result of an update, and nothing is written when one fails', () => {
     it.each<[string, () => Record<string, unknown>, Record<string, unknown>, Record<string, RegExp>]>([
-      ['seed 2.1 rule 1: a field of the other type', () => individualBody(), { first_name: 'Changed', operating_city: 'Lagos' }, {
-        operating_city: /applies only to business customers/,
-      }],
-      ['seed 2.1 rule 1: a KYB field on an individual', () => individualBody(), { id_number: 'X1', business_name: 'Acme' }, {
-        business_name: /applies only to business customers/,
-      }],
-      ['seed 2.1: type cannot change', () => businessBody(), { type: 'individual' }, {
-        type: /cannot be changed after the customer is created \(this customer is business\)/,
-      }],
-      ['seed 2.1: country alone must still equal incorporation_country', () => businessBody(), { country: 'GH' }, {
-        country: /must equal incorporation_country \(NG\).*send country and incorporation_country together/,
-      }],
-      ['seed 2.1: incorporation_country alone must still equal country', () => businessBody(), { incorporation_country: 'GH' }, {
-        incorporation_country: /must equal country \(NG\)/,
-      }],
-      ['seed 2.1: operating_country is required on the result', () => businessBody(), { operating_state: 'Lagos' }, {
-        operating_country: /is required when any other operating_\* field is sent/,
-      }],
-      ['seed 2.1: zip_code against the stored country', () => businessBody({ incorporation_country: 'US', country: 'US', zip_code: '94103' }), { zip_code: 'SW1A 1AA' }, {
-        zip_code: /not a valid postal code for US/,
-      }],
-      ['seed 2.2: owner emails stay unique, case-insensitive', () => businessBody({ owners: [kit.ownerBody({ email: 'Same@Example.com' })] }), { owners: [kit.ownerBody({ email: 'SAME@EXAMPLE.COM', ownership_percentage: 0 })] }, {
-        'owners.0.email': /must be unique within the customer/,
-      }],
-      ['seed 2.1 rule 2: an owners entry naming an owner the customer does not have', () => businessBody({ owners: [kit.ownerBody()] }), { owners: [{ id: randomUUID(), title: 'CEO' }] }, {
-        'owners.0.id': /is not an owner of this customer/,
-      }],
-      ['seed 3.1: kyb_scope is not changed by an update', () => businessBody(), { kyb_scope: 'MINIMAL' }, { kyb_scope: /upgrade-kyb-scope/ }],
+      [
+        'seed 2.1 rule 1: a field of the other type',
+        () => individualBody(),
+        { first_name: 'Changed', operating_city: 'Lagos' },
+        {
+          operating_city: /applies only to business customers/,
+        },
+      ],
+      [
+        'seed 2.1 rule 1: a KYB field on an individual',
+        () => individualBody(),
+        { id_number: 'X1', business_name: 'Acme' },
+        {
+          business_name: /applies only to business customers/,
+        },
+      ],
+      [
+        'seed 2.1: type cannot change',
+        () => businessBody(),
+        { type: 'individual' },
+        {
+          type: /cannot be changed after the customer is created \(this customer is business\)/,
+        },
+      ],
+      [
+        'seed 2.1: country alone must still equal incorporation_country',
+        () => businessBody(),
+        { country: 'GH' },
+        {
+          country: /must equal incorporation_country \(NG\).*send country and incorporation_country together/,
+        },
+      ],
+      [
+        'seed 2.1: incorporation_country alone must still equal country',
+        () => businessBody(),
+        { incorporation_country: 'GH' },
+        {
+          incorporation_country: /must equal country \(NG\)/,
+        },
+      ],
+      [
+        'seed 2.1: operating_country is required on the result',
+        () => businessBody(),
+        { operating_state: 'Lagos' },
+        {
+          operating_country: /is required when any other operating_\* field is sent/,
+        },
+      ],
+      [
+        'seed 2.1: zip_code against the stored country',
+        () => businessBody({ incorporation_country: 'US', country: 'US', zip_code: '94103' }),
+        { zip_code: 'SW1A 1AA' },
+        {
+          zip_code: /not a valid postal code for US/,
+        },
+      ],
+      [
+        'seed 2.2: owner emails stay unique, case-insensitive',
+        () => businessBody({ owners: [kit.ownerBody({ email: 'Same@Example.com' })] }),
+        { owners: [kit.ownerBody({ email: 'SAME@EXAMPLE.COM', ownership_percentage: 0 })] },
+        {
+          'owners.0.email': /must be unique within the customer/,
+        },
+      ],
+      [
+        'seed 2.1 rule 2: an owners entry naming an owner the customer does not have',
+        () => businessBody({ owners: [kit.ownerBody()] }),
+        { owners: [{ id: randomUUID(), title: 'CEO' }] },
+        {
+          'owners.0.id': /is not an owner of this customer/,
+        },
+      ],
+      [
+        'seed 3.1: kyb_scope is not changed by an update',
+        () => businessBody(),
+        { kyb_scope: 'MINIMAL' },
+        { kyb_scope: /upgrade-kyb-scope/ },
+      ],
     ])('%s is 422', async (_rule, createBody, body, expected) => {
       const customer = await kit.create(actor, createBody());
       const before = await kit.footprint(customer.id);
       await expectInvalid(update(customer.id, body), expected);
       expect(await kit.footprint(customer.id)).toEqual(before);
     });
+
+    it.each<[string, string[]]>([
+      [
+        'business_type',
+        ['corporation', 'government_entity', 'llc', 'non_profit', 'other', 'partnership', 'sole_proprietorship'],
+      ],
+      ['source_of_funds', ['business_revenue', 'business_loans', 'investment_income', 'third_party_funds', 'other']],
+      [
+        'estimated_annual_revenue',
+        [
+          '0_99999',
+          '100000_499999',
+          '500000_999999',
+          '1000000_4999999',
+          '5000000_24999999',
+          '25000000_99999999',
+          '100000000_249999999',
+          '250000000_plus',
+        ],
+      ],
+      [
+        'account_purpose',
+        [
+          'receive_payments_for_goods_and_services',
+          'send_payments_for_goods_and_services',
+          'send_receive_funds_related_parties',
+          'other',
+        ],
+      ],
+    ])(
+      'seed 2.1 (%s): every listed value is written, exactly as written (another case is 422)',
+      async (field, values) => {
+        const customer = await kit.create(actor, businessBody());
+        for (const value of values) expect(fieldOf(await update(customer.id, { [field]: value }), field)).toBe(value);
+        await expectInvalid(update(customer.id, { [field]: nth(values, values.length - 1).toUpperCase() }), {
+          [field]: /must be one of/,
+        });
+      },
+    );
 
     it('seed 1: a MINIMAL business takes no owners on update either (422 pointing to the upgrade)', async () => {
       const listed = kit.platform({ minimalAllowed: true });
@@ -158,7 +261,10 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
       const customer = await kit.create(actor, businessBody({ owners: [kit.ownerBody({ email: 'ada@example.com' })] }));
       const moved = await update(customer.id, { country: 'GH', incorporation_country: 'GH', business_type: 'llc' });
       expect(moved.fields).toMatchObject({ country: 'GH', incorporation_country: 'GH', business_type: 'llc' });
-      const same = await update(customer.id, { type: 'business', owners: [{ id: customer.owners[0]?.id, email: 'ADA@example.com' }] });
+      const same = await update(customer.id, {
+        type: 'business',
+        owners: [{ id: customer.owners[0]?.id, email: 'ADA@example.com' }],
+      });
       expect(fieldOf(same.owners[0] ?? {}, 'email')).toBe('ADA@example.com');
     });
 
@@ -184,7 +290,11 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
       for (const id of [customer.id, randomUUID(), 'not-a-uuid']) {
         await expectRefused(update(id, { trading_name: 'Taken' }, stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
       }
-      await expectRefused(remove(customer.id, customer.owners[0]?.id ?? '', stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
+      await expectRefused(
+        remove(customer.id, customer.owners[0]?.id ?? '', stranger),
+        Status.NOT_FOUND,
+        'CUSTOMER_NOT_FOUND',
+      );
       expect(await kit.footprint(customer.id)).toEqual(before);
     });
 
@@ -201,7 +311,9 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
     it('removes the owner and audits it with its fields; no event fires', async () => {
       const customer = await kit.create(
         actor,
-        businessBody({ owners: [kit.ownerBody({ ownership_percentage: 60 }), kit.ownerBody({ ownership_percentage: 40 })] }),
+        businessBody({
+          owners: [kit.ownerBody({ ownership_percentage: 60 }), kit.ownerBody({ ownership_percentage: 40 })],
+        }),
       );
       const [kept, removed] = customer.owners;
       const after = await remove(customer.id, removed?.id ?? '');

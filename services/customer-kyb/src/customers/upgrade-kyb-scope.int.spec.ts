@@ -51,14 +51,25 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
     it('kyb_scope FULL, the business identity kept, owners added PENDING in order, audited; no event while the status stays', async () => {
       const customer = await minimal();
       const upgraded = await upgrade(customer.id, { owners: owners(60, 40) });
-      expect(upgraded).toMatchObject({ id: customer.id, type: 'business', kybScope: 'FULL', verificationStatus: 'PENDING' });
+      expect(upgraded).toMatchObject({
+        id: customer.id,
+        type: 'business',
+        kybScope: 'FULL',
+        verificationStatus: 'PENDING',
+      });
       expect(upgraded.fields).toMatchObject({
         business_name: fieldOf(customer, 'business_name'),
         registration_number: fieldOf(customer, 'registration_number'),
         incorporation_country: 'NG',
         country: 'NG',
       });
-      expect(upgraded.owners.map((owner) => [owner.status, fieldOf(owner, 'first_name'), fieldOf(owner, 'ownership_percentage')])).toEqual([
+      expect(
+        upgraded.owners.map((owner) => [
+          owner.status,
+          fieldOf(owner, 'first_name'),
+          fieldOf(owner, 'ownership_percentage'),
+        ]),
+      ).toEqual([
         ['PENDING', 'Ada', 60],
         ['PENDING', 'Ada', 40],
       ]);
@@ -68,7 +79,11 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         action: 'customer.upgraded',
         actor: actor.name,
         request_id: actor.requestId,
-        changes: { kyb_scope: { from: 'MINIMAL', to: 'FULL' }, fields: {}, owners_added: upgraded.owners.map((o) => o.id) },
+        changes: {
+          kyb_scope: { from: 'MINIMAL', to: 'FULL' },
+          fields: {},
+          owners_added: upgraded.owners.map((o) => o.id),
+        },
       });
       // seed 4.2: customer.status_changed fires only when the status changes.
       expect(await kit.statusChanges(customer.id)).toEqual([]);
@@ -98,9 +113,16 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         operating_country: 'GB',
         operating_zip_code: 'SW1A 2AA',
       };
-      expect((await upgrade((await minimal()).id, { owners: owners(100), ...augmentations })).fields).toMatchObject(augmentations);
+      expect((await upgrade((await minimal()).id, { owners: owners(100), ...augmentations })).fields).toMatchObject(
+        augmentations,
+      );
       const number = `RC${randomUUID().slice(0, 8).toUpperCase()}`;
-      const moved = await upgrade((await minimal()).id, { owners: owners(100), registration_number: number, incorporation_country: 'GH', country: 'GH' });
+      const moved = await upgrade((await minimal()).id, {
+        owners: owners(100),
+        registration_number: number,
+        incorporation_country: 'GH',
+        country: 'GH',
+      });
       expect(moved.fields).toMatchObject({ registration_number: number, incorporation_country: 'GH', country: 'GH' });
     });
 
@@ -109,14 +131,21 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       const upgraded = await upgrade(customer.id, { owners: owners(100) });
       expect(upgraded).toMatchObject({ kybScope: 'FULL', documents: [] });
       expect(nth(upgraded.owners).idFiles).toEqual([]);
-      await expectInvalid(kit.submit(actor, customer.id), { 'owners.0.id_document_front': /is required/ }, 'READINESS_CHECK_FAILED');
+      await expectInvalid(
+        kit.submit(actor, customer.id),
+        { 'owners.0.id_document_front': /is required/ },
+        'READINESS_CHECK_FAILED',
+      );
     });
 
     it('seed 2.1: a business stored with no scope is upgraded like any MINIMAL one', async () => {
       const customer = await kit.create(kit.platform(), businessBody());
       const who = { ...actor, businessId: customer.businessId };
       await query(kit.databaseUrl(), 'update customer set kyb_scope = null where id = $1', [customer.id]);
-      expect(await upgrade(customer.id, { owners: owners(100) }, who)).toMatchObject({ kybScope: 'FULL', verificationStatus: 'PENDING' });
+      expect(await upgrade(customer.id, { owners: owners(100) }, who)).toMatchObject({
+        kybScope: 'FULL',
+        verificationStatus: 'PENDING',
+      });
     });
   });
 
@@ -136,7 +165,11 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         owners_added: [nth(upgraded.owners).id],
         fields: { trading_name: { from: 'Old name', to: 'New name' } },
       });
-      const edited = await updateCustomer(kit.em(), kit.context(), actor, { customerId: verified.id, body: { trading_name: 'Editable again' }, kycDataOnly: false });
+      const edited = await updateCustomer(kit.em(), kit.context(), actor, {
+        customerId: verified.id,
+        body: { trading_name: 'Editable again' },
+        kycDataOnly: false,
+      });
       expect(fieldOf(edited, 'trading_name')).toBe('Editable again');
     });
 
@@ -159,18 +192,33 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       await kit.addDocument(actor, customer.id);
       await kit.submit(actor, customer.id);
       await expectUnchanged(customer.id, () =>
-        expectRefused(upgrade(customer.id, { owners: owners(100) }), Status.FAILED_PRECONDITION, 'UPGRADE_WHILE_PROCESSING', /is PROCESSING: it cannot be upgraded while under review/),
+        expectRefused(
+          upgrade(customer.id, { owners: owners(100) }),
+          Status.FAILED_PRECONDITION,
+          'UPGRADE_WHILE_PROCESSING',
+          /is PROCESSING: it cannot be upgraded while under review/,
+        ),
       );
       const full = await kit.underReview(actor);
-      await expectRefused(upgrade(full.id, { owners: owners(100) }), Status.FAILED_PRECONDITION, 'UPGRADE_WHILE_PROCESSING');
+      await expectRefused(
+        upgrade(full.id, { owners: owners(100) }),
+        Status.FAILED_PRECONDITION,
+        'UPGRADE_WHILE_PROCESSING',
+      );
     });
 
     it('FULL never returns to MINIMAL: a second upgrade is 422 ALREADY_FULL, and an update cannot set kyb_scope', async () => {
       const customer = await minimal();
       await upgrade(customer.id, { owners: owners(100) });
-      await expectUnchanged(customer.id, () => expectInvalid(upgrade(customer.id, { owners: owners(100) }), { kyb_scope: /is already FULL/ }, 'ALREADY_FULL'));
+      await expectUnchanged(customer.id, () =>
+        expectInvalid(upgrade(customer.id, { owners: owners(100) }), { kyb_scope: /is already FULL/ }, 'ALREADY_FULL'),
+      );
       await expectInvalid(
-        updateCustomer(kit.em(), kit.context(), actor, { customerId: customer.id, body: { kyb_scope: 'MINIMAL' }, kycDataOnly: false }),
+        updateCustomer(kit.em(), kit.context(), actor, {
+          customerId: customer.id,
+          body: { kyb_scope: 'MINIMAL' },
+          kycDataOnly: false,
+        }),
         { kyb_scope: /FULL never returns to MINIMAL/ },
       );
       expect((await kit.current(actor, customer.id)).kybScope).toBe('FULL');
@@ -182,8 +230,17 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       const customer = await minimal();
       const other = kit.platform({ minimalAllowed: true });
       await expectUnchanged(customer.id, async () => {
-        for (const [id, who] of [[randomUUID(), actor], ['not-a-uuid', actor], [customer.id, other]] as const) {
-          await expectRefused(upgrade(id, { owners: owners(100) }, who), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND', new RegExp(`customer ${id} not found`));
+        for (const [id, who] of [
+          [randomUUID(), actor],
+          ['not-a-uuid', actor],
+          [customer.id, other],
+        ] as const) {
+          await expectRefused(
+            upgrade(id, { owners: owners(100) }, who),
+            Status.NOT_FOUND,
+            'CUSTOMER_NOT_FOUND',
+            new RegExp(`customer ${id} not found`),
+          );
         }
       });
     });
@@ -192,9 +249,15 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
   describe('422 cases of seed 7, each leaving the customer as it was', () => {
     it('the customer is not type=business (NOT_A_BUSINESS); the customer is already FULL (ALREADY_FULL)', async () => {
       const individual = await kit.create(actor, individualBody());
-      await expectInvalid(upgrade(individual.id, { owners: owners(100) }), { customer: /is an individual: only business customers have a KYB scope/ }, 'NOT_A_BUSINESS');
+      await expectInvalid(
+        upgrade(individual.id, { owners: owners(100) }),
+        { customer: /is an individual: only business customers have a KYB scope/ },
+        'NOT_A_BUSINESS',
+      );
       const full = await kit.create(actor, businessBody({ kyb_scope: 'FULL' }));
-      await expectUnchanged(full.id, () => expectInvalid(upgrade(full.id, { owners: owners(100) }), { kyb_scope: /is already FULL/ }, 'ALREADY_FULL'));
+      await expectUnchanged(full.id, () =>
+        expectInvalid(upgrade(full.id, { owners: owners(100) }), { kyb_scope: /is already FULL/ }, 'ALREADY_FULL'),
+      );
     });
 
     it('another business customer of the platform already has the registration pair (DUPLICATE_REGISTRATION)', async () => {
@@ -204,7 +267,9 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         expectInvalid(
           upgrade(customer.id, { owners: owners(100), registration_number: fieldOf(taken, 'registration_number') }),
           {
-            registration_number: new RegExp(`already has registration_number "${String(fieldOf(taken, 'registration_number'))}" in NG`),
+            registration_number: new RegExp(
+              `already has registration_number "${String(fieldOf(taken, 'registration_number'))}" in NG`,
+            ),
             incorporation_country: /already has registration_number/,
           },
           'DUPLICATE_REGISTRATION',
@@ -213,43 +278,126 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
     });
 
     it.each<[string, () => Record<string, unknown>, Record<string, RegExp>]>([
-      ['country differs from incorporation_country after the changes', () => ({ owners: owners(100), country: 'GH' }), { country: /must equal incorporation_country \(NG\)/ }],
-      ['incorporation_country alone', () => ({ owners: owners(100), incorporation_country: 'GH' }), { incorporation_country: /must equal country \(NG\)/ }],
-      ['owners missing', () => ({}), { owners: /is required: 1 to 5 owners whose ownership_percentage values sum to exactly 100/ }],
+      [
+        'country differs from incorporation_country after the changes',
+        () => ({ owners: owners(100), country: 'GH' }),
+        { country: /must equal incorporation_country \(NG\)/ },
+      ],
+      [
+        'incorporation_country alone',
+        () => ({ owners: owners(100), incorporation_country: 'GH' }),
+        { incorporation_country: /must equal country \(NG\)/ },
+      ],
+      [
+        'owners missing',
+        () => ({}),
+        { owners: /is required: 1 to 5 owners whose ownership_percentage values sum to exactly 100/ },
+      ],
       ['owners null', () => ({ owners: null }), { owners: /is required/ }],
       ['owners empty', () => ({ owners: [] }), { owners: /must list at least one owner/ }],
-      ['seed 8: more than 5 owners', () => ({ owners: owners(20, 20, 20, 20, 10, 10) }), { owners: /must list at most 5 owners \(got 6\)/ }],
-      ['percentages summing to 90', () => ({ owners: owners(50, 40) }), { owners: /must sum to exactly 100 \(they sum to 90\)/ }],
-      ['percentages summing to 110', () => ({ owners: owners(60, 50) }), { owners: /must sum to exactly 100 \(they sum to 110\)/ }],
-      ['owner emails not unique (case-insensitive)', () => ({
-        owners: [kit.ownerBody({ ownership_percentage: 50, email: 'ada@example.com' }), kit.ownerBody({ ownership_percentage: 50, email: 'ADA@Example.com' })],
-      }), { 'owners.1.email': /must be unique within the customer \(case-insensitive\)/ }],
-      ['an owner under 18', () => ({ owners: [kit.ownerBody({ date_of_birth: kit.isoDay(1, -18) })] }), { 'owners.0.date_of_birth': /at least 18 years before today/ }],
-      ['an owner ID past its expiry date', () => ({ owners: [kit.ownerBody({ id_expiry_date: kit.isoDay(-1) })] }), { 'owners.0.id_expiry_date': /must be after today.*expired/ }],
-      ['invalid ISO codes of an owner', () => ({ owners: [kit.ownerBody({ nationality: 'XX', country: 'ng', id_document_country: 'EU' })] }), {
-        'owners.0.nationality': /ISO 3166-1 alpha-2/, 'owners.0.country': /upper case: NG/, 'owners.0.id_document_country': /reserved/,
-      }],
-      ['invalid override values, each named', () => ({
-        owners: owners(100), registration_number: '', business_type: 'plc', website: 'acme', incorporation_date: kit.isoDay(1),
-        business_description: 'd'.repeat(2001), expected_monthly_payments: -1,
-      }), {
-        registration_number: /must not be blank/, business_type: /must be one of/, website: /http or https URI/,
-        incorporation_date: /must be in the past/, business_description: /at most 2000 characters/, expected_monthly_payments: /at least 0/,
-      }],
-      ['operating_country missing beside another operating_* field', () => ({ owners: owners(100), operating_city: 'Lagos' }), {
-        operating_country: /is required when any other operating_\* field is sent/,
-      }],
-      ['fields outside the table; country cannot be nulled', () => ({ owners: owners(100), business_name: 'Renamed', kyb_scope: 'FULL', country: null }), {
-        business_name: /change it with PUT \/customer\/\{id\}/, kyb_scope: /an upgrade always sets kyb_scope to FULL/, country: /is required and cannot be null/,
-      }],
-      ['owner ID files are not part of the payload', () => ({ owners: [kit.ownerBody({ id_document_front: randomUUID() })] }), {
-        'owners.0.id_document_front': /upload owner ID files per slot/,
-      }],
-      ['issue 4: every problem of a body at once', () => ({
-        owners: [kit.ownerBody({ ownership_percentage: 30, tin: '1' }), kit.ownerBody({ ownership_percentage: 30, street: 'short' })], website: 'nope',
-      }), {
-        owners: /sum to exactly 100 \(they sum to 60\)/, 'owners.0.tin': /5 to 50 characters/, 'owners.1.street': /9 to 255 characters/, website: /http or https URI/,
-      }],
+      [
+        'seed 8: more than 5 owners',
+        () => ({ owners: owners(20, 20, 20, 20, 10, 10) }),
+        { owners: /must list at most 5 owners \(got 6\)/ },
+      ],
+      [
+        'percentages summing to 90',
+        () => ({ owners: owners(50, 40) }),
+        { owners: /must sum to exactly 100 \(they sum to 90\)/ },
+      ],
+      [
+        'percentages summing to 110',
+        () => ({ owners: owners(60, 50) }),
+        { owners: /must sum to exactly 100 \(they sum to 110\)/ },
+      ],
+      [
+        'owner emails not unique (case-insensitive)',
+        () => ({
+          owners: [
+            kit.ownerBody({ ownership_percentage: 50, email: 'ada@example.com' }),
+            kit.ownerBody({ ownership_percentage: 50, email: 'ADA@Example.com' }),
+          ],
+        }),
+        { 'owners.1.email': /must be unique within the customer \(case-insensitive\)/ },
+      ],
+      [
+        'an owner under 18',
+        () => ({ owners: [kit.ownerBody({ date_of_birth: kit.isoDay(1, -18) })] }),
+        { 'owners.0.date_of_birth': /at least 18 years before today/ },
+      ],
+      [
+        'an owner ID past its expiry date',
+        () => ({ owners: [kit.ownerBody({ id_expiry_date: kit.isoDay(-1) })] }),
+        { 'owners.0.id_expiry_date': /must be after today.*expired/ },
+      ],
+      [
+        'invalid ISO codes of an owner',
+        () => ({ owners: [kit.ownerBody({ nationality: 'XX', country: 'ng', id_document_country: 'EU' })] }),
+        {
+          'owners.0.nationality': /ISO 3166-1 alpha-2/,
+          'owners.0.country': /upper case: NG/,
+          'owners.0.id_document_country': /reserved/,
+        },
+      ],
+      [
+        'invalid override values, each named',
+        () => ({
+          owners: owners(100),
+          registration_number: '',
+          business_type: 'plc',
+          website: 'acme',
+          incorporation_date: kit.isoDay(1),
+          business_description: 'd'.repeat(2001),
+          expected_monthly_payments: -1,
+        }),
+        {
+          registration_number: /must not be blank/,
+          business_type: /must be one of/,
+          website: /http or https URI/,
+          incorporation_date: /must be in the past/,
+          business_description: /at most 2000 characters/,
+          expected_monthly_payments: /at least 0/,
+        },
+      ],
+      [
+        'operating_country missing beside another operating_* field',
+        () => ({ owners: owners(100), operating_city: 'Lagos' }),
+        {
+          operating_country: /is required when any other operating_\* field is sent/,
+        },
+      ],
+      [
+        'fields outside the table; country cannot be nulled',
+        () => ({ owners: owners(100), business_name: 'Renamed', kyb_scope: 'FULL', country: null }),
+        {
+          business_name: /change it with PUT \/customer\/\{id\}/,
+          kyb_scope: /an upgrade always sets kyb_scope to FULL/,
+          country: /is required and cannot be null/,
+        },
+      ],
+      [
+        'owner ID files are not part of the payload',
+        () => ({ owners: [kit.ownerBody({ id_document_front: randomUUID() })] }),
+        {
+          'owners.0.id_document_front': /upload owner ID files per slot/,
+        },
+      ],
+      [
+        'issue 4: every problem of a body at once',
+        () => ({
+          owners: [
+            kit.ownerBody({ ownership_percentage: 30, tin: '1' }),
+            kit.ownerBody({ ownership_percentage: 30, street: 'short' }),
+          ],
+          website: 'nope',
+        }),
+        {
+          owners: /sum to exactly 100 \(they sum to 60\)/,
+          'owners.0.tin': /5 to 50 characters/,
+          'owners.1.street': /9 to 255 characters/,
+          website: /http or https URI/,
+        },
+      ],
       ['owners that are not a list', () => ({ owners: 'everyone' }), { owners: /array|list/ }],
     ])('%s', async (_rule, body, expected) => {
       const customer = await minimal();

@@ -56,7 +56,10 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
     });
 
     it.each<[unknown, Record<string, RegExp>]>([
-      [{ content_type: 'image/gif', content_length: 0 }, { content_type: /must be one of application\/pdf, image\/jpeg, image\/png/, content_length: /at least 1/ }],
+      [
+        { content_type: 'image/gif', content_length: 0 },
+        { content_type: /must be one of application\/pdf, image\/jpeg, image\/png/, content_length: /at least 1/ },
+      ],
       [{ content_type: 'image/png', content_length: FILE_MAX_BYTES + 1 }, { content_length: /at most 10485760 bytes/ }],
       [{}, { content_type: /is required/, content_length: /is required/ }],
       [{ content_type: 'image/png', content_length: 10, slot: 'x' }, { slot: /is not a recognised field/ }],
@@ -70,9 +73,13 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       const upload = await presign(customer.id, { content_type: 'application/pdf', content_length: PDF.length });
       const stored = await putObject({ ...upload, headers: { ...upload.headers, 'content-type': 'image/png' } }, PDF);
       if (stored === 200) {
-        await expectInvalid(register(customer.id, { type: 'CERTIFICATE_OF_INCORPORATION', file_id: upload.fileId }), {
-          file_id: /is not what was requested/,
-        }, 'FILE_NOT_USABLE');
+        await expectInvalid(
+          register(customer.id, { type: 'CERTIFICATE_OF_INCORPORATION', file_id: upload.fileId }),
+          {
+            file_id: /is not what was requested/,
+          },
+          'FILE_NOT_USABLE',
+        );
       } else expect(stored).toBe(403);
     });
 
@@ -83,7 +90,11 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
         { customer: /KYB documents are for business customers/ },
         'NOT_A_BUSINESS',
       );
-      await expectInvalid(register(individual.id, { type: 'CAC_STATUS_REPORT', file_id: randomUUID() }), { customer: /KYB documents/ }, 'NOT_A_BUSINESS');
+      await expectInvalid(
+        register(individual.id, { type: 'CAC_STATUS_REPORT', file_id: randomUUID() }),
+        { customer: /KYB documents/ },
+        'NOT_A_BUSINESS',
+      );
     });
   });
 
@@ -113,7 +124,9 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
     it('a type outside the list is 422; type and file_id are required; unknown fields are named', async () => {
       const customer = await business();
       const fileId = await kit.documentFile(actor, customer.id);
-      await expectInvalid(register(customer.id, { type: 'PASSPORT', file_id: fileId }), { type: /must be one of CERTIFICATE_OF_INCORPORATION/ });
+      await expectInvalid(register(customer.id, { type: 'PASSPORT', file_id: fileId }), {
+        type: /must be one of CERTIFICATE_OF_INCORPORATION/,
+      });
       await expectInvalid(register(customer.id, {}), { type: /is required/, file_id: /is required/ });
       await expectInvalid(register(customer.id, { type: 'CAC_STATUS_REPORT', file_id: 'nope', note: 1 }), {
         file_id: /must be the file_id \(a uuid\)/,
@@ -126,24 +139,51 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       const customer = await business();
       const upload = await presign(customer.id, { content_type: 'application/pdf', content_length: PDF.length });
       const body = { type: 'CAC_STATUS_REPORT', file_id: upload.fileId };
-      await expectInvalid(register(customer.id, body), { file_id: /has not been uploaded yet: PUT it to its upload_url first/ }, 'FILE_NOT_UPLOADED');
+      await expectInvalid(
+        register(customer.id, body),
+        { file_id: /has not been uploaded yet: PUT it to its upload_url first/ },
+        'FILE_NOT_UPLOADED',
+      );
       expect(await putObject(upload, PDF)).toBe(200);
       await register(customer.id, body);
-      await expectInvalid(register(customer.id, body), { file_id: /is already attached; upload a new file/ }, 'FILE_ALREADY_ATTACHED');
+      await expectInvalid(
+        register(customer.id, body),
+        { file_id: /is already attached; upload a new file/ },
+        'FILE_ALREADY_ATTACHED',
+      );
       expect((await kit.current(actor, customer.id)).documents).toHaveLength(1);
     });
 
     it('a file of another customer, or issued for an owner ID, is refused', async () => {
       const [one, two] = [await business(), await business()];
       const fileId = await kit.documentFile(actor, one.id);
-      await expectInvalid(register(two.id, { type: 'CAC_STATUS_REPORT', file_id: fileId }), { file_id: /was not issued for this customer/ }, 'FILE_NOT_USABLE');
+      await expectInvalid(
+        register(two.id, { type: 'CAC_STATUS_REPORT', file_id: fileId }),
+        { file_id: /was not issued for this customer/ },
+        'FILE_NOT_USABLE',
+      );
       const front = await kit.ownerFile(actor, two.id, nth(two.owners).id, 'id_document_front');
-      await expectInvalid(register(two.id, { type: 'CAC_STATUS_REPORT', file_id: front }), { file_id: /was issued for an owner ID file/ }, 'FILE_NOT_USABLE');
+      await expectInvalid(
+        register(two.id, { type: 'CAC_STATUS_REPORT', file_id: front }),
+        { file_id: /was issued for an owner ID file/ },
+        'FILE_NOT_USABLE',
+      );
     });
 
-    it('seed 2.3: another type registers too (it does not count for readiness check 7: submit-customer.int.spec.ts)', async () => {
-      const customer = await business();
-      expect((await kit.addDocument(actor, customer.id, 'PROOF_OF_ADDRESS')).type).toBe('PROOF_OF_ADDRESS');
+    it('seed 2.3: the other document types register but do not satisfy readiness check 7', async () => {
+      const listed = kit.platform({ minimalAllowed: true });
+      const customer = await kit.create(listed, businessBody());
+      for (const type of ['PROOF_OF_ADDRESS', 'SHAREHOLDER_REGISTER', 'TAX_REGISTRATION', 'BANK_STATEMENT', 'OTHER']) {
+        expect((await kit.addDocument(listed, customer.id, type)).type).toBe(type);
+      }
+      await expectInvalid(
+        kit.submit(listed, customer.id),
+        {
+          documents:
+            /must include at least one formation document \(CERTIFICATE_OF_INCORPORATION, ARTICLES_OF_INCORPORATION, BENEFICIAL_OWNERSHIP_CERTIFICATE, INCORPORATION_DOCUMENTS, CAC_STATUS_REPORT\)/,
+        },
+        'READINESS_CHECK_FAILED',
+      );
     });
   });
 
@@ -153,7 +193,12 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       const document = await kit.addDocument(actor, customer.id, 'INCORPORATION_DOCUMENTS');
       const fileId = await kit.documentFile(actor, customer.id);
       const replaced = await replace(customer.id, document.id, { file_id: fileId, type: 'CAC_STATUS_REPORT' });
-      expect(replaced).toMatchObject({ id: document.id, type: 'CAC_STATUS_REPORT', status: 'PENDING', file: { fileId } });
+      expect(replaced).toMatchObject({
+        id: document.id,
+        type: 'CAC_STATUS_REPORT',
+        status: 'PENDING',
+        file: { fileId },
+      });
       expect((await kit.auditOf(customer.id)).at(-1)?.changes).toEqual({
         document_id: document.id,
         file_id: { from: document.file?.fileId, to: fileId },
@@ -161,6 +206,8 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       });
       const kept = await replace(customer.id, document.id, { file_id: await kit.documentFile(actor, customer.id) });
       expect(kept.type).toBe('CAC_STATUS_REPORT');
+      // seed 6.1: no per-document events.
+      expect(await kit.eventCases(customer.id)).toEqual(['customerCreated']);
     });
 
     it('an unknown document, or another customer’s, is DOCUMENT_NOT_FOUND', async () => {
@@ -168,7 +215,11 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       const other = await business();
       const othersDocument = await kit.addDocument(actor, other.id);
       for (const documentId of [randomUUID(), othersDocument.id]) {
-        await expectRefused(replace(customer.id, documentId, { file_id: randomUUID() }), Status.NOT_FOUND, 'DOCUMENT_NOT_FOUND');
+        await expectRefused(
+          replace(customer.id, documentId, { file_id: randomUUID() }),
+          Status.NOT_FOUND,
+          'DOCUMENT_NOT_FOUND',
+        );
       }
     });
   });
@@ -178,10 +229,22 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
     const document = await kit.addDocument(actor, customer.id);
     const before = await kit.footprint(customer.id);
     const stranger = kit.platform();
-    await expectRefused(presign(customer.id, { content_type: 'application/pdf', content_length: 10 }, stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
-    await expectRefused(register(customer.id, { type: 'CAC_STATUS_REPORT', file_id: randomUUID() }, stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
     await expectRefused(
-      replaceDocument(kit.em(), kit.context(), stranger, { customerId: customer.id, documentId: document.id, body: { file_id: randomUUID() } }),
+      presign(customer.id, { content_type: 'application/pdf', content_length: 10 }, stranger),
+      Status.NOT_FOUND,
+      'CUSTOMER_NOT_FOUND',
+    );
+    await expectRefused(
+      register(customer.id, { type: 'CAC_STATUS_REPORT', file_id: randomUUID() }, stranger),
+      Status.NOT_FOUND,
+      'CUSTOMER_NOT_FOUND',
+    );
+    await expectRefused(
+      replaceDocument(kit.em(), kit.context(), stranger, {
+        customerId: customer.id,
+        documentId: document.id,
+        body: { file_id: randomUUID() },
+      }),
       Status.NOT_FOUND,
       'CUSTOMER_NOT_FOUND',
     );

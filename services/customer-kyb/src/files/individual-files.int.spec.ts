@@ -23,7 +23,8 @@ describe('customer-kyb: individual ID files (real PostgreSQL and S3Proxy)', () =
   });
   afterAll(() => kit.stop());
 
-  const presign = (body: unknown, who: PlatformActor = actor) => createFileUpload(kit.em(), kit.context(), who, { body });
+  const presign = (body: unknown, who: PlatformActor = actor) =>
+    createFileUpload(kit.em(), kit.context(), who, { body });
   const attach = (customerId: string, body: unknown, who: PlatformActor = actor) =>
     attachCustomerFiles(kit.em(), kit.context(), who, { customerId, body });
 
@@ -49,47 +50,85 @@ describe('customer-kyb: individual ID files (real PostgreSQL and S3Proxy)', () =
 
   it('each invalid field of an upload request is 422 naming it', async () => {
     const individual = await kit.create(actor, individualBody());
-    await expectInvalid(presign({ customer_id: individual.id, file_category: 'selfie', content_type: 'image/jpeg', content_length: 10 }), {
-      file_category: /must be identity_front or identity_back/,
-    });
+    await expectInvalid(
+      presign({ customer_id: individual.id, file_category: 'selfie', content_type: 'image/jpeg', content_length: 10 }),
+      {
+        file_category: /must be identity_front or identity_back/,
+      },
+    );
     await expectInvalid(presign({}), {
       customer_id: /is required: the individual customer the file belongs to/,
       file_category: /is required/,
       content_type: /is required/,
       content_length: /is required/,
     });
-    await expectInvalid(presign({ customer_id: 'x', file_category: 'identity_front', content_type: 'image/png', content_length: 10 }), {
-      customer_id: /must be a customer id/,
-    });
+    await expectInvalid(
+      presign({ customer_id: 'x', file_category: 'identity_front', content_type: 'image/png', content_length: 10 }),
+      {
+        customer_id: /must be a customer id/,
+      },
+    );
   });
 
   it('a slot takes only a file issued for it, uploaded, and not attached before', async () => {
     const individual = await kit.create(actor, individualBody());
     const back = await kit.individualFile(actor, individual.id, 'identity_back');
-    await expectInvalid(attach(individual.id, { id_file: back }), { id_file: /was issued for identity_back, not identity_front/ }, 'FILE_NOT_USABLE');
+    await expectInvalid(
+      attach(individual.id, { id_file: back }),
+      { id_file: /was issued for identity_back, not identity_front/ },
+      'FILE_NOT_USABLE',
+    );
     await expectInvalid(attach(individual.id, {}), { id_file: /is required/ });
-    const upload = await presign({ customer_id: individual.id, file_category: 'identity_front', content_type: 'image/png', content_length: 10 });
-    await expectInvalid(attach(individual.id, { id_file: upload.fileId }), { id_file: /has not been uploaded yet/ }, 'FILE_NOT_UPLOADED');
+    const upload = await presign({
+      customer_id: individual.id,
+      file_category: 'identity_front',
+      content_type: 'image/png',
+      content_length: 10,
+    });
+    await expectInvalid(
+      attach(individual.id, { id_file: upload.fileId }),
+      { id_file: /has not been uploaded yet/ },
+      'FILE_NOT_UPLOADED',
+    );
   });
 
   it('seed 9: for a business the legacy individual file routes are 422 NOT_AN_INDIVIDUAL pointing to the KYB routes', async () => {
     const business = await kit.create(actor, businessBody());
     await expectInvalid(
-      presign({ customer_id: business.id, file_category: 'identity_front', content_type: 'image/png', content_length: 10 }),
+      presign({
+        customer_id: business.id,
+        file_category: 'identity_front',
+        content_type: 'image/png',
+        content_length: 10,
+      }),
       { customer_id: /legacy file-based verification no longer applies to business customers/ },
       'NOT_AN_INDIVIDUAL',
     );
-    await expectInvalid(attach(business.id, { id_file: randomUUID() }), {
-      customer: /document\/presigned-url.*owner\/\{owner\}\/file\/presigned-url/,
-    }, 'NOT_AN_INDIVIDUAL');
+    await expectInvalid(
+      attach(business.id, { id_file: randomUUID() }),
+      {
+        customer: /document\/presigned-url.*owner\/\{owner\}\/file\/presigned-url/,
+      },
+      'NOT_AN_INDIVIDUAL',
+    );
     expect((await kit.current(actor, business.id)).verificationStatus).toBe('PENDING');
   });
 
   it('issue 4: a PROCESSING or VERIFIED individual takes no new files (400 CUSTOMER_LOCKED)', async () => {
     const ready = await kit.individualReadyToSubmit(actor);
     await kit.submit(actor, ready.id);
-    const body = { customer_id: ready.id, file_category: 'identity_back', content_type: 'image/png', content_length: 10 };
-    await expectRefused(presign(body), Status.FAILED_PRECONDITION, 'CUSTOMER_LOCKED', /is PROCESSING and cannot be edited/);
+    const body = {
+      customer_id: ready.id,
+      file_category: 'identity_back',
+      content_type: 'image/png',
+      content_length: 10,
+    };
+    await expectRefused(
+      presign(body),
+      Status.FAILED_PRECONDITION,
+      'CUSTOMER_LOCKED',
+      /is PROCESSING and cannot be edited/,
+    );
     await expectRefused(attach(ready.id, { id_file: randomUUID() }), Status.FAILED_PRECONDITION, 'CUSTOMER_LOCKED');
     await kit.review(ready.id, { verdict: 'VERIFIED' });
     await expectRefused(presign(body), Status.FAILED_PRECONDITION, 'CUSTOMER_LOCKED', /is VERIFIED/);
@@ -100,7 +139,10 @@ describe('customer-kyb: individual ID files (real PostgreSQL and S3Proxy)', () =
     const front = await kit.individualFile(actor, individual.id, 'identity_front');
     const stranger = kit.platform();
     await expectRefused(
-      presign({ customer_id: individual.id, file_category: 'identity_front', content_type: 'image/png', content_length: 10 }, stranger),
+      presign(
+        { customer_id: individual.id, file_category: 'identity_front', content_type: 'image/png', content_length: 10 },
+        stranger,
+      ),
       Status.NOT_FOUND,
       'CUSTOMER_NOT_FOUND',
     );

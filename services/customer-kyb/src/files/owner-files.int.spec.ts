@@ -31,7 +31,8 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
     createOwnerFileUpload(kit.em(), kit.context(), who, { customerId, ownerId, body });
   const attach = (customerId: string, ownerId: string, slot: string, fileId: string, who: PlatformActor = actor) =>
     attachOwnerFile(kit.em(), kit.context(), who, { customerId, ownerId, body: { slot, file_id: fileId } });
-  const withOwner = (owner: Record<string, unknown> = {}) => kit.create(actor, businessBody({ owners: [kit.ownerBody(owner)] }));
+  const withOwner = (owner: Record<string, unknown> = {}) =>
+    kit.create(actor, businessBody({ owners: [kit.ownerBody(owner)] }));
   const pdf = { content_type: 'application/pdf', content_length: PDF.length };
 
   it('seed 2.2: a passport takes a front, audited with the slot, and no event fires; its back is refused at the presigned URL', async () => {
@@ -43,7 +44,12 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
     const fileId = await kit.ownerFile(actor, customer.id, owner.id, 'id_document_front');
     const attached = await attach(customer.id, owner.id, 'id_document_front', fileId);
     expect(attached.idFiles).toEqual([
-      expect.objectContaining({ fileId, slot: 'id_document_front', contentType: 'application/pdf', sizeBytes: BigInt(PDF.length) }),
+      expect.objectContaining({
+        fileId,
+        slot: 'id_document_front',
+        contentType: 'application/pdf',
+        sizeBytes: BigInt(PDF.length),
+      }),
     ]);
     expect(nth((await kit.current(actor, customer.id)).owners)).toEqual(attached);
     expect((await kit.auditOf(customer.id)).at(-1)).toEqual({
@@ -64,24 +70,32 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
       body: { owners: [{ id: owner.id, id_document_type: 'passport' }] },
       kycDataOnly: false,
     });
-    await expectInvalid(attach(customer.id, owner.id, 'id_document_back', back), { slot: /id_document_back must not be uploaded for a passport/ });
+    await expectInvalid(attach(customer.id, owner.id, 'id_document_back', back), {
+      slot: /id_document_back must not be uploaded for a passport/,
+    });
   });
 
-  it.each(['drivers_license', 'id_card', 'resident_permit'])('seed 2.2: a %s takes a front and a back', async (type) => {
-    const customer = await withOwner({ id_document_type: type });
-    const owner = nth(customer.owners);
-    await kit.attachOwnerSlot(actor, customer.id, owner.id, 'id_document_front');
-    const withBack = await kit.attachOwnerSlot(actor, customer.id, owner.id, 'id_document_back');
-    expect(withBack.idFiles.map((file) => file.slot)).toEqual(['id_document_front', 'id_document_back']);
-    expect(nth((await kit.current(actor, customer.id)).owners).idFiles).toEqual(withBack.idFiles);
-  });
+  it.each(['drivers_license', 'id_card', 'resident_permit'])(
+    'seed 2.2: a %s takes a front and a back',
+    async (type) => {
+      const customer = await withOwner({ id_document_type: type });
+      const owner = nth(customer.owners);
+      await kit.attachOwnerSlot(actor, customer.id, owner.id, 'id_document_front');
+      const withBack = await kit.attachOwnerSlot(actor, customer.id, owner.id, 'id_document_back');
+      expect(withBack.idFiles.map((file) => file.slot)).toEqual(['id_document_front', 'id_document_back']);
+      expect(nth((await kit.current(actor, customer.id)).owners).idFiles).toEqual(withBack.idFiles);
+    },
+  );
 
   it('seed 2.2: the slots are id_document_front and id_document_back only; the upload request is checked like any', async () => {
     const customer = await withOwner();
     const ownerId = nth(customer.owners).id;
-    await expectInvalid(presign(customer.id, ownerId, { slot: 'selfie', content_type: 'image/png', content_length: 10 }), {
-      slot: /must be id_document_front or id_document_back/,
-    });
+    await expectInvalid(
+      presign(customer.id, ownerId, { slot: 'selfie', content_type: 'image/png', content_length: 10 }),
+      {
+        slot: /must be id_document_front or id_document_back/,
+      },
+    );
     await expectInvalid(presign(customer.id, ownerId, { content_type: 'image/gif', content_length: 0 }), {
       slot: /is required: id_document_front or id_document_back/,
       content_type: /must be one of/,
@@ -108,27 +122,54 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
       const customer = await withOwner();
       const ownerId = nth(customer.owners).id;
       const upload = await presign(customer.id, ownerId, { slot: 'id_document_front', ...pdf });
-      await expectInvalid(attach(customer.id, ownerId, 'id_document_front', upload.fileId), {
-        file_id: /has not been uploaded yet: PUT it to its upload_url first/,
-      }, 'FILE_NOT_UPLOADED');
+      await expectInvalid(
+        attach(customer.id, ownerId, 'id_document_front', upload.fileId),
+        {
+          file_id: /has not been uploaded yet: PUT it to its upload_url first/,
+        },
+        'FILE_NOT_UPLOADED',
+      );
       expect(await putObject(upload, PDF)).toBe(200);
-      expect(nth((await attach(customer.id, ownerId, 'id_document_front', upload.fileId)).idFiles).fileId).toBe(upload.fileId);
-      await expectInvalid(attach(customer.id, ownerId, 'id_document_front', upload.fileId), {
-        file_id: /is already attached; upload a new file/,
-      }, 'FILE_ALREADY_ATTACHED');
+      expect(nth((await attach(customer.id, ownerId, 'id_document_front', upload.fileId)).idFiles).fileId).toBe(
+        upload.fileId,
+      );
+      await expectInvalid(
+        attach(customer.id, ownerId, 'id_document_front', upload.fileId),
+        {
+          file_id: /is already attached; upload a new file/,
+        },
+        'FILE_ALREADY_ATTACHED',
+      );
     });
 
     it('a file issued for one purpose, slot or owner serves no other', async () => {
       const customer = await kit.create(
         actor,
-        businessBody({ owners: [kit.ownerBody({ id_document_type: 'id_card', ownership_percentage: 50 }), kit.ownerBody({ ownership_percentage: 50 })] }),
+        businessBody({
+          owners: [
+            kit.ownerBody({ id_document_type: 'id_card', ownership_percentage: 50 }),
+            kit.ownerBody({ ownership_percentage: 50 }),
+          ],
+        }),
       );
       const [first, second] = customer.owners.map((owner) => owner.id);
       const documentFile = await kit.documentFile(actor, customer.id);
-      await expectInvalid(attach(customer.id, first ?? '', 'id_document_front', documentFile), { file_id: /was issued for a KYB document/ }, 'FILE_NOT_USABLE');
+      await expectInvalid(
+        attach(customer.id, first ?? '', 'id_document_front', documentFile),
+        { file_id: /was issued for a KYB document/ },
+        'FILE_NOT_USABLE',
+      );
       const front = await kit.ownerFile(actor, customer.id, first ?? '', 'id_document_front');
-      await expectInvalid(attach(customer.id, first ?? '', 'id_document_back', front), { file_id: /was issued for id_document_front, not id_document_back/ }, 'FILE_NOT_USABLE');
-      await expectInvalid(attach(customer.id, second ?? '', 'id_document_front', front), { file_id: /was issued for another owner/ }, 'FILE_NOT_USABLE');
+      await expectInvalid(
+        attach(customer.id, first ?? '', 'id_document_back', front),
+        { file_id: /was issued for id_document_front, not id_document_back/ },
+        'FILE_NOT_USABLE',
+      );
+      await expectInvalid(
+        attach(customer.id, second ?? '', 'id_document_front', front),
+        { file_id: /was issued for another owner/ },
+        'FILE_NOT_USABLE',
+      );
     });
   });
 
@@ -136,8 +177,16 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
     const customer = await withOwner();
     const other = await withOwner();
     for (const ownerId of [randomUUID(), nth(other.owners).id]) {
-      await expectRefused(presign(customer.id, ownerId, { slot: 'id_document_front', ...pdf }), Status.NOT_FOUND, 'OWNER_NOT_FOUND');
-      await expectRefused(attach(customer.id, ownerId, 'id_document_front', randomUUID()), Status.NOT_FOUND, 'OWNER_NOT_FOUND');
+      await expectRefused(
+        presign(customer.id, ownerId, { slot: 'id_document_front', ...pdf }),
+        Status.NOT_FOUND,
+        'OWNER_NOT_FOUND',
+      );
+      await expectRefused(
+        attach(customer.id, ownerId, 'id_document_front', randomUUID()),
+        Status.NOT_FOUND,
+        'OWNER_NOT_FOUND',
+      );
     }
   });
 
@@ -147,8 +196,16 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
     const fileId = await kit.ownerFile(actor, customer.id, ownerId, 'id_document_front');
     const before = await kit.footprint(customer.id);
     const stranger = kit.platform();
-    await expectRefused(presign(customer.id, ownerId, { slot: 'id_document_front', ...pdf }, stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
-    await expectRefused(attach(customer.id, ownerId, 'id_document_front', fileId, stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
+    await expectRefused(
+      presign(customer.id, ownerId, { slot: 'id_document_front', ...pdf }, stranger),
+      Status.NOT_FOUND,
+      'CUSTOMER_NOT_FOUND',
+    );
+    await expectRefused(
+      attach(customer.id, ownerId, 'id_document_front', fileId, stranger),
+      Status.NOT_FOUND,
+      'CUSTOMER_NOT_FOUND',
+    );
     expect(await kit.footprint(customer.id)).toEqual(before);
   });
 });
