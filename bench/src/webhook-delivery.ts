@@ -1,13 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import {
-  createIdempotentProducer,
-  encodeEvent,
-  Environment,
-  newEvent,
-  topicName,
-} from '../../packages/bus/dist/index.js';
+import { createIdempotentProducer } from '../../packages/bus/dist/index.js';
+import { encodeEvent, Environment, newEvent, topicName } from '../../packages/contracts/dist/events.js';
 import {
   createTestCertificates,
   createTestDatabase,

@@ -1,4 +1,3 @@
-export * from './events.js';
 export { captureTraceContext, traceContextFromCarrier, traceContextFromHeaders } from './tracing.js';
 export { createKafka, createIdempotentProducer } from './producer.js';
 export type { Kafka, Producer } from 'kafkajs';

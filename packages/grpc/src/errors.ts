@@ -1,10 +1,7 @@
 import { Metadata, status as Status, type ServiceError } from '@grpc/grpc-js';
-import { BODY_PATH } from './field-problems.js';
+import { BODY_PATH, type FieldErrors } from '@corridor/validation';
 
 export { Status };
-
-/** Field path → problems, as in the public error body's `errors` map. */
-export type FieldErrors = Record<string, string[]>;
 
 const REASON_KEY = 'corridor-reason';
 /** ASCII-only text metadata: kept for gateways released before the binary key. */

@@ -10,7 +10,6 @@ export {
   type RunningGrpcServer,
 } from './server.js';
 export * from './errors.js';
-export * from './field-problems.js';
 export { errorChain, failureKind, type ErrorFields, type FailureKind } from './failure.js';
 export { callerMetadata, readCaller, type CallerContext } from './metadata.js';
 export {

@@ -1,5 +1,5 @@
 import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
-import { topicName } from '@corridor/bus';
+import { topicName } from '@corridor/contracts/events';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { startService } from '@corridor/runtime';

@@ -1,4 +1,5 @@
-import { environmentFromName, newEvent, recordEvent } from '@corridor/bus';
+import { recordEvent } from '@corridor/bus';
+import { environmentFromName, newEvent } from '@corridor/contracts/events';
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
 import type { Clock } from '@corridor/runtime';

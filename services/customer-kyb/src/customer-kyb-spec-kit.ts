@@ -1,5 +1,5 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { decodeEvent, topicName } from '@corridor/bus';
+import { decodeEvent, topicName } from '@corridor/contracts/events';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import {

@@ -1,4 +1,4 @@
-import { topicName } from '@corridor/bus';
+import { topicName } from '@corridor/contracts/events';
 import { offsetClock, startService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { identityServiceRegistration } from './identity.grpc.js';

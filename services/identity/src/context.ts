@@ -1,4 +1,5 @@
-import { environmentFromName, newEvent, recordEvent, type NewEvent } from '@corridor/bus';
+import { recordEvent } from '@corridor/bus';
+import { environmentFromName, newEvent, type NewEvent } from '@corridor/contracts/events';
 import type { Clock } from '@corridor/runtime';
 import type { EntityManager } from '@mikro-orm/core';
 

@@ -1,4 +1,5 @@
-import { deadLetterServiceRegistration, EventConsumer, topicName } from '@corridor/bus';
+import { deadLetterServiceRegistration, EventConsumer } from '@corridor/bus';
+import { topicName } from '@corridor/contracts/events';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';

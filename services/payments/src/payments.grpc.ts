@@ -17,7 +17,8 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { AdminAdjustWalletResponseSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { MikroORM } from '@corridor/db';
-import { invalidArgument, isUuid, notFound, permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { invalidArgument, notFound, permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { runIdempotent } from '@corridor/idempotency';
 import {
   createCollection,

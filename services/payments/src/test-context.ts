@@ -1,4 +1,4 @@
-import { topicName } from '@corridor/bus';
+import { topicName } from '@corridor/contracts/events';
 import type { MikroORM } from '@corridor/db';
 import { SandboxCollectionRail } from './collections/collection-rail.js';
 import type { PaymentsContext } from './context.js';

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import type { IHeaders } from 'kafkajs';
-import type { Event } from '../events.js';
+import type { Event } from '@corridor/contracts/events';
 import { traceContextFromHeaders } from '../tracing.js';
 
 export interface EventMeta {

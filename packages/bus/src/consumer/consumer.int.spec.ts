@@ -10,7 +10,7 @@ import {
 } from '@corridor/testing';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Producer } from 'kafkajs';
-import { encodeEvent, Environment, newEvent, type Event } from '../events.js';
+import { encodeEvent, Environment, newEvent, type Event } from '@corridor/contracts/events';
 import { processedEventSchemaSql } from '../outbox/schema.js';
 import { EventConsumer } from './consumer.js';
 

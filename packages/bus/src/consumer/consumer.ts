@@ -3,7 +3,7 @@ import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { recordDeadLetters, type RecordedDeadLetter, type UndecodableMessage } from '../dead-letters/record.js';
-import type { Event } from '../events.js';
+import type { Event } from '@corridor/contracts/events';
 import { applyEvents, type EventHandler, type EventMeta, type ReceivedEvent } from './apply-events.js';
 import { decodeMessage } from './decode-message.js';
 

@@ -1,5 +1,5 @@
 import { create, toBinary } from '@bufbuild/protobuf';
-import { encodeEvent, Environment, EventSchema, newEvent } from '../events.js';
+import { encodeEvent, Environment, EventSchema, newEvent } from '@corridor/contracts/events';
 import { decodeMessage } from './decode-message.js';
 
 describe('decodeMessage: what the consumer applies, and why the rest becomes a dead letter', () => {

@@ -1,4 +1,4 @@
-import { decodeEvent, type Event } from '../events.js';
+import { decodeEvent, type Event } from '@corridor/contracts/events';
 
 /** A message's value read as an event, or the reason it cannot be one (a dead letter's `error`). */
 export type DecodedMessage = { ok: true; event: Event } | { ok: false; error: string };

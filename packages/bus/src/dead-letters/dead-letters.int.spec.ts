@@ -17,7 +17,7 @@ import { DataPointType, MeterProvider, MetricReader } from '@opentelemetry/sdk-m
 import type { Producer } from 'kafkajs';
 import type { EventHandler } from '../consumer/apply-events.js';
 import { EventConsumer } from '../consumer/consumer.js';
-import { encodeEvent, Environment, newEvent, type Event } from '../events.js';
+import { encodeEvent, Environment, newEvent, type Event } from '@corridor/contracts/events';
 import { processedEventSchemaSql } from '../outbox/schema.js';
 import { getDeadLetter, listDeadLetters } from './read.js';
 import { recordDeadLetters, type UndecodableMessage } from './record.js';

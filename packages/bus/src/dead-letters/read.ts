@@ -5,7 +5,8 @@ import {
   type DeadLetterSchema,
   type ListDeadLettersResponseSchema,
 } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { keysetPage, keysetRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
 import type { StoredHeaders } from './record.js';

@@ -1,9 +1,10 @@
 import { RetryOutcome } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
-import { failedPrecondition, isUuid } from '@corridor/grpc';
+import { failedPrecondition } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { applyEvents, type EventApplication } from '../consumer/apply-events.js';
 import { decodeMessage } from '../consumer/decode-message.js';
-import type { Event } from '../events.js';
+import type { Event } from '@corridor/contracts/events';
 import {
   DEAD_LETTER_COLUMNS,
   deadLetterNotFound,

@@ -1,5 +1,5 @@
 import { defineEntity, p, type EntityManager } from '@mikro-orm/core';
-import { encodeEvent, type Event } from '../events.js';
+import { encodeEvent, type Event } from '@corridor/contracts/events';
 import { captureTraceContext } from '../tracing.js';
 
 /** One row of the outbox table (schema in ./schema.ts). */

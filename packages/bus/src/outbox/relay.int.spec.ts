@@ -12,7 +12,7 @@ import {
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Producer } from 'kafkajs';
 import pg from 'pg';
-import { Environment, newEvent } from '../events.js';
+import { Environment, newEvent } from '@corridor/contracts/events';
 import { createIdempotentProducer } from '../producer.js';
 import { OutboxMessage, recordEvent } from './record.js';
 import { OutboxRelay } from './relay.js';

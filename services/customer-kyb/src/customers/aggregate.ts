@@ -1,4 +1,5 @@
-import { failedPrecondition, invalidArgument, notFound, type FieldErrors } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { type FieldErrors } from '@corridor/validation';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import type { Actor } from '../context.js';
 import { StoredFile } from '../files/stored-file.entity.js';

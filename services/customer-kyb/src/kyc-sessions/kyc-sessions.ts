@@ -4,7 +4,8 @@ import type {
   ListKycSessionsRequest,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { dateOf, sql } from '@corridor/db';
-import { failedPrecondition, invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { keysetPage, keysetRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-import { Environment } from '@corridor/bus';
+import { Environment } from '@corridor/contracts/events';
 import {
   KycRejectionType,
   KycRequirement,

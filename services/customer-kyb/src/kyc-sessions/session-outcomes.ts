@@ -1,4 +1,5 @@
-import { environmentFromName, newEvent, recordEvent } from '@corridor/bus';
+import { recordEvent } from '@corridor/bus';
+import { environmentFromName, newEvent } from '@corridor/contracts/events';
 import {
   KycRejectionType,
   KycResult,
@@ -7,7 +8,8 @@ import {
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import type { AdminRecordKycResultRequest } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { dateOf, sql } from '@corridor/db';
-import { alreadyExists, invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { alreadyExists, invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import type { CustomerContext } from '../context.js';
 import { isOpen, sessionMessage, type Row } from './kyc-session-record.js';

@@ -7,7 +7,8 @@ import type {
   CreateVerificationUploadRequest,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { sql } from '@corridor/db';
-import { failedPrecondition, invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { CustomerContext } from '../context.js';

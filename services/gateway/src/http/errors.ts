@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { DomainError, failureKind, Status, type FieldErrors } from '@corridor/grpc';
+import { DomainError, failureKind, Status } from '@corridor/grpc';
+import { type FieldErrors } from '@corridor/validation';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@corridor/logging';
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { FieldErrors } from '@corridor/grpc';
+import type { FieldErrors } from '@corridor/validation';
 import type { RequestHandler } from 'express';
+import { CONTROL_CHARACTER as CONTROL, CONTROL_PROBLEM } from '@corridor/validation';
 import { HttpError } from './errors.js';
 
 /**
@@ -19,13 +20,6 @@ import { HttpError } from './errors.js';
 
 /** Deeper than any body of the API (owners in a customer: 3) by a wide margin; a bound on work. */
 export const MAX_JSON_DEPTH = 32;
-
-// eslint-disable-next-line no-control-regex -- the point: the characters no text field may hold
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-const CONTROL_PROBLEM = 'must not contain control characters (U+0000 to U+001F but tab, line feed and carriage return)';
-
-/** Whether a text holds a character no text field may hold (C0 but tab, line feed and carriage return). */
-export const hasControlCharacter = (text: string) => CONTROL.test(text);
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 const textOf = (bytes: Uint8Array) => {

@@ -1,5 +1,5 @@
 import type { z } from '@corridor/config';
-import { BODY_PATH, FieldProblems, firstProblemMessage, isJsonObject, NOT_RECOGNISED } from '@corridor/grpc';
+import { BODY_PATH, FieldProblems, firstProblemMessage, isJsonObject, NOT_RECOGNISED } from '@corridor/validation';
 import { HttpError } from './errors.js';
 
 /**

@@ -1,11 +1,11 @@
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { DomainError, Status } from '@corridor/grpc';
 import type { Logger } from '@corridor/logging';
+import { hasControlCharacter } from '@corridor/validation';
 import type { AccessGuard } from '../auth/access-guard.js';
 import { GuardUnavailable } from '../auth/access-guard.js';
 import type { Clients } from '../clients.js';
 import { httpStatusOf } from '../http/errors.js';
-import { hasControlCharacter } from '../http/input-boundary.js';
 import { tracedAs } from '../http/route-table.js';
 
 /** RFC 6749 section 5.2 error codes used by the token endpoint. */

@@ -1,4 +1,5 @@
-import { OutboxRelay, createIdempotentProducer, EVENT_TYPES, Environment, type Producer } from '@corridor/bus';
+import { OutboxRelay, createIdempotentProducer, type Producer } from '@corridor/bus';
+import { EVENT_TYPES, Environment } from '@corridor/contracts/events';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';

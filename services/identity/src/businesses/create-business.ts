@@ -1,7 +1,8 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { BusinessSchema, type Business as BusinessMessage } from '@corridor/contracts/corridor/identity/v1/business_pb';
-import { invalidArgument, type FieldErrors } from '@corridor/grpc';
+import { invalidArgument } from '@corridor/grpc';
+import { type FieldErrors } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { recordIdentityEvent, type IdentityContext } from '../context.js';

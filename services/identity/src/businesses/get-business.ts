@@ -1,5 +1,6 @@
 import type { Business as BusinessMessage } from '@corridor/contracts/corridor/identity/v1/business_pb';
-import { isUuid, notFound } from '@corridor/grpc';
+import { notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { Business } from './business.entity.js';
 import { toBusinessMessage } from './create-business.js';

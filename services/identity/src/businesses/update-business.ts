@@ -1,5 +1,6 @@
 import type { Business as BusinessMessage } from '@corridor/contracts/corridor/identity/v1/business_pb';
-import { invalidArgument, isUuid, notFound, type FieldErrors } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid, type FieldErrors } from '@corridor/validation';
 import { allowlistEntryProblem } from '@corridor/ip-allowlist';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { recordIdentityEvent, type IdentityContext } from '../context.js';

@@ -5,7 +5,8 @@ import {
   CredentialSchema,
   type Credential as CredentialMessage,
 } from '@corridor/contracts/corridor/identity/v1/credential_pb';
-import { failedPrecondition, invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { expandGrant } from '@corridor/scopes';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
 import { Business } from '../businesses/business.entity.js';

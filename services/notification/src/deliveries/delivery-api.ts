@@ -6,15 +6,8 @@ import type {
   WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import {
-  FieldProblems,
-  firstProblemMessage,
-  invalidArgument,
-  isUuid,
-  notFound,
-  permissionDenied,
-  type ProtoVocabulary,
-} from '@corridor/grpc';
+import { invalidArgument, notFound, permissionDenied, type ProtoVocabulary } from '@corridor/grpc';
+import { FieldProblems, firstProblemMessage, isUuid } from '@corridor/validation';
 import { keysetRead, numberedPage, numberedRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';

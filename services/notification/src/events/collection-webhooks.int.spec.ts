@@ -1,4 +1,5 @@
-import { encodeEvent, Environment, EventConsumer, newEvent, topicName, type Event } from '@corridor/bus';
+import { EventConsumer } from '@corridor/bus';
+import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
 import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { TransactionStatus, type Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { type Event } from '@corridor/bus';
+import { type Event } from '@corridor/contracts/events';
 import {
   CollectionFailureCode,
   CollectionMethod,

@@ -1,4 +1,5 @@
-import { deadLetterServiceRegistration, encodeEvent, Environment, newEvent } from '@corridor/bus';
+import { deadLetterServiceRegistration } from '@corridor/bus';
+import { encodeEvent, Environment, newEvent } from '@corridor/contracts/events';
 import { DeadLetterStatus, RetryOutcome } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';

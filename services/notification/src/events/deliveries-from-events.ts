@@ -1,4 +1,5 @@
-import { captureTraceContext, Environment, topicName, type Event, type EventHandler } from '@corridor/bus';
+import { captureTraceContext, type EventHandler } from '@corridor/bus';
+import { Environment, topicName, type Event } from '@corridor/contracts/events';
 import type { Logger } from '@corridor/logging';
 import type { Clock } from '@corridor/runtime';
 import { timestampDate } from '@bufbuild/protobuf/wkt';

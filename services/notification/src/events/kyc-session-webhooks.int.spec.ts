@@ -1,4 +1,5 @@
-import { encodeEvent, Environment, EventConsumer, newEvent, topicName, type Event } from '@corridor/bus';
+import { EventConsumer } from '@corridor/bus';
+import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
 import type { KycSession } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';

@@ -1,5 +1,5 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Environment, newEvent, type Event } from '@corridor/bus';
+import { Environment, newEvent, type Event } from '@corridor/contracts/events';
 import {
   KycRejectionType,
   KycRequirement,

@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf';
-import { encodeEvent, Environment, EventConsumer, newEvent, topicName, type Event } from '@corridor/bus';
+import { EventConsumer } from '@corridor/bus';
+import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
 import { PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import {
   TransactionSchema,

@@ -1,4 +1,4 @@
-import { newEvent, Environment } from '@corridor/bus';
+import { newEvent, Environment } from '@corridor/contracts/events';
 import { renderEvent } from './render-event.js';
 import { destinationOf, urlOf, webhookBody, WEBHOOK_EVENTS } from './webhook-events.js';
 

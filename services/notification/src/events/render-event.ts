@@ -1,5 +1,5 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { Event } from '@corridor/bus';
+import type { Event } from '@corridor/contracts/events';
 import { TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { renderCollection, renderRefund } from './collection-webhooks.js';
 import { renderKycSessionCompleted, renderKycSessionExpired, sessionOfEvent } from './kyc-session-webhooks.js';

@@ -1,5 +1,5 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Environment, newEvent, type Event } from '@corridor/bus';
+import { Environment, newEvent, type Event } from '@corridor/contracts/events';
 import type { Transaction, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 
 /** What the payments webhook specs share: one business, one customer, a clock, and payments' two events. */

@@ -2,7 +2,8 @@ import type {
   RegisterWebhookRequest,
   UpdateWebhookRequest,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { FieldProblems, firstProblemMessage, invalidArgument } from '@corridor/grpc';
+import { invalidArgument } from '@corridor/grpc';
+import { FieldProblems, firstProblemMessage } from '@corridor/validation';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlCheck } from '@corridor/ssrf-guard';
 import type { NotificationContext } from '../context.js';
 

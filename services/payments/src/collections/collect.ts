@@ -1,6 +1,7 @@
 import type { CreateCollectionRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { failedPrecondition, invalidArgument, isUuid, notFound, permissionDenied } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound, permissionDenied } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';

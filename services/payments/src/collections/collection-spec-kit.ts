@@ -1,5 +1,5 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { decodeEvent, Environment, newEvent, type NewEvent } from '@corridor/bus';
+import { decodeEvent, Environment, newEvent, type NewEvent } from '@corridor/contracts/events';
 import type { MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import { query } from '@corridor/testing';

@@ -7,7 +7,8 @@ import {
   type CryptoNetwork,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';

@@ -1,5 +1,6 @@
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { failedPrecondition, invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';

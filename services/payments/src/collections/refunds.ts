@@ -1,6 +1,7 @@
 import type { Refund } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { CreateRefundRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { failedPrecondition, invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';

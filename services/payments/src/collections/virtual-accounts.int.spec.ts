@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { type NewEvent } from '@corridor/bus';
+import { type NewEvent } from '@corridor/contracts/events';
 import {
   VirtualAccountCloseReason,
   VirtualAccountStatus,

@@ -9,7 +9,8 @@ import {
   type VirtualAccount,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { ListVirtualAccountsRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';

@@ -1,4 +1,5 @@
-import { topicName, type ConsumerSettings, type EventConsumerOptions } from '@corridor/bus';
+import { type ConsumerSettings, type EventConsumerOptions } from '@corridor/bus';
+import { topicName } from '@corridor/contracts/events';
 import type { MikroORM } from '@corridor/db';
 import { customerProjection } from './customer-projection.js';
 

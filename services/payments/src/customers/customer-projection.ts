@@ -1,6 +1,7 @@
 import type { EventHandler } from '@corridor/bus';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { invalidArgument, isUuid } from '@corridor/grpc';
+import { invalidArgument } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import { sql } from '../ledger/index.js';

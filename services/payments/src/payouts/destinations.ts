@@ -9,7 +9,8 @@ import {
   type PayoutDestination,
   PayoutDestinationSchema,
 } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { dateOf, sql, type Row } from '../ledger/index.js';

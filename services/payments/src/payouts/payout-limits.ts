@@ -1,5 +1,6 @@
 import type { AdminSetPayoutLimitRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { sql } from '../ledger/index.js';

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { decodeEvent } from '@corridor/bus';
+import { decodeEvent } from '@corridor/contracts/events';
 import { CreatePayoutRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import { AdjustmentDirection, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';

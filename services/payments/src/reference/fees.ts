@@ -5,7 +5,8 @@ import {
   FeeRuleSchema,
   type FeeRule as FeeRuleMessage,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { invalidArgument, isUuid } from '@corridor/grpc';
+import { invalidArgument } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import type { PaymentsContext } from '../context.js';
 import { dateOf, int8, sql, type Row } from '../ledger/index.js';

@@ -1,7 +1,8 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ListTransactionsRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { isUuid, notFound } from '@corridor/grpc';
+import { notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { dateOf, sql } from '../ledger/index.js';
 import { keysetPage, keysetRead } from '@corridor/pagination';

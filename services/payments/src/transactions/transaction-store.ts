@@ -1,4 +1,5 @@
-import { environmentFromName, newEvent, recordEvent } from '@corridor/bus';
+import { recordEvent } from '@corridor/bus';
+import { environmentFromName, newEvent } from '@corridor/contracts/events';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { alreadyExists } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';

@@ -1,6 +1,7 @@
 import type { AdminAdjustWalletRequest } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { AdjustmentDirection, type Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { invalidArgument, isUuid, notFound } from '@corridor/grpc';
+import { invalidArgument, notFound } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';

@@ -27,12 +27,14 @@ const anyDay = fc
   .map((date) => date.toISOString().slice(0, 10));
 
 describe('field formats, by property (fast-check)', () => {
-  it('text(min, max): kept exactly as sent iff not blank and min to max characters long', () => {
+  it('text(min, max): kept exactly as sent iff not blank, free of control characters but tab and line breaks, and min to max characters long', () => {
     fc.assert(
       fc.property(anyText, fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 280 }), (value, min, extra) => {
         const max = min + extra;
         const length = [...value].length;
-        const expected = value.trim() !== '' && length >= min && length <= max;
+        // eslint-disable-next-line no-control-regex -- the rule restated: C0 but tab, line feed, carriage return
+        const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(value);
+        const expected = value.trim() !== '' && !control && length >= min && length <= max;
         const result = text(min, max)(value, today);
         expect(result.ok).toBe(expected);
         if (result.ok) expect(result.value).toBe(value);

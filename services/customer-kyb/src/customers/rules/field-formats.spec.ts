@@ -41,6 +41,15 @@ describe('field formats', () => {
     expect(text()(' Acme ', today)).toEqual(ok(' Acme '));
   });
 
+  it('text: a control character is refused (a NUL cannot be stored); tab and line breaks are text', () => {
+    const control = bad(
+      'must not contain control characters (U+0000 to U+001F but tab, line feed and carriage return)',
+    );
+    expect(text()('Acme\u0000', today)).toEqual(control);
+    expect(text()('Ac\u001bme', today)).toEqual(control);
+    expect(text()('12 Main St\r\nSuite 4\t', today)).toEqual(ok('12 Main St\r\nSuite 4\t'));
+  });
+
   it('enums: exactly one of the listed values, case-sensitive', () => {
     const scope = oneOf(['FULL', 'MINIMAL'] as const);
     expect(scope('FULL', today)).toEqual(ok('FULL'));

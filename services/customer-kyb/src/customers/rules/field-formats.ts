@@ -1,3 +1,4 @@
+import { CONTROL_PROBLEM, hasControlCharacter } from '@corridor/validation';
 import { compareDates, formatDate, hasReachedAge, parseCalendarDate, type CalendarDate } from './calendar.js';
 import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
 
@@ -17,6 +18,8 @@ export function text(min = 1, max = 255): FieldFormat<string> {
   return (value) => {
     if (typeof value !== 'string') return problem(`must be a string, got ${describeJson(value)}`);
     if (value.trim() === '') return problem('must not be blank');
+    // The gateway refuses these first; a NUL reaching PostgreSQL would be a driver error, not a 422.
+    if (hasControlCharacter(value)) return problem(CONTROL_PROBLEM);
     const length = characterCount(value);
     if (length < min || length > max) {
       return problem(

@@ -1,4 +1,4 @@
-import { NOT_RECOGNISED } from '@corridor/grpc';
+import { NOT_RECOGNISED } from '@corridor/validation';
 import type { CalendarDate } from './calendar.js';
 import type { FieldFormat } from './field-formats.js';
 import { Patch, type Nullable } from './patch.js';

@@ -1,4 +1,4 @@
-// The problem collector and its helpers are shared with every service (@corridor/grpc).
+// The problem collector and its helpers are every service's (@corridor/validation, no dependencies).
 export {
   BODY_PATH,
   describeJson,
@@ -8,7 +8,7 @@ export {
   isUuid,
   type FieldErrors,
   type ValidationResult,
-} from '@corridor/grpc';
+} from '@corridor/validation';
 
 /** One field's parse: its typed value, or the problem in words ("must be at most 255 characters"). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };

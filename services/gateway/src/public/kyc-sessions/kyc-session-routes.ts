@@ -1,4 +1,4 @@
-import { isUuid } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { queryOf } from '../pages/page-query.js';
 import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';

@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { describeJson } from '@corridor/grpc';
+import { describeJson } from '@corridor/validation';
 import { redirectUrl, shown, text, uuidField, wordOf } from '../payments/fields.js';
 import { pageCursor, perPage } from '../payments/request-schemas.js';
 import { KYC_REQUIREMENTS, KYC_SESSION_STATUSES } from './vocabulary.js';

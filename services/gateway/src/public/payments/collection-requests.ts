@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { describeJson } from '@corridor/grpc';
+import { describeJson } from '@corridor/validation';
 import { currencyCode, positiveMinorUnits, redirectUrl, shown, text, uuidField, wordOf } from './fields.js';
 import { pageCursor, perPage, REFERENCE_MAX } from './request-schemas.js';
 import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';

@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { isUuid } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { queryOf } from '../pages/page-query.js';
 import { pathParam } from '../../http/path-params.js';

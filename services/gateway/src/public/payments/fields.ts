@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { describeJson } from '@corridor/grpc';
+import { describeJson } from '@corridor/validation';
 import { parseDateTime } from '../webhooks/delivery-query.js';
 import type { ProtoVocabulary } from './vocabulary.js';
 import { HTTPS_URL_PATTERN } from '../../openapi/text-boundary.js';

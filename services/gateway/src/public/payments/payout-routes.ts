@@ -1,4 +1,4 @@
-import { isUuid } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';

@@ -1,5 +1,5 @@
 import { SandboxCollectionOutcome } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { isUuid } from '@corridor/grpc';
+import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';

@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { firstProblemMessage, isUuid } from '@corridor/grpc';
+import { firstProblemMessage, isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { queryOf } from '../pages/page-query.js';
 import { pathParam } from '../../http/path-params.js';

@@ -7,7 +7,7 @@ import type {
   TriggerMockWebhookRequestSchema,
   UpdateWebhookRequestSchema,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { describeJson, isJsonObject } from '@corridor/grpc';
+import { describeJson, isJsonObject } from '@corridor/validation';
 import { shown, typeProblem } from '../payments/fields.js';
 import { parseDateTime } from './delivery-query.js';
 import { EVENT_WORDS, WEBHOOK_EVENTS } from './vocabulary.js';

@@ -1,7 +1,12 @@
 import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { EventSchema, Environment, type Event } from '@corridor/contracts/corridor/events/v1/event_pb';
+import { EventSchema, Environment, type Event } from './gen/corridor/events/v1/event_pb.js';
 import { randomUUID } from 'node:crypto';
+
+/**
+ * The event registry (issue 10 point 3): every event's public name, its envelope and the topic it
+ * travels on, beside the generated contracts so a domain that names an event needs no Kafka client.
+ */
 
 export { EventSchema, Environment, type Event };
 

@@ -1,4 +1,5 @@
-import type { FieldErrors } from './errors.js';
+/** Problems by field path (`owners.1.email`), each a sentence without its subject: the seed 7 `errors` map. */
+export type FieldErrors = Record<string, string[]>;
 
 /** The outcome of validating a request: the typed value, or every problem by field path. */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
