@@ -4,7 +4,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/core';
 import type { Actor } from '../context.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { Customer, KybDocument, Owner, type FieldValues, type ReviewStatus } from './customer.entity.js';
-import { firstProblemMessage, isUuid } from './rules/index.js';
+import { firstProblemMessage, isUuid } from '@corridor/validation';
 
 /** A customer with everything GET /customer/{id} shows: owners, documents and their files. */
 export interface CustomerAggregate {

@@ -7,7 +7,8 @@ import { validationFailed, storedFields } from './aggregate.js';
 import { Customer, Owner } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
 import { assertRegistrationUnique, withRegistrationUniqueness } from './registration.js';
-import { customerFieldsOf, isJsonObject, OWNER_FIELDS, validateCustomerCreate } from './rules/index.js';
+import { customerFieldsOf, OWNER_FIELDS, validateCustomerCreate } from './rules/index.js';
+import { isJsonObject } from '@corridor/validation';
 
 /** The platform's allow-list flag (seed 5), from identity: the only owner of businesses. */
 async function kybMinimalAllowed(context: CustomerContext, businessId: string): Promise<boolean> {

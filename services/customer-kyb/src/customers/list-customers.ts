@@ -21,7 +21,8 @@ import { customerNotFound, findCustomer, validationFailed } from './aggregate.js
 import { VERIFICATION_STATUSES } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
 import { readCustomer, readCustomers } from './customer-view.js';
-import { CUSTOMER_TYPES, FieldProblems, isUuid } from './rules/index.js';
+import { CUSTOMER_TYPES } from './rules/index.js';
+import { FieldProblems, isUuid } from '@corridor/validation';
 
 /**
  * Without paginate the seed's default shape returns a plain array; it is bounded so a platform

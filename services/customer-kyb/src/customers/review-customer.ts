@@ -7,15 +7,8 @@ import { readObject } from '../files/file-uploads.js';
 import { loadAggregate, validationFailed, type CustomerAggregate } from './aggregate.js';
 import type { ReviewStatus } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
-import {
-  describeJson,
-  fieldPath,
-  FieldProblems,
-  isFormationDocumentType,
-  isJsonObject,
-  isUuid,
-  NOT_RECOGNISED,
-} from './rules/index.js';
+import { fieldPath, isFormationDocumentType, NOT_RECOGNISED } from './rules/index.js';
+import { describeJson, FieldProblems, isJsonObject, isUuid } from '@corridor/validation';
 
 const JUDGEMENTS = ['APPROVED', 'REJECTED'] as const;
 const VERDICTS = ['VERIFIED', 'REJECTED'] as const;

@@ -19,12 +19,12 @@ import {
   applyCustomerUpdate,
   applyOwnerChanges,
   customerFieldsOf,
-  isJsonObject,
   OWNER_FIELDS,
   validateCustomerUpdate,
   type CurrentCustomer,
   type CurrentOwner,
 } from './rules/index.js';
+import { isJsonObject } from '@corridor/validation';
 
 export interface UpdateCustomerInput {
   customerId: string;

@@ -17,7 +17,8 @@ import {
 import { KybDocument } from '../customers/customer.entity.js';
 import { toDocumentMessage } from '../customers/customer-message.js';
 import { documentNotFound } from '../customers/owner-not-found.js';
-import { FieldProblems, KYB_DOCUMENT_TYPES } from '../customers/rules/index.js';
+import { KYB_DOCUMENT_TYPES } from '../customers/rules/index.js';
+import { FieldProblems } from '@corridor/validation';
 import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from '../files/file-uploads.js';
 
 const DOCUMENT = { purpose: 'kyb_document', slot: 'document' } as const;

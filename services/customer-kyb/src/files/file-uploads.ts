@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { CustomerContext } from '../context.js';
 import { validationFailed } from '../customers/aggregate.js';
 import type { Customer } from '../customers/customer.entity.js';
-import { describeJson, type FieldProblems, isJsonObject, isUuid, NOT_RECOGNISED } from '../customers/rules/index.js';
+import { NOT_RECOGNISED } from '../customers/rules/index.js';
+import { describeJson, type FieldProblems, isJsonObject, isUuid } from '@corridor/validation';
 import { StoredFile, type FilePurpose } from './stored-file.entity.js';
 
 /** What object storage holds for identity and company documents (decision 0008). */

@@ -5,7 +5,7 @@ import type { Actor, CustomerContext } from '../context.js';
 import { assertCustomerEditable, loadAggregate, validationFailed } from '../customers/aggregate.js';
 import type { Customer } from '../customers/customer.entity.js';
 import { toCustomerMessage } from '../customers/customer-message.js';
-import { FieldProblems, isUuid } from '../customers/rules/index.js';
+import { FieldProblems, isUuid } from '@corridor/validation';
 import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from './file-uploads.js';
 
 /** seed 4.4: `file_category` of POST /file/get-presigned-url; includes identity_back. */

@@ -6,13 +6,8 @@ import { assertOwnerEditable, loadAggregate, reopenIfRejected, validationFailed 
 import type { Customer, Owner } from '../customers/customer.entity.js';
 import { toOwnerMessage } from '../customers/customer-message.js';
 import { ownerNotFound } from '../customers/owner-not-found.js';
-import {
-  checkIdSlotUpload,
-  FieldProblems,
-  ID_SLOTS,
-  type IdDocumentType,
-  type IdSlot,
-} from '../customers/rules/index.js';
+import { checkIdSlotUpload, ID_SLOTS, type IdDocumentType, type IdSlot } from '../customers/rules/index.js';
+import { FieldProblems } from '@corridor/validation';
 import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from './file-uploads.js';
 
 interface OwnerFileInput {

@@ -1,6 +1,7 @@
 import { iso31661, iso31661Reserved } from 'iso-3166';
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
-import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
+import { parsed, problem, type Parsed, quoted } from './validation.js';
+import { describeJson } from '@corridor/validation';
 
 /** Officially assigned ISO 3166-1 alpha-2 codes (249), from the maintained `iso-3166` package. */
 const ASSIGNED = new Map(iso31661.map((country) => [country.alpha2, country.name]));

@@ -1,7 +1,7 @@
 import { checkPostalCode, isAlpha2 } from './countries.js';
 import { OPERATING_FIELDS, type CustomerFieldValues, type CustomerType } from './customer-fields.js';
 import type { Nullable } from './patch.js';
-import type { FieldProblems } from './validation.js';
+import type { FieldProblems } from '@corridor/validation';
 
 const JURISDICTION_HINT = 'when changing jurisdiction send country and incorporation_country together';
 

@@ -1,6 +1,6 @@
 import { business, create, errorsOf, owner } from './customer-create.fixtures.js';
 import { ACCOUNT_PURPOSES, ANNUAL_REVENUE_BANDS, BUSINESS_TYPES, SOURCES_OF_FUNDS } from './customer-fields.js';
-import { firstProblemMessage } from './validation.js';
+import { firstProblemMessage } from '@corridor/validation';
 
 describe('business customer create: KYB fields, kyb_scope and owners (seed 2.1, 2.2, 4.4, 5)', () => {
   it('seed 2.1: business_type, source_of_funds, estimated_annual_revenue and account_purpose take exactly the seed values', () => {

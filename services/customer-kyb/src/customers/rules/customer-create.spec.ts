@@ -1,5 +1,5 @@
 import { business, create, errorsOf, individual, owner } from './customer-create.fixtures.js';
-import { firstProblemMessage } from './validation.js';
+import { firstProblemMessage } from '@corridor/validation';
 
 describe('customer create (seed 2.1, 4.4)', () => {
   it('seed 2.1: type is required and is individual or business', () => {

@@ -15,14 +15,8 @@ import { resolveKybScope, type KybScope } from './kyb-scope.js';
 import { ownerSetFacts, parseNewOwner, type NewOwner } from './owner-fields.js';
 import { checkOwnerEmailsUnique, OWNERS_PATH } from './owners.js';
 import { parseFields, requirePresent, withoutNulls } from './records.js';
-import {
-  BODY_PATH,
-  describeJson,
-  fieldPath,
-  FieldProblems,
-  isJsonObject,
-  type ValidationResult,
-} from './validation.js';
+import { fieldPath } from './validation.js';
+import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
 
 type CFV = CustomerFieldValues;
 type IndividualOnlyField = 'first_name' | 'last_name' | 'date_of_birth' | 'id_type' | 'id_number';

@@ -1,5 +1,5 @@
 import { applyCustomerUpdate, validateCustomerUpdate, type CurrentCustomer } from './customer-update.js';
-import { firstProblemMessage } from './validation.js';
+import { firstProblemMessage } from '@corridor/validation';
 
 const TODAY = '2026-06-15';
 const OWNER_ID = '6f1c1d2e-8a0b-4c3d-9e4f-0a1b2c3d4e5f';

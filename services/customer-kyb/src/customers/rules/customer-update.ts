@@ -15,7 +15,7 @@ import { parseOwnerChanges, type OwnerChange } from './owner-changes.js';
 import { OWNERS_PATH } from './owners.js';
 import type { Nullable, Patch } from './patch.js';
 import { parseFields, refuseNullForRequired } from './records.js';
-import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from './validation.js';
+import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
 
 /** A stored customer as the rules see it: its type, scope and current field values. */
 export type CurrentCustomer = Nullable<CustomerFieldValues> & {

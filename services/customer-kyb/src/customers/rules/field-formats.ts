@@ -1,6 +1,7 @@
 import { CONTROL_PROBLEM, hasControlCharacter } from '@corridor/validation';
 import { compareDates, formatDate, hasReachedAge, parseCalendarDate, type CalendarDate } from './calendar.js';
-import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
+import { parsed, problem, type Parsed, quoted } from './validation.js';
+import { describeJson } from '@corridor/validation';
 
 /** How one field's JSON value becomes a typed value; `today` is injected for date rules. */
 export type FieldFormat<T> = (value: unknown, today: CalendarDate) => Parsed<T>;

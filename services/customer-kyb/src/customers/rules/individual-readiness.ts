@@ -2,7 +2,7 @@ import { calendarDateOf, type Today } from './calendar.js';
 import { dateOfBirth } from './field-formats.js';
 import type { IdDocumentType } from './owner-fields.js';
 import { backIsRequired, withArticle } from './owners.js';
-import { FieldProblems, firstProblemMessage, type FieldErrors } from './validation.js';
+import { FieldProblems, firstProblemMessage, type FieldErrors } from '@corridor/validation';
 
 /** An individual customer as submit sees it: stored values and which ID files are attached. */
 export interface IndividualReadinessSubject {

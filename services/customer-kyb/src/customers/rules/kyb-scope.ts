@@ -1,4 +1,5 @@
-import { describeJson, parsed, problem, type Parsed, quoted } from './validation.js';
+import { parsed, problem, type Parsed, quoted } from './validation.js';
+import { describeJson } from '@corridor/validation';
 
 export const KYB_SCOPES = ['FULL', 'MINIMAL'] as const;
 export type KybScope = (typeof KYB_SCOPES)[number];

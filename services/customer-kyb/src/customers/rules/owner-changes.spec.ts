@@ -1,6 +1,6 @@
 import { calendarDateOf } from './calendar.js';
 import { applyOwnerChanges, parseOwnerChanges, type CurrentOwner, type OwnerChange } from './owner-changes.js';
-import { FieldProblems } from './validation.js';
+import { FieldProblems } from '@corridor/validation';
 
 const today = calendarDateOf('2026-06-15');
 const ADA = '6f1c1d2e-8a0b-4c3d-9e4f-0a1b2c3d4e5f';

@@ -9,7 +9,8 @@ import {
 } from './owner-fields.js';
 import { checkOwnerEmailsUnique, OWNERS_PATH } from './owners.js';
 import type { Nullable, Patch } from './patch.js';
-import { describeJson, fieldPath, FieldProblems, isJsonObject, type ValidationResult } from './validation.js';
+import { fieldPath } from './validation.js';
+import { describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
 
 /**
  * One entry of `owners` on update: an entry with `id` changes that owner (seed 2.1 rule 2 applies

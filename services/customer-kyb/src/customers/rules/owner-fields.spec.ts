@@ -1,6 +1,6 @@
 import { calendarDateOf } from './calendar.js';
 import { applyOwnerPatch, parseNewOwner, parseOwnerPatch, type NewOwner, type OwnerPatch } from './owner-fields.js';
-import { FieldProblems } from './validation.js';
+import { FieldProblems } from '@corridor/validation';
 
 const today = calendarDateOf('2026-06-15');
 const OWNER_ID = '6f1c1d2e-8a0b-4c3d-9e4f-0a1b2c3d4e5f';

@@ -10,15 +10,8 @@ import {
   withoutNulls,
   type FieldFormats,
 } from './records.js';
-import {
-  describeJson,
-  fieldPath,
-  FieldProblems,
-  isJsonObject,
-  isUuid,
-  type ValidationResult,
-  quoted,
-} from './validation.js';
+import { fieldPath, quoted } from './validation.js';
+import { describeJson, FieldProblems, isJsonObject, isUuid, type ValidationResult } from '@corridor/validation';
 
 export const ID_DOCUMENT_TYPES = ['passport', 'drivers_license', 'id_card', 'resident_permit'] as const;
 export type IdDocumentType = (typeof ID_DOCUMENT_TYPES)[number];

@@ -1,6 +1,7 @@
 import { PERCENTAGE_DECIMALS, PERCENTAGE_SCALE, toMillionths } from './field-formats.js';
 import type { IdDocumentType } from './owner-fields.js';
-import { fieldPath, FieldProblems, type FieldErrors } from './validation.js';
+import { fieldPath } from './validation.js';
+import { FieldProblems, type FieldErrors } from '@corridor/validation';
 
 export const OWNERS_PATH = 'owners';
 

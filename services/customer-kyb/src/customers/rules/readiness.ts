@@ -5,7 +5,8 @@ import { effectiveKybScope, type KybScope } from './kyb-scope.js';
 import { FORMATION_DOCUMENT_TYPES, isFormationDocumentType } from './kyb-documents.js';
 import type { IdDocumentType } from './owner-fields.js';
 import { checkIdSlots, checkOwnerEmailsUnique, checkOwnershipSumsTo100, OWNERS_PATH, type IdSlot } from './owners.js';
-import { fieldPath, FieldProblems, firstProblemMessage, type FieldErrors } from './validation.js';
+import { fieldPath } from './validation.js';
+import { FieldProblems, firstProblemMessage, type FieldErrors } from '@corridor/validation';
 
 /** An owner as submit sees it: stored values and which ID slots hold a file. */
 export interface ReadinessOwner {

@@ -2,7 +2,8 @@ import { NOT_RECOGNISED } from '@corridor/validation';
 import type { CalendarDate } from './calendar.js';
 import type { FieldFormat } from './field-formats.js';
 import { Patch, type Nullable } from './patch.js';
-import { fieldPath, type FieldProblems } from './validation.js';
+import { fieldPath } from './validation.js';
+import { type FieldProblems } from '@corridor/validation';
 
 /** Every field of a record with its format: the record's whole vocabulary. */
 export type FieldFormats<T> = { readonly [K in keyof T]-?: FieldFormat<NonNullable<T[K]>> };

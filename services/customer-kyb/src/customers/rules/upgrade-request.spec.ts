@@ -1,6 +1,6 @@
 import { applyCustomerUpdate, type CurrentCustomer } from './customer-update.js';
 import { validateUpgradeRequest } from './upgrade-request.js';
-import { firstProblemMessage } from './validation.js';
+import { firstProblemMessage } from '@corridor/validation';
 
 const TODAY = '2026-06-15';
 const minimalBusiness: CurrentCustomer = {

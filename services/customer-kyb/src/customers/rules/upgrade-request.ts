@@ -4,14 +4,8 @@ import { ownerSetFacts, parseNewOwner, type NewOwner } from './owner-fields.js';
 import { checkOwnerEmailsUnique, checkOwnershipSumsTo100, checkUpgradeOwnerCount, OWNERS_PATH } from './owners.js';
 import type { Patch } from './patch.js';
 import { parseFields, refuseNullForRequired, SET_BY_CORRIDOR } from './records.js';
-import {
-  BODY_PATH,
-  describeJson,
-  fieldPath,
-  FieldProblems,
-  isJsonObject,
-  type ValidationResult,
-} from './validation.js';
+import { fieldPath } from './validation.js';
+import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
 
 /** seed 4.2: the customer fields an upgrade request may override or add, besides `owners`. */
 export const UPGRADE_FIELDS: readonly CustomerField[] = [

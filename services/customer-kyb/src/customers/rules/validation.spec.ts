@@ -1,4 +1,5 @@
-import { describeJson, fieldPath, FieldProblems, firstProblemMessage } from './validation.js';
+import { fieldPath } from './validation.js';
+import { describeJson, FieldProblems, firstProblemMessage } from '@corridor/validation';
 
 describe('field problems and the 422 message', () => {
   it('seed 7: the message names the specific problem: the first field path and its first problem', () => {

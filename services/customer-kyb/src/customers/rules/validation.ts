@@ -1,15 +1,3 @@
-// The problem collector and its helpers are every service's (@corridor/validation, no dependencies).
-export {
-  BODY_PATH,
-  describeJson,
-  FieldProblems,
-  firstProblemMessage,
-  isJsonObject,
-  isUuid,
-  type FieldErrors,
-  type ValidationResult,
-} from '@corridor/validation';
-
 /** One field's parse: its typed value, or the problem in words ("must be at most 255 characters"). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
