@@ -22,3 +22,4 @@ export {
   withTimeout,
 } from './health.js';
 export { protoVocabulary, type ProtoVocabulary, type Spelling } from './proto-vocabulary.js';
+export { enumWords, inputOfJson, jsonOfInput, NULL_FIELDS, type InputOptions, type InputWords } from './json-input.js';

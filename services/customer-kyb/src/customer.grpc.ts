@@ -12,10 +12,21 @@ import {
   UpdateKycDataResponseSchema,
   UpgradeKybScopeResponseSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
+import {
+  CustomerFilesInputSchema,
+  CustomerInputSchema,
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+  FileUploadInputSchema,
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+  ReviewInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
+import { bodyOf } from './customer-input.js';
 import { createCustomer } from './customers/create-customer.js';
 import {
   adminListCustomers,
@@ -66,15 +77,23 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
   return registration(CustomerService, {
     async createCustomer(request, call) {
       return idempotent(call, 'CreateCustomer', CreateCustomerResponseSchema, async (tx) => ({
-        customer: await createCustomer(tx, context, platform(call), request.body ?? {}),
+        customer: await createCustomer(tx, context, platform(call), bodyOf(CustomerInputSchema, request.customer)),
       }));
     },
     async updateCustomer(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {}, kycDataOnly: false };
+      const input = {
+        customerId: request.customerId,
+        body: bodyOf(CustomerInputSchema, request.customer),
+        kycDataOnly: false,
+      };
       return { customer: await updateCustomer(em(), context, platform(call), input) };
     },
     async updateKycData(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {}, kycDataOnly: true };
+      const input = {
+        customerId: request.customerId,
+        body: bodyOf(CustomerInputSchema, request.customer),
+        kycDataOnly: true,
+      };
       return idempotent(call, 'UpdateKycData', UpdateKycDataResponseSchema, async (tx) => ({
         customer: await updateCustomer(tx, context, platform(call), input),
       }));
@@ -102,40 +121,40 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       return { customer: await removeOwner(em(), context, platform(call), input) };
     },
     async createOwnerFileUpload(request, call) {
-      const input = { customerId: request.customerId, ownerId: request.ownerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, ownerId: request.ownerId, body: bodyOf(OwnerFileUploadInputSchema, request.upload) };
       return idempotent(call, 'CreateOwnerFileUpload', CreateOwnerFileUploadResponseSchema, async (tx) => ({
         upload: await createOwnerFileUpload(tx, context, platform(call), input),
       }));
     },
     async attachOwnerFile(request, call) {
-      const input = { customerId: request.customerId, ownerId: request.ownerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, ownerId: request.ownerId, body: bodyOf(OwnerFileInputSchema, request.file) };
       return idempotent(call, 'AttachOwnerFile', AttachOwnerFileResponseSchema, async (tx) => ({
         owner: await attachOwnerFile(tx, context, platform(call), input),
       }));
     },
     async createDocumentUpload(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, body: bodyOf(DocumentUploadInputSchema, request.upload) };
       return idempotent(call, 'CreateDocumentUpload', CreateDocumentUploadResponseSchema, async (tx) => ({
         upload: await createDocumentUpload(tx, context, platform(call), input),
       }));
     },
     async registerDocument(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, body: bodyOf(DocumentInputSchema, request.document) };
       return idempotent(call, 'RegisterDocument', RegisterDocumentResponseSchema, async (tx) => ({
         document: await registerDocument(tx, context, platform(call), input),
       }));
     },
     async replaceDocument(request, call) {
-      const input = { customerId: request.customerId, documentId: request.documentId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, documentId: request.documentId, body: bodyOf(DocumentInputSchema, request.document) };
       return { document: await replaceDocument(em(), context, platform(call), input) };
     },
     async createFileUpload(request, call) {
       return idempotent(call, 'CreateFileUpload', CreateFileUploadResponseSchema, async (tx) => ({
-        upload: await createFileUpload(tx, context, platform(call), { body: request.body ?? {} }),
+        upload: await createFileUpload(tx, context, platform(call), { body: bodyOf(FileUploadInputSchema, request.upload) }),
       }));
     },
     async attachCustomerFiles(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, body: bodyOf(CustomerFilesInputSchema, request.files) };
       return idempotent(call, 'AttachCustomerFiles', AttachCustomerFilesResponseSchema, async (tx) => ({
         customer: await attachCustomerFiles(tx, context, platform(call), input),
       }));
@@ -146,7 +165,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       }));
     },
     async upgradeKybScope(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, body: bodyOf(CustomerInputSchema, request.customer) };
       return idempotent(call, 'UpgradeKybScope', UpgradeKybScopeResponseSchema, async (tx) => ({
         customer: await upgradeKybScope(tx, context, platform(call), input),
       }));
@@ -159,7 +178,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       return adminListCustomers(em(), filters, request.page);
     },
     async adminReviewCustomer(request, call) {
-      const input = { customerId: request.customerId, body: request.body ?? {} };
+      const input = { customerId: request.customerId, body: bodyOf(ReviewInputSchema, request.review) };
       return { customer: await reviewCustomer(em(), context, admin(call), input) };
     },
     async adminListAuditEntries(request, call) {

@@ -1,7 +1,10 @@
 import { MAX_PAGE_NUMBER } from '@corridor/pagination';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { ref } from '../openapi/json-schema.js';
-import { structOfBody } from '../public/body.js';
+import {
+  ReviewInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { readInput } from '../public/customers/input.js';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from '../public/customers/fields.js';
 import { adminCustomerJson, auditEntryJson, present } from '../public/customers/render.js';
 import { customerResponseComponents } from '../public/customers/response-schemas.js';
@@ -134,7 +137,7 @@ async function getCustomer({ req, res, clients, call }: AdminRouteContext): Prom
 
 async function reviewCustomer({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const answer = await clients.customer.adminReviewCustomer(
-    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'id'), review: readInput(ReviewInputSchema, req.body) },
     call,
   );
   res.json(adminCustomerJson(present(answer.customer, 'customer')));

@@ -1,10 +1,21 @@
-import { DomainError, failedPrecondition, invalidArgument, Status } from '@corridor/grpc';
+import type { DescMessage } from '@bufbuild/protobuf';
+import {
+  CustomerFilesInputSchema,
+  CustomerInputSchema,
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+  FileUploadInputSchema,
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { DomainError, failedPrecondition, invalidArgument, jsonOfInput, Status } from '@corridor/grpc';
 import type { ResponseObject } from 'openapi3-ts/oas31';
 import { openApiDocument } from '../../openapi/document.js';
 import { serveRoutes } from '../route-harness.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, DOCUMENT_ID, OWNER_ID } from './customer.fixtures.js';
 import { startFakeCustomerService } from './fake-customer-service.js';
 import { CUSTOMER_API_ROUTES } from './index.js';
+import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
 
 /**
  * The customer routes' handlers against customer-kyb over real gRPC (a fake service on loopback).
@@ -152,6 +163,21 @@ describe('the customer routes (decision 0008)', () => {
     ],
   ] as const;
 
+  /** The request field each write's typed body travels in. */
+  const TYPED_BODIES: Partial<Record<string, { field: string; descriptor: DescMessage }>> = {
+    createCustomer: { field: 'customer', descriptor: CustomerInputSchema },
+    updateCustomer: { field: 'customer', descriptor: CustomerInputSchema },
+    updateKycData: { field: 'customer', descriptor: CustomerInputSchema },
+    upgradeKybScope: { field: 'customer', descriptor: CustomerInputSchema },
+    createOwnerFileUpload: { field: 'upload', descriptor: OwnerFileUploadInputSchema },
+    attachOwnerFile: { field: 'file', descriptor: OwnerFileInputSchema },
+    createDocumentUpload: { field: 'upload', descriptor: DocumentUploadInputSchema },
+    registerDocument: { field: 'document', descriptor: DocumentInputSchema },
+    replaceDocument: { field: 'document', descriptor: DocumentInputSchema },
+    createFileUpload: { field: 'upload', descriptor: FileUploadInputSchema },
+    attachCustomerFiles: { field: 'files', descriptor: CustomerFilesInputSchema },
+  };
+
   it('covers every route of the table but the list (tested below)', () => {
     expect(cases.map(([operationId]) => operationId).sort()).toEqual(
       CUSTOMER_API_ROUTES.map((route) => route.operationId)
@@ -161,7 +187,7 @@ describe('the customer routes (decision 0008)', () => {
   });
 
   it.each(cases)(
-    '%s: path parameters as typed fields, the body as sent, the caller as metadata; answers {message, data}',
+    '%s: path parameters as typed fields, the body as its typed message, the caller as metadata; answers {message, data}',
     async (operationId, method, path, body, fields, status, message) => {
       const response = await call(method, path, body, { 'x-request-id': `req-${operationId}` });
       expect(response).toMatchObject({ status, body: { message } });
@@ -170,7 +196,15 @@ describe('the customer routes (decision 0008)', () => {
       const [received] = service.calls;
       expect(received?.method).toBe(operationId);
       expect(received?.request).toMatchObject(fields);
-      expect(received?.request.body).toEqual(body);
+      const input = TYPED_BODIES[operationId];
+      const request = (received?.request ?? {}) as Record<string, unknown>;
+      const typed = input ? request[input.field] : undefined;
+      // What customer-kyb reads back from the typed message is the body as sent (decision 0025).
+      expect(
+        input && typeof typed === 'object' && typed !== null
+          ? jsonOfInput(input.descriptor, typed as Record<string, unknown>, CUSTOMER_INPUT_WORDS)
+          : undefined,
+      ).toEqual(body);
       expect(received?.caller).toMatchObject({
         businessId: BUSINESS_ID,
         credentialId: 'ci_test_1',

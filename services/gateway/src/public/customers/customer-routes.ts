@@ -1,5 +1,8 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
-import { structOfBody } from '../body.js';
+import {
+  CustomerInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { readInput } from './input.js';
 import { pageRequestOf, queryOf } from '../pages/page-query.js';
 import { parseCustomerListQuery } from './list-query.js';
 import { truncationHeaders, truncationResponseHeaders } from './list-truncation.js';
@@ -13,13 +16,13 @@ import { customerBody, customerListBody, customerListQuery } from './response-sc
 /** The customer itself: create, change, read, list, submit, upgrade (seed 2.1, 3.1, 3.2, 4.2, 4.4). */
 
 async function createCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
-  const { customer } = await clients.customer.createCustomer({ body: structOfBody(req.body) }, call);
+  const { customer } = await clients.customer.createCustomer({ customer: readInput(CustomerInputSchema, req.body) }, call);
   res.status(201).json({ message: 'customer created', data: customerJson(present(customer, 'customer')) });
 }
 
 async function updateCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.updateCustomer(
-    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'id'), customer: readInput(CustomerInputSchema, req.body) },
     call,
   );
   res.json({ message: 'customer updated', data: customerJson(present(customer, 'customer')) });
@@ -27,7 +30,7 @@ async function updateCustomer({ req, res, clients, call }: RouteContext): Promis
 
 async function updateKycData({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.updateKycData(
-    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'id'), customer: readInput(CustomerInputSchema, req.body) },
     call,
   );
   res.json({ message: 'kyc data updated', data: customerJson(present(customer, 'customer')) });
@@ -72,7 +75,7 @@ async function submitCustomer({ req, res, clients, call }: RouteContext): Promis
 
 async function upgradeKybScope({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.upgradeKybScope(
-    { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'customer'), customer: readInput(CustomerInputSchema, req.body) },
     call,
   );
   res.json({ message: 'customer upgraded to FULL KYB', data: customerJson(present(customer, 'customer')) });

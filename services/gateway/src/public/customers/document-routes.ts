@@ -1,5 +1,9 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
-import { structOfBody } from '../body.js';
+import {
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { readInput } from './input.js';
 import { pathParam } from '../../http/path-params.js';
 import { documentJson, present, uploadJson } from './render.js';
 import { documentUploadBody, registerDocumentBody, replaceDocumentBody } from './request-schemas.js';
@@ -9,7 +13,7 @@ import { documentBody, uploadBody } from './response-schemas.js';
 
 async function createDocumentUpload({ req, res, clients, call }: RouteContext): Promise<void> {
   const { upload } = await clients.customer.createDocumentUpload(
-    { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'customer'), upload: readInput(DocumentUploadInputSchema, req.body) },
     call,
   );
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
@@ -17,7 +21,7 @@ async function createDocumentUpload({ req, res, clients, call }: RouteContext): 
 
 async function registerDocument({ req, res, clients, call }: RouteContext): Promise<void> {
   const { document } = await clients.customer.registerDocument(
-    { customerId: pathParam(req, 'customer'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'customer'), document: readInput(DocumentInputSchema, req.body) },
     call,
   );
   res.status(201).json({ message: 'document registered', data: documentJson(present(document, 'document')) });
@@ -25,7 +29,11 @@ async function registerDocument({ req, res, clients, call }: RouteContext): Prom
 
 async function replaceDocument({ req, res, clients, call }: RouteContext): Promise<void> {
   const { document } = await clients.customer.replaceDocument(
-    { customerId: pathParam(req, 'customer'), documentId: pathParam(req, 'document'), body: structOfBody(req.body) },
+    {
+      customerId: pathParam(req, 'customer'),
+      documentId: pathParam(req, 'document'),
+      document: readInput(DocumentInputSchema, req.body),
+    },
     call,
   );
   res.json({ message: 'document replaced', data: documentJson(present(document, 'document')) });

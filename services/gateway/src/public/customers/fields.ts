@@ -1,36 +1,45 @@
 import { iso31661 } from 'iso-3166';
 import type { JsonSchema } from '../../openapi/json-schema.js';
+import {
+  ACCOUNT_PURPOSES,
+  ANNUAL_REVENUE_BANDS,
+  BUSINESS_TYPES,
+  ID_DOCUMENT_TYPES,
+  INDIVIDUAL_FILE_CATEGORIES,
+  KYB_DOCUMENT_TYPES,
+  KYB_SCOPES,
+  OWNER_FILE_SLOTS,
+  REVIEW_STATUSES,
+  SOURCES_OF_FUNDS,
+  VERIFICATION_STATUSES,
+} from './vocabulary.js';
 
 /**
  * The public vocabulary of customers and owners, as customer-kyb owns it
- * (services/customer-kyb/src/customers/rules/customer-fields.ts, owner-fields.ts). The gateway
- * needs the names to document them and to answer every field of a customer's type, null when unset
- * (decision 0008); it never validates values: customer-kyb does.
+ * (services/customer-kyb/src/customers/rules/customer-fields.ts, owner-fields.ts), each field a field
+ * of the same name in customer_input.proto (fields.spec.ts holds them together). The gateway needs
+ * the names to document them, to read a body's JSON types and words into the typed message, and to
+ * answer every field of a customer's type, null when unset (decision 0025); the rules on values are
+ * customer-kyb's.
  */
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
-export const KYB_SCOPES = ['FULL', 'MINIMAL'] as const;
-export const VERIFICATION_STATUSES = ['PENDING', 'PROCESSING', 'VERIFIED', 'REJECTED'] as const;
-/** Owners and documents (seed 3.3). */
-export const REVIEW_STATUSES = ['PENDING', 'PROCESSING', 'APPROVED', 'REJECTED'] as const;
-export const ID_DOCUMENT_TYPES = ['passport', 'drivers_license', 'id_card', 'resident_permit'] as const;
+export {
+  ACCOUNT_PURPOSES,
+  ANNUAL_REVENUE_BANDS,
+  BUSINESS_TYPES,
+  ID_DOCUMENT_TYPES,
+  INDIVIDUAL_FILE_CATEGORIES,
+  KYB_DOCUMENT_TYPES,
+  KYB_SCOPES,
+  OWNER_FILE_SLOTS,
+  REVIEW_STATUSES,
+  SOURCES_OF_FUNDS,
+  VERIFICATION_STATUSES,
+};
+/** A string in the proto: a content type is no proto identifier. customer-kyb checks the value. */
 export const FILE_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
-export const OWNER_FILE_SLOTS = ['id_document_front', 'id_document_back'] as const;
-export const INDIVIDUAL_FILE_CATEGORIES = ['identity_front', 'identity_back'] as const;
-/** seed 2.3's formation types, then the other types of decision 0008. */
-export const KYB_DOCUMENT_TYPES = [
-  'CERTIFICATE_OF_INCORPORATION',
-  'ARTICLES_OF_INCORPORATION',
-  'BENEFICIAL_OWNERSHIP_CERTIFICATE',
-  'INCORPORATION_DOCUMENTS',
-  'CAC_STATUS_REPORT',
-  'PROOF_OF_ADDRESS',
-  'SHAREHOLDER_REGISTER',
-  'TAX_REGISTRATION',
-  'BANK_STATEMENT',
-  'OTHER',
-] as const;
 
 /** One data field: its schema as a platform sends it (limits included) and what it means. */
 export interface FieldSpec {
@@ -96,41 +105,15 @@ const BUSINESS: Record<string, FieldSpec> = {
   ),
   incorporation_country: country('the legal jurisdiction; required on create'),
   trading_name: text('trading name'),
-  business_type: oneOf(
-    ['corporation', 'government_entity', 'llc', 'non_profit', 'other', 'partnership', 'sole_proprietorship'],
-    'legal form',
-  ),
+  business_type: oneOf(BUSINESS_TYPES, 'legal form'),
   incorporation_date: date('date of incorporation (YYYY-MM-DD), in the past'),
   industry_type: text('industry'),
   business_description: text('what the business does', 2000),
   website: { type: 'string', format: 'uri', maxLength: 2048, description: 'absolute http or https URI' },
-  source_of_funds: oneOf(
-    ['business_revenue', 'business_loans', 'investment_income', 'third_party_funds', 'other'],
-    'where the money comes from',
-  ),
-  estimated_annual_revenue: oneOf(
-    [
-      '0_99999',
-      '100000_499999',
-      '500000_999999',
-      '1000000_4999999',
-      '5000000_24999999',
-      '25000000_99999999',
-      '100000000_249999999',
-      '250000000_plus',
-    ],
-    'annual revenue band in USD',
-  ),
+  source_of_funds: oneOf(SOURCES_OF_FUNDS, 'where the money comes from'),
+  estimated_annual_revenue: oneOf(ANNUAL_REVENUE_BANDS, 'annual revenue band in USD'),
   expected_monthly_payments: { type: 'integer', minimum: 0, description: 'expected number of payments per month' },
-  account_purpose: oneOf(
-    [
-      'receive_payments_for_goods_and_services',
-      'send_payments_for_goods_and_services',
-      'send_receive_funds_related_parties',
-      'other',
-    ],
-    'what the account is for',
-  ),
+  account_purpose: oneOf(ACCOUNT_PURPOSES, 'what the account is for'),
   operating_country: country(
     'country of the operating address; required whenever any other operating_* field is sent; may differ from country',
   ),

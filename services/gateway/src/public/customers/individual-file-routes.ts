@@ -1,5 +1,9 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
-import { structOfBody } from '../body.js';
+import {
+  CustomerFilesInputSchema,
+  FileUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { readInput } from './input.js';
 import { pathParam } from '../../http/path-params.js';
 import { customerJson, present, uploadJson } from './render.js';
 import { attachCustomerFilesBody, individualUploadBody } from './request-schemas.js';
@@ -8,13 +12,13 @@ import { customerBody, uploadBody } from './response-schemas.js';
 /** An individual customer's ID files (seed 4.4, 9: businesses use the KYB routes instead). */
 
 async function createFileUpload({ req, res, clients, call }: RouteContext): Promise<void> {
-  const { upload } = await clients.customer.createFileUpload({ body: structOfBody(req.body) }, call);
+  const { upload } = await clients.customer.createFileUpload({ upload: readInput(FileUploadInputSchema, req.body) }, call);
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
 }
 
 async function attachCustomerFiles({ req, res, clients, call }: RouteContext): Promise<void> {
   const { customer } = await clients.customer.attachCustomerFiles(
-    { customerId: pathParam(req, 'id'), body: structOfBody(req.body) },
+    { customerId: pathParam(req, 'id'), files: readInput(CustomerFilesInputSchema, req.body) },
     call,
   );
   res.json({ message: 'customer files attached', data: customerJson(present(customer, 'customer')) });

@@ -1,5 +1,9 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
-import { structOfBody } from '../body.js';
+import {
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { readInput } from './input.js';
 import { pathParam } from '../../http/path-params.js';
 import { customerJson, ownerJson, present, uploadJson } from './render.js';
 import { attachOwnerFileBody, ownerUploadBody } from './request-schemas.js';
@@ -17,7 +21,11 @@ async function removeOwner({ req, res, clients, call }: RouteContext): Promise<v
 
 async function createOwnerFileUpload({ req, res, clients, call }: RouteContext): Promise<void> {
   const { upload } = await clients.customer.createOwnerFileUpload(
-    { customerId: pathParam(req, 'customer'), ownerId: pathParam(req, 'owner'), body: structOfBody(req.body) },
+    {
+      customerId: pathParam(req, 'customer'),
+      ownerId: pathParam(req, 'owner'),
+      upload: readInput(OwnerFileUploadInputSchema, req.body),
+    },
     call,
   );
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
@@ -25,7 +33,11 @@ async function createOwnerFileUpload({ req, res, clients, call }: RouteContext):
 
 async function attachOwnerFile({ req, res, clients, call }: RouteContext): Promise<void> {
   const { owner } = await clients.customer.attachOwnerFile(
-    { customerId: pathParam(req, 'id'), ownerId: pathParam(req, 'owner'), body: structOfBody(req.body) },
+    {
+      customerId: pathParam(req, 'id'),
+      ownerId: pathParam(req, 'owner'),
+      file: readInput(OwnerFileInputSchema, req.body),
+    },
     call,
   );
   res.json({ message: 'owner file attached', data: ownerJson(present(owner, 'owner')) });

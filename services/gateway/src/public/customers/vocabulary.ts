@@ -1,0 +1,55 @@
+import type { DescEnum } from '@bufbuild/protobuf';
+import {
+  AccountPurposeSchema,
+  AnnualRevenueBandSchema,
+  BusinessTypeSchema,
+  IdDocumentTypeSchema,
+  IndividualFileCategorySchema,
+  KybDocumentTypeSchema,
+  KybScopeSchema,
+  OwnerFileSlotSchema,
+  OwnerInputSchema,
+  ReviewStatusSchema,
+  SourceOfFundsSchema,
+  VerificationStatusSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { enumWords, type InputWords } from '@corridor/grpc';
+
+/**
+ * The public words of the customer API, made from customer-kyb's proto enums (decision 0025):
+ * KYB_DOCUMENT_TYPE_OTHER is "OTHER", BUSINESS_TYPE_NON_PROFIT is "non_profit". The one place where
+ * the gateway's JSON words and the proto meet; customer-kyb's customer-input.ts spells them alike,
+ * and each side's spec holds its words against the proto.
+ */
+
+/** Statuses, scopes and KYB document types are upper case in the public API; other words lower. */
+const UPPER_CASE_ENUMS: readonly string[] = [
+  KybScopeSchema.typeName,
+  VerificationStatusSchema.typeName,
+  ReviewStatusSchema.typeName,
+  KybDocumentTypeSchema.typeName,
+];
+
+export const CUSTOMER_INPUT_WORDS: InputWords = {
+  casingOf: (descriptor) => (UPPER_CASE_ENUMS.includes(descriptor.typeName) ? 'upper' : 'lower'),
+  // seed 2.2's percentage: a JSON number, carried as its exact decimal text.
+  isDecimal: (field) => field.parent.typeName === OwnerInputSchema.typeName && field.name === 'ownership_percentage',
+};
+
+/** An enum's public words, in the proto's order. */
+export const wordsOf = (descriptor: DescEnum): string[] =>
+  enumWords(descriptor, CUSTOMER_INPUT_WORDS).map(({ word }) => word);
+
+export const KYB_SCOPES = wordsOf(KybScopeSchema);
+export const VERIFICATION_STATUSES = wordsOf(VerificationStatusSchema);
+/** Owners and documents (seed 3.3). */
+export const REVIEW_STATUSES = wordsOf(ReviewStatusSchema);
+export const ID_DOCUMENT_TYPES = wordsOf(IdDocumentTypeSchema);
+export const OWNER_FILE_SLOTS = wordsOf(OwnerFileSlotSchema);
+export const INDIVIDUAL_FILE_CATEGORIES = wordsOf(IndividualFileCategorySchema);
+/** seed 2.3's formation types, then the other types of decision 0008. */
+export const KYB_DOCUMENT_TYPES = wordsOf(KybDocumentTypeSchema);
+export const BUSINESS_TYPES = wordsOf(BusinessTypeSchema);
+export const SOURCES_OF_FUNDS = wordsOf(SourceOfFundsSchema);
+export const ANNUAL_REVENUE_BANDS = wordsOf(AnnualRevenueBandSchema);
+export const ACCOUNT_PURPOSES = wordsOf(AccountPurposeSchema);
