@@ -189,20 +189,49 @@ describe('customers: create and update validation through the gateway (seed 2.1,
         await create(
           businessBody({
             country: 'GH',
-            business_type: 'plc',
             website: 'nope',
-            surprise: true,
             owners: [{ first_name: 'x'.repeat(256), ownership_percentage: 101 }],
           }),
         ),
         {
           country: /must equal incorporation_country/,
-          business_type: /must be one of/,
           website: /http or https URI/,
-          surprise: /is not a recognised field/,
           'owners.0.first_name': /at most 255 characters/,
           'owners.0.last_name': /is required/,
           'owners.0.ownership_percentage': /from 0 to 100/,
+        },
+      );
+    });
+
+    it('decision 0025: the gateway reports every wrong type, unknown field and word outside an enum at once', async () => {
+      await expectInvalid(
+        await create(
+          businessBody({
+            business_type: 'plc',
+            surprise: true,
+            website: 42,
+            owners: [{ first_name: 'Ada', ownership_percentage: 'fifty', has_control: 'yes' }],
+          }),
+        ),
+        {
+          business_type: /must be one of/,
+          surprise: /is not a recognised field/,
+          website: /must be an http or https URI, got a number/,
+          'owners.0.ownership_percentage': /must be a number from 0 to 100, got a string/,
+          'owners.0.has_control': /must be true or false, got a string/,
+        },
+      );
+    });
+
+    it('issue 4 item 2: fields the API returns but never accepts are 422, naming where they belong', async () => {
+      await expectInvalid(
+        await create(
+          businessBody({ id: '00000000-0000-4000-8000-000000000000', verification_status: 'VERIFIED', documents: [] }),
+        ),
+        {
+          id: /is set by Corridor/,
+          verification_status: /is set by Corridor/,
+          documents: /POST \/customer\/\{id\}\/document/,
         },
       );
     });

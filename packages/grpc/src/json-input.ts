@@ -74,8 +74,7 @@ function quoted(text: string): string {
 
 function wordProblem(descriptor: DescEnum, value: unknown, words: InputWords): string {
   const list = enumWords(descriptor, words).map(({ word }) => word);
-  const expected = list.length === 2 ? `${list[0]} or ${list[1]}` : `one of ${list.join(', ')}`;
-  return `must be ${expected}; got ${typeof value === 'string' ? quoted(value) : describeJson(value)}`;
+  return `must be one of ${list.join(', ')}; got ${typeof value === 'string' ? quoted(value) : describeJson(value)}`;
 }
 
 /** One scalar or enum value, or undefined after recording its problem at `path`. */
@@ -195,9 +194,7 @@ export function jsonOfInput(
         const items = inner[entries.localName] as readonly unknown[];
         json[field.name] =
           entries.listKind === 'message'
-            ? items.map((item) =>
-                jsonOfInput(entries.message, item as Readonly<Record<string, unknown>>, words),
-              )
+            ? items.map((item) => jsonOfInput(entries.message, item as Readonly<Record<string, unknown>>, words))
             : [...items];
       } else json[field.name] = jsonOfInput(field.message, inner, words);
     } else if (field.fieldKind === 'scalar') {
@@ -210,7 +207,8 @@ export function jsonOfInput(
   if (Array.isArray(nulls)) {
     for (const name of nulls) {
       // A name is a platform's key: `__proto__` must stay a property, not a prototype.
-      if (typeof name === 'string') Object.defineProperty(json, name, { value: null, enumerable: true, writable: true, configurable: true });
+      if (typeof name === 'string')
+        Object.defineProperty(json, name, { value: null, enumerable: true, writable: true, configurable: true });
     }
   }
   return json;

@@ -10,8 +10,8 @@ import { toCustomerMessage } from './customer-message.js';
 import { fieldPath, isFormationDocumentType, NOT_RECOGNISED } from './rules/index.js';
 import { describeJson, FieldProblems, isJsonObject, isUuid } from '@corridor/validation';
 
-const JUDGEMENTS = ['APPROVED', 'REJECTED'] as const;
-const VERDICTS = ['VERIFIED', 'REJECTED'] as const;
+export const JUDGEMENTS = ['APPROVED', 'REJECTED'] as const;
+export const VERDICTS = ['VERIFIED', 'REJECTED'] as const;
 const JUDGEMENT_KEYS = ['id', 'status', 'admin_comments'];
 
 interface Judgement {

@@ -1,9 +1,7 @@
 import { MAX_PAGE_NUMBER } from '@corridor/pagination';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { ref } from '../openapi/json-schema.js';
-import {
-  ReviewInputSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { readInput } from '../public/customers/input.js';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from '../public/customers/fields.js';
 import { adminCustomerJson, auditEntryJson, present } from '../public/customers/render.js';
@@ -92,9 +90,10 @@ const judgements = (what: string): JsonSchema => ({
   },
 });
 
-const reviewBody: JsonSchema = {
+export const reviewBody: JsonSchema = {
   type: 'object',
-  description: 'A review (decision 0008): customer-kyb checks every field; the gateway only that it is an object',
+  description:
+    'A review (decision 0008): the gateway reads JSON types and words into the typed message (decision 0025), customer-kyb checks every rule',
   additionalProperties: false,
   properties: {
     owners: judgements('owners'),

@@ -45,7 +45,7 @@ export interface OwnerFieldValues {
 export type OwnerField = keyof OwnerFieldValues;
 
 // seed 2.2 (field table) and seed 8 (limits).
-const OWNER_FORMATS: FieldFormats<OwnerFieldValues> = {
+export const OWNER_FORMATS: FieldFormats<OwnerFieldValues> = {
   first_name: text(1, 255),
   last_name: text(1, 255),
   ownership_percentage: percentage,

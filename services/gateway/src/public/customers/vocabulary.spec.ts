@@ -1,0 +1,206 @@
+import { ScalarType, type DescEnum, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import {
+  AccountPurposeSchema,
+  AnnualRevenueBandSchema,
+  BusinessTypeSchema,
+  CustomerFilesInputSchema,
+  CustomerInputSchema,
+  CustomerTypeSchema,
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+  FileUploadInputSchema,
+  IdDocumentTypeSchema,
+  IndividualFileCategorySchema,
+  KybDocumentTypeSchema,
+  KybScopeSchema,
+  OwnerFileInputSchema,
+  OwnerFileSlotSchema,
+  OwnerFileUploadInputSchema,
+  OwnerInputSchema,
+  ReviewInputSchema,
+  ReviewStatusSchema,
+  SourceOfFundsSchema,
+  VerificationStatusSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { NULL_FIELDS } from '@corridor/grpc';
+import { isReferenceObject, type ReferenceObject } from 'openapi3-ts/oas31';
+import { reviewBody } from '../../admin/customers.js';
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import {
+  ACCOUNT_PURPOSES,
+  ANNUAL_REVENUE_BANDS,
+  BUSINESS_TYPES,
+  CUSTOMER_FIELDS,
+  CUSTOMER_TYPES,
+  ID_DOCUMENT_TYPES,
+  INDIVIDUAL_FILE_CATEGORIES,
+  KYB_DOCUMENT_TYPES,
+  KYB_SCOPES,
+  OWNER_FIELDS,
+  OWNER_FILE_SLOTS,
+  REVIEW_STATUSES,
+  SOURCES_OF_FUNDS,
+  VERIFICATION_STATUSES,
+} from './fields.js';
+import { CUSTOMER_API_ROUTES } from './index.js';
+import { customerRequestComponents } from './request-schemas.js';
+import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
+
+/**
+ * One vocabulary (DESIGN.md "Contracts are typed", decision 0025): every field and enum word of the
+ * customer API's documented bodies against customer_input.proto, the typed message the gateway sends
+ * them as, so neither can drift alone. customer-kyb's customer-input.spec.ts holds its side.
+ */
+
+/** The words of a proto enum spelled from its value names, independently of vocabulary.ts. */
+function protoWords(descriptor: DescEnum, casing: 'upper' | 'lower'): string[] {
+  const prefix = `${descriptor.name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}_`;
+  return descriptor.values
+    .filter((value) => value.number !== 0)
+    .map((value) => value.name.slice(prefix.length))
+    .map((word) => (casing === 'upper' ? word : word.toLowerCase()));
+}
+
+describe('the customer vocabulary against customer_input.proto', () => {
+  it.each<[string, readonly string[], DescEnum, 'upper' | 'lower']>([
+    ['CUSTOMER_TYPES', CUSTOMER_TYPES, CustomerTypeSchema, 'lower'],
+    ['KYB_SCOPES', KYB_SCOPES, KybScopeSchema, 'upper'],
+    ['VERIFICATION_STATUSES', VERIFICATION_STATUSES, VerificationStatusSchema, 'upper'],
+    ['REVIEW_STATUSES', REVIEW_STATUSES, ReviewStatusSchema, 'upper'],
+    ['KYB_DOCUMENT_TYPES', KYB_DOCUMENT_TYPES, KybDocumentTypeSchema, 'upper'],
+    ['ID_DOCUMENT_TYPES', ID_DOCUMENT_TYPES, IdDocumentTypeSchema, 'lower'],
+    ['BUSINESS_TYPES', BUSINESS_TYPES, BusinessTypeSchema, 'lower'],
+    ['SOURCES_OF_FUNDS', SOURCES_OF_FUNDS, SourceOfFundsSchema, 'lower'],
+    ['ANNUAL_REVENUE_BANDS', ANNUAL_REVENUE_BANDS, AnnualRevenueBandSchema, 'lower'],
+    ['ACCOUNT_PURPOSES', ACCOUNT_PURPOSES, AccountPurposeSchema, 'lower'],
+    ['OWNER_FILE_SLOTS', OWNER_FILE_SLOTS, OwnerFileSlotSchema, 'lower'],
+    ['INDIVIDUAL_FILE_CATEGORIES', INDIVIDUAL_FILE_CATEGORIES, IndividualFileCategorySchema, 'lower'],
+  ])('%s are the words of their proto enum', (_name, words, descriptor, casing) => {
+    expect([...words]).toEqual(protoWords(descriptor, casing));
+  });
+
+  /** A proto field's JSON names, but the list of nulls, which no platform sends. */
+  const namesOf = (descriptor: DescMessage) =>
+    descriptor.fields.map((field) => field.name).filter((name) => name !== NULL_FIELDS);
+
+  it('has a CustomerInput field for every customer data field of either type, type, kyb_scope and owners', () => {
+    const documented = new Set([
+      'type',
+      'kyb_scope',
+      'owners',
+      ...Object.keys(CUSTOMER_FIELDS.business),
+      ...Object.keys(CUSTOMER_FIELDS.individual),
+    ]);
+    expect(namesOf(CustomerInputSchema).sort()).toEqual([...documented].sort());
+  });
+
+  it('has an OwnerInput field for every owner field and the id naming an owner to change', () => {
+    expect(namesOf(OwnerInputSchema).sort()).toEqual(['id', ...Object.keys(OWNER_FIELDS)].sort());
+  });
+
+  /** The documented body schemas' references, resolved within the customer API's components. */
+  function resolved(schema: JsonSchema | ReferenceObject): JsonSchema {
+    if (!isReferenceObject(schema)) return schema;
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const target = customerRequestComponents[name];
+    if (!target) throw new Error(`no component ${schema.$ref}`);
+    return target;
+  }
+
+  /** The JSON types a schema allows besides null. */
+  function typesOf(schema: JsonSchema): string[] {
+    if (schema.const !== undefined) return [typeof schema.const];
+    return [schema.type ?? []].flat().filter((type) => type !== 'null');
+  }
+
+  /** Each problem of `schema` against `field`, as `path: what`. */
+  function mismatches(schema: JsonSchema, field: DescField, path: string): string[] {
+    const types = typesOf(schema);
+    const expect = (type: string) => (types.length === 1 && types[0] === type ? [] : [`${path}: ${types} ≠ ${type}`]);
+    if (field.fieldKind === 'enum') {
+      const words = protoWords(field.enum, CUSTOMER_INPUT_WORDS.casingOf(field.enum));
+      const sent = [...(schema.enum ?? []), ...(schema.const === undefined ? [] : [schema.const])].filter(
+        (word) => word !== null,
+      );
+      const strays = sent.filter((word) => typeof word !== 'string' || !words.includes(word));
+      return [
+        ...expect('string'),
+        ...(sent.length === 0 ? [`${path}: no enum`] : []),
+        ...strays.map((w) => `${path}: ${w}`),
+      ];
+    }
+    if (field.fieldKind === 'scalar') {
+      if (field.scalar === ScalarType.BOOL) return expect('boolean');
+      if (field.scalar === ScalarType.INT64) return expect('integer');
+      if (field.scalar === ScalarType.STRING)
+        return expect(CUSTOMER_INPUT_WORDS.isDecimal(field) ? 'number' : 'string');
+      return [`${path}: scalar ${field.scalar}`];
+    }
+    if (field.fieldKind !== 'message') return [`${path}: ${field.fieldKind}`];
+    const [entries] = field.message.fields;
+    if (field.message.fields.length !== 1 || entries?.name !== 'entries' || entries.fieldKind !== 'list') {
+      return [...expect('object'), ...bodyMismatches(schema, field.message, path)];
+    }
+    const items = schema.items ? resolved(schema.items) : undefined;
+    if (!items) return [`${path}: no items`];
+    if (entries.listKind === 'message')
+      return [...expect('array'), ...bodyMismatches(items, entries.message, `${path}.n`)];
+    return [...expect('array'), ...(typesOf(items).join() === 'string' ? [] : [`${path}.n: not a string`])];
+  }
+
+  /** Every property of a body schema (each branch of a oneOf) against the message's fields. */
+  function bodyMismatches(schema: JsonSchema, message: DescMessage, path: string): string[] {
+    if (schema.oneOf) return schema.oneOf.flatMap((branch) => bodyMismatches(resolved(branch), message, path));
+    return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+      const field = message.fields.find((candidate) => candidate.name === name && name !== NULL_FIELDS);
+      const at = path === '' ? name : `${path}.${name}`;
+      return field ? mismatches(resolved(property), field, at) : [`${at}: no ${message.typeName} field`];
+    });
+  }
+
+  /** The typed message each documented body is sent as. */
+  const SENT_AS: Record<string, DescMessage> = {
+    createCustomer: CustomerInputSchema,
+    updateCustomer: CustomerInputSchema,
+    updateKycData: CustomerInputSchema,
+    upgradeKybScope: CustomerInputSchema,
+    createOwnerFileUpload: OwnerFileUploadInputSchema,
+    attachOwnerFile: OwnerFileInputSchema,
+    createDocumentUpload: DocumentUploadInputSchema,
+    registerDocument: DocumentInputSchema,
+    replaceDocument: DocumentInputSchema,
+    createFileUpload: FileUploadInputSchema,
+    attachCustomerFiles: CustomerFilesInputSchema,
+  };
+
+  it('knows the typed message of every customer route with a body', () => {
+    const withBody = CUSTOMER_API_ROUTES.filter((route) => route.requestBody).map((route) => route.operationId);
+    expect(withBody.sort()).toEqual(Object.keys(SENT_AS).sort());
+  });
+
+  it.each(CUSTOMER_API_ROUTES.filter((route) => route.requestBody))(
+    '$operationId documents only fields of its typed message, each of a compatible type and words of its enum',
+    (route) => {
+      const descriptor = SENT_AS[route.operationId];
+      expect(descriptor).toBeDefined();
+      if (!descriptor || !route.requestBody) return;
+      expect(bodyMismatches(route.requestBody, descriptor, '')).toEqual([]);
+    },
+  );
+
+  it('documents every field of the smaller bodies’ messages in their route', () => {
+    for (const route of CUSTOMER_API_ROUTES) {
+      const descriptor = SENT_AS[route.operationId];
+      if (!descriptor || descriptor === CustomerInputSchema || !route.requestBody) continue;
+      const documented = Object.keys(route.requestBody.properties ?? {});
+      const missing = namesOf(descriptor).filter((name) => !documented.includes(name));
+      // A replacement's type is optional, registration's required: one message serves both.
+      expect({ route: route.operationId, missing }).toEqual({ route: route.operationId, missing: [] });
+    }
+  });
+
+  it('documents the admin review against ReviewInput', () => {
+    expect(bodyMismatches(reviewBody, ReviewInputSchema, '')).toEqual([]);
+    expect(Object.keys(reviewBody.properties ?? {}).sort()).toEqual(namesOf(ReviewInputSchema).sort());
+  });
+});
