@@ -1,20 +1,19 @@
 import { create, ScalarType, type DescEnum, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import {
   AccountPurposeSchema,
   AnnualRevenueBandSchema,
   BusinessTypeSchema,
-  CustomerInputSchema,
   CustomerTypeSchema,
   IdDocumentTypeSchema,
   IndividualFileCategorySchema,
   KybDocumentTypeSchema,
   KybScopeSchema,
   OwnerFileSlotSchema,
-  OwnerInputSchema,
   ReviewStatusSchema,
   VerificationStatusSchema,
   SourceOfFundsSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { enumWords, NULL_FIELDS } from '@corridor/grpc';
 import { bodyOf, CUSTOMER_INPUT_WORDS } from './customer-input.js';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from './customers/customer.entity.js';

@@ -1,12 +1,13 @@
 import type { DescMessage } from '@bufbuild/protobuf';
+import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
+import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import {
   KybDocumentTypeSchema,
   KybScopeSchema,
-  OwnerInputSchema,
   ReviewStatusSchema,
   VerificationStatusSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { jsonOfInput, type InputWords } from '@corridor/grpc';
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { enumWords, jsonOfInput, type InputWords } from '@corridor/grpc';
 
 /**
  * The typed bodies of customer_input.proto as the JSON objects customer-kyb's rules parse
@@ -30,4 +31,11 @@ export const CUSTOMER_INPUT_WORDS: InputWords = {
 /** A request's typed body as the JSON object sent; none at all reads as {}. */
 export function bodyOf(descriptor: DescMessage, input: object | undefined): Record<string, unknown> {
   return input ? jsonOfInput(descriptor, input as Readonly<Record<string, unknown>>, CUSTOMER_INPUT_WORDS) : {};
+}
+
+/** A stored word as its proto enum value, for the typed answers; a word the enum lacks is a defect. */
+export function enumOf<E extends number>(descriptor: GenEnum<E>, word: string): E {
+  const match = enumWords(descriptor, CUSTOMER_INPUT_WORDS).find((candidate) => candidate.word === word);
+  if (!match) throw new RangeError(`${word} is not a ${descriptor.typeName} word`);
+  return match.number as E;
 }

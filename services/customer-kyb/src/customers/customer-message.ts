@@ -2,6 +2,12 @@ import { create, type JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   CustomerSchema,
+  CustomerTypeSchema,
+  KybDocumentTypeSchema,
+  KybScope,
+  KybScopeSchema,
+  ReviewStatusSchema,
+  VerificationStatusSchema,
   KybDocumentSchema,
   OwnerSchema,
   type Customer as CustomerMessage,
@@ -9,6 +15,7 @@ import {
   type KybDocument as KybDocumentMessage,
   type Owner as OwnerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { enumOf } from '../customer-input.js';
 import type { CustomerView, ViewFile, ViewOwner } from './aggregate.js';
 import type { FieldValues } from './customer.entity.js';
 import { customerFieldsOf, OWNER_FIELDS } from './rules/index.js';
@@ -38,7 +45,7 @@ function fileRef(files: ReadonlyMap<string, ViewFile>, id: string | null | undef
 export function toOwnerMessage(owner: ViewOwner, files: ReadonlyMap<string, ViewFile>): OwnerMessage {
   return create(OwnerSchema, {
     id: owner.id,
-    status: owner.status,
+    status: enumOf(ReviewStatusSchema, owner.status),
     adminComments: owner.adminComments,
     fields: fieldsStruct(OWNER_FIELDS, owner.fields),
     idFiles: [
@@ -56,8 +63,8 @@ export function toDocumentMessage(
 ): KybDocumentMessage {
   return create(KybDocumentSchema, {
     id: document.id,
-    type: document.type,
-    status: document.status,
+    type: enumOf(KybDocumentTypeSchema, document.type),
+    status: enumOf(ReviewStatusSchema, document.status),
     adminComments: document.adminComments,
     file: fileRef(files, document.fileId, 'document')[0],
     createdAt: timestampFromDate(document.createdAt),
@@ -70,9 +77,10 @@ export function toCustomerMessage({ customer, owners, documents, files }: Custom
   return create(CustomerSchema, {
     id: customer.id,
     businessId: customer.businessId,
-    type: customer.type,
-    kybScope: business ? (customer.kybScope ?? 'MINIMAL') : '',
-    verificationStatus: customer.verificationStatus,
+    type: enumOf(CustomerTypeSchema, customer.type),
+    // seed 2.1: a business stored without a scope reads as MINIMAL.
+    kybScope: business ? enumOf(KybScopeSchema, customer.kybScope ?? 'MINIMAL') : KybScope.UNSPECIFIED,
+    verificationStatus: enumOf(VerificationStatusSchema, customer.verificationStatus),
     fields: fieldsStruct(customerFieldsOf(customer.type), customer.fields),
     owners: business ? owners.map((owner) => toOwnerMessage(owner, files)) : [],
     documents: business ? documents.map((document) => toDocumentMessage(document, files)) : [],

@@ -1,3 +1,5 @@
+import { CustomerTypeSchema, VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { enumOf } from '../customer-input.js';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { MikroORM, ormOptions } from '@corridor/db';
 import { DEFAULT_PAGE_SIZE as PAGE_SIZE, encodeCursor, TOTAL_CAP } from '@corridor/pagination';
@@ -71,8 +73,10 @@ describe('customer-kyb: the customer list reads one page, not the business (issu
       });
       for (const customer of result.customers) {
         expect(customer.businessId).toBe(bigBusiness);
-        if (filters.type) expect(customer.type).toBe(filters.type);
-        if (filters.verificationStatus) expect(customer.verificationStatus).toBe(filters.verificationStatus);
+        if (filters.type) expect(customer.type).toBe(enumOf(CustomerTypeSchema, filters.type));
+        if (filters.verificationStatus) {
+          expect(customer.verificationStatus).toBe(enumOf(VerificationStatusSchema, filters.verificationStatus));
+        }
       }
       const createdAt = result.customers.map((customer) =>
         customer.createdAt ? timestampDate(customer.createdAt) : new Date(Number.NaN),

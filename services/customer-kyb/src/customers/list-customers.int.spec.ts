@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CustomerType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createTestDatabase, type TestDatabase } from '@corridor/testing';
 import { customerKybDatabase } from '../database.js';
@@ -88,7 +89,7 @@ describe('customer-kyb: the unpaginated customer list says when it was cut (real
     expect(first.customers).toHaveLength(15);
     expect(first.cursorPage?.previousCursor).toBeUndefined();
     const businesses = await list(overCap, { type: 'business' }, { kind: 'cursor', cursor: '', limit: 100 });
-    expect(businesses.customers.every((customer) => customer.type === 'business')).toBe(true);
+    expect(businesses.customers.every((customer) => customer.type === CustomerType.BUSINESS)).toBe(true);
   });
 
   it('numbered pages: 15 a page with an exact total under the cap, and nothing past page 100', async () => {

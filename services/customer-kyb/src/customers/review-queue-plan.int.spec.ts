@@ -1,3 +1,5 @@
+import { VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { enumOf } from '../customer-input.js';
 import { MikroORM, ormOptions } from '@corridor/db';
 import { createTestDatabase, isIndexScan, planOf, query, readsOf, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
@@ -117,7 +119,9 @@ describe('customer-kyb: the review queue reads one page, not every customer (iss
       // A full page of real matches: a plan that found nothing would read nothing and prove nothing.
       expect(answer.customers).toHaveLength(PAGE_SIZE);
       for (const customer of answer.customers) {
-        if (filters.verificationStatus) expect(customer.verificationStatus).toBe(filters.verificationStatus);
+        if (filters.verificationStatus) {
+          expect(customer.verificationStatus).toBe(enumOf(VerificationStatusSchema, filters.verificationStatus));
+        }
         if (filters.businessId) expect(customer.businessId).toBe(filters.businessId);
       }
 

@@ -1,4 +1,6 @@
-import { failedPrecondition } from '@corridor/grpc';
+import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { failedPrecondition, jsonOfInput } from '@corridor/grpc';
+import { CUSTOMER_INPUT_WORDS } from '../public/customers/vocabulary.js';
 import { adminUnderTest } from './admin-listener.fixture.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, OWNER_ID } from '../public/customers/customer.fixtures.js';
 import { startFakeCustomerService } from '../public/customers/fake-customer-service.js';
@@ -72,7 +74,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
     expectUnscopedCaller();
   });
 
-  it('POST /admin/customers/{id}/review passes the review as sent and answers the customer', async () => {
+  it('POST /admin/customers/{id}/review passes the review as its typed message and answers the customer', async () => {
     const review = {
       owners: [{ id: OWNER_ID, status: 'REJECTED', admin_comments: ['blurred'] }],
       documents: [],
@@ -81,7 +83,22 @@ describe('admin customer review (decision 0008 "Review")', () => {
     const response = await admin('POST', `/admin/customers/${CUSTOMER_ID}/review`, review);
     expect(response).toMatchObject({ status: 200, body: { id: CUSTOMER_ID, business_id: BUSINESS_ID } });
     expect(backOffice.calls[0]).toMatchObject({ method: 'adminReviewCustomer', request: { customerId: CUSTOMER_ID } });
-    expect(backOffice.calls[0]?.request.body).toEqual(review);
+    const typed = (backOffice.calls[0]?.request ?? {}) as { review?: Record<string, unknown> };
+    // What customer-kyb reads back from the typed review is the review as sent (decision 0025).
+    expect(jsonOfInput(ReviewInputSchema, typed.review ?? {}, CUSTOMER_INPUT_WORDS)).toEqual(review);
+    expect(
+      await admin('POST', `/admin/customers/${CUSTOMER_ID}/review`, { verdict: 'APPROVED', owners: [{ id: 1 }] }),
+    ).toMatchObject({
+      status: 422,
+      body: {
+        code: 'VALIDATION_FAILED',
+        errors: {
+          verdict: ['must be one of PENDING, PROCESSING, VERIFIED, REJECTED; got "APPROVED"'],
+          'owners.0.id': ['must be a string, got a number'],
+        },
+      },
+    });
+    expect(backOffice.calls).toHaveLength(1);
     expectUnscopedCaller();
   });
 

@@ -2,7 +2,12 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   CustomerSchema,
+  CustomerType,
   FileUploadSchema,
+  KybDocumentType,
+  KybScope,
+  ReviewStatus,
+  VerificationStatus,
   type Customer,
   type FileUpload,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
@@ -28,9 +33,9 @@ export function businessCustomer(overrides: CustomerOverrides = {}): Customer {
   return create(CustomerSchema, {
     id: CUSTOMER_ID,
     businessId: BUSINESS_ID,
-    type: 'business',
-    kybScope: 'FULL',
-    verificationStatus: 'REJECTED',
+    type: CustomerType.BUSINESS,
+    kybScope: KybScope.FULL,
+    verificationStatus: VerificationStatus.REJECTED,
     fields: {
       business_name: 'Acme Ltd',
       registration_number: 'RC-1234',
@@ -42,7 +47,7 @@ export function businessCustomer(overrides: CustomerOverrides = {}): Customer {
     owners: [
       {
         id: OWNER_ID,
-        status: 'REJECTED',
+        status: ReviewStatus.REJECTED,
         adminComments: ['the ID photo is blurred'],
         fields: { first_name: 'Ada', last_name: 'Obi', ownership_percentage: 100, has_control: true, tin: null },
         idFiles: [
@@ -61,8 +66,8 @@ export function businessCustomer(overrides: CustomerOverrides = {}): Customer {
     documents: [
       {
         id: DOCUMENT_ID,
-        type: 'CERTIFICATE_OF_INCORPORATION',
-        status: 'APPROVED',
+        type: KybDocumentType.CERTIFICATE_OF_INCORPORATION,
+        status: ReviewStatus.APPROVED,
         adminComments: [],
         file: {
           fileId: FILE_DOCUMENT,
@@ -86,8 +91,8 @@ export function individualCustomer(overrides: CustomerOverrides = {}): Customer 
   return create(CustomerSchema, {
     id: CUSTOMER_ID,
     businessId: BUSINESS_ID,
-    type: 'individual',
-    verificationStatus: 'PENDING',
+    type: CustomerType.INDIVIDUAL,
+    verificationStatus: VerificationStatus.PENDING,
     fields: { first_name: 'Ngozi', last_name: 'Eze', country: 'NG', id_type: 'passport', phone: null },
     idFiles: [
       { fileId: FILE_ID, slot: 'id_file', contentType: 'image/jpeg', sizeBytes: 2048n, uploadedAt: at(UPDATED) },

@@ -2,13 +2,15 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import {
   CustomerInputSchema,
   DocumentInputSchema,
-  KybDocumentType,
-  OwnerFileSlot,
   OwnerFileUploadInputSchema,
   ReviewInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import {
+  KybDocumentType,
+  OwnerFileSlot,
   ReviewStatus,
   VerificationStatus,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { UpdateCustomerRequestSchema } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { jsonOfInput } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';

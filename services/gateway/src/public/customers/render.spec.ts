@@ -1,6 +1,6 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { AuditEntrySchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { AuditEntrySchema, KybScope } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { GetCustomerResponseSchema } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import type { Customer } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import {
@@ -156,7 +156,9 @@ describe('rendering a customer (decision 0008 "Responses")', () => {
   });
 
   it('a business stored without a scope reads MINIMAL (seed 2.1); no owners or documents are empty lists', () => {
-    const json = customerJson(received(businessCustomer({ kybScope: '', owners: [], documents: [] })));
+    const json = customerJson(
+      received(businessCustomer({ kybScope: KybScope.UNSPECIFIED, owners: [], documents: [] })),
+    );
     expect(json).toMatchObject({ kyb_scope: 'MINIMAL', owners: [], documents: [] });
   });
 

@@ -1,14 +1,22 @@
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type {
-  AuditEntry,
-  Customer,
-  FileRef,
-  FileUpload,
-  KybDocument,
-  Owner,
+import {
+  CustomerType as CustomerTypeValue,
+  CustomerTypeSchema,
+  KybDocumentTypeSchema,
+  KybScope,
+  KybScopeSchema,
+  ReviewStatusSchema,
+  VerificationStatusSchema,
+  type AuditEntry,
+  type Customer,
+  type FileRef,
+  type FileUpload,
+  type KybDocument,
+  type Owner,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { CUSTOMER_FIELDS, OWNER_FIELDS, type CustomerType } from './fields.js';
+import { wordOf } from './vocabulary.js';
 
 /** The JSON answers of the customer routes (decision 0008 "Responses"), from customer-kyb's messages. */
 
@@ -40,7 +48,7 @@ export function ownerJson(owner: Owner) {
   return {
     id: owner.id,
     ...withEveryField(OWNER_FIELDS, owner.fields),
-    status: owner.status,
+    status: wordOf(ReviewStatusSchema, owner.status, 'owner status'),
     admin_comments: owner.adminComments,
     id_document_front: fileInSlot(owner.idFiles, 'id_document_front'),
     id_document_back: fileInSlot(owner.idFiles, 'id_document_back'),
@@ -52,8 +60,8 @@ export function ownerJson(owner: Owner) {
 export function documentJson(document: KybDocument) {
   return {
     id: document.id,
-    type: document.type,
-    status: document.status,
+    type: wordOf(KybDocumentTypeSchema, document.type, 'document type'),
+    status: wordOf(ReviewStatusSchema, document.status, 'document status'),
     admin_comments: document.adminComments,
     file: document.file ? fileJson(document.file) : null,
     created_at: iso(document.createdAt),
@@ -66,13 +74,20 @@ export function documentJson(document: KybDocument) {
  * documents or an individual's ID files. Fields of the other type are not answered.
  */
 export function customerJson(customer: Customer) {
-  const type: CustomerType = customer.type === 'business' ? 'business' : 'individual';
+  const type: CustomerType = customer.type === CustomerTypeValue.BUSINESS ? 'business' : 'individual';
   const head = {
     id: customer.id,
-    type: customer.type,
+    type: wordOf(CustomerTypeSchema, customer.type, 'type'),
     // seed 2.1: a business stored without a scope reads as MINIMAL.
-    ...(type === 'business' ? { kyb_scope: customer.kybScope || 'MINIMAL' } : {}),
-    verification_status: customer.verificationStatus,
+    ...(type === 'business'
+      ? {
+          kyb_scope:
+            customer.kybScope === KybScope.UNSPECIFIED
+              ? 'MINIMAL'
+              : wordOf(KybScopeSchema, customer.kybScope, 'kyb_scope'),
+        }
+      : {}),
+    verification_status: wordOf(VerificationStatusSchema, customer.verificationStatus, 'verification_status'),
     ...withEveryField(CUSTOMER_FIELDS[type], customer.fields),
   };
   const children =

@@ -1,27 +1,29 @@
 import { ScalarType, type DescEnum, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import {
-  AccountPurposeSchema,
-  AnnualRevenueBandSchema,
-  BusinessTypeSchema,
   CustomerFilesInputSchema,
   CustomerInputSchema,
-  CustomerTypeSchema,
   DocumentInputSchema,
   DocumentUploadInputSchema,
   FileUploadInputSchema,
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+  OwnerInputSchema,
+  ReviewInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import {
+  AccountPurposeSchema,
+  AnnualRevenueBandSchema,
+  BusinessTypeSchema,
+  CustomerTypeSchema,
   IdDocumentTypeSchema,
   IndividualFileCategorySchema,
   KybDocumentTypeSchema,
   KybScopeSchema,
-  OwnerFileInputSchema,
   OwnerFileSlotSchema,
-  OwnerFileUploadInputSchema,
-  OwnerInputSchema,
-  ReviewInputSchema,
   ReviewStatusSchema,
   SourceOfFundsSchema,
   VerificationStatusSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { NULL_FIELDS } from '@corridor/grpc';
 import { isReferenceObject, type ReferenceObject } from 'openapi3-ts/oas31';
 import { reviewBody } from '../../admin/customers.js';

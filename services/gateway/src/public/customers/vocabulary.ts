@@ -1,4 +1,5 @@
 import type { DescEnum } from '@bufbuild/protobuf';
+import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import {
   AccountPurposeSchema,
   AnnualRevenueBandSchema,
@@ -8,11 +9,10 @@ import {
   KybDocumentTypeSchema,
   KybScopeSchema,
   OwnerFileSlotSchema,
-  OwnerInputSchema,
   ReviewStatusSchema,
   SourceOfFundsSchema,
   VerificationStatusSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { enumWords, type InputWords } from '@corridor/grpc';
 
 /**
@@ -53,3 +53,10 @@ export const BUSINESS_TYPES = wordsOf(BusinessTypeSchema);
 export const SOURCES_OF_FUNDS = wordsOf(SourceOfFundsSchema);
 export const ANNUAL_REVENUE_BANDS = wordsOf(AnnualRevenueBandSchema);
 export const ACCOUNT_PURPOSES = wordsOf(AccountPurposeSchema);
+
+/** A value customer-kyb answered as its public word; UNSPECIFIED or a number this gateway does not know is a defect. */
+export function wordOf(descriptor: DescEnum, value: number, what: string): string {
+  const match = enumWords(descriptor, CUSTOMER_INPUT_WORDS).find(({ number }) => number === value);
+  if (!match) throw new RangeError(`customer-kyb sent ${what} ${value}, not a ${descriptor.typeName} word`);
+  return match.word;
+}

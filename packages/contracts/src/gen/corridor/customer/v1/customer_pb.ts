@@ -2,8 +2,8 @@
 // @generated from file corridor/customer/v1/customer.proto (package corridor.customer.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
@@ -12,15 +12,14 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/customer/v1/customer.proto.
  */
 export const file_corridor_customer_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEiuAMKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEgwKBHR5cGUYAyABKAkSEQoJa3liX3Njb3BlGAQgASgJEhsKE3ZlcmlmaWNhdGlvbl9zdGF0dXMYBSABKAkSJwoGZmllbGRzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgZvd25lcnMYByADKAsyGy5jb3JyaWRvci5jdXN0b21lci52MS5Pd25lchI0Cglkb2N1bWVudHMYCCADKAsyIS5jb3JyaWRvci5jdXN0b21lci52MS5LeWJEb2N1bWVudBIvCghpZF9maWxlcxgJIAMoCzIdLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVSZWYSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMc3VibWl0dGVkX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL1AQoFT3duZXISCgoCaWQYASABKAkSDgoGc3RhdHVzGAIgASgJEhYKDmFkbWluX2NvbW1lbnRzGAMgAygJEicKBmZpZWxkcxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLwoIaWRfZmlsZXMYBSADKAsyHS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlUmVmEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItwBCgtLeWJEb2N1bWVudBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIWCg5hZG1pbl9jb21tZW50cxgEIAMoCRIrCgRmaWxlGAUgASgLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKDAQoHRmlsZVJlZhIPCgdmaWxlX2lkGAEgASgJEgwKBHNsb3QYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAQSLwoLdXBsb2FkZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvkBCgpGaWxlVXBsb2FkEg8KB2ZpbGVfaWQYASABKAkSEgoKdXBsb2FkX3VybBgCIAEoCRIOCgZtZXRob2QYAyABKAkSPgoHaGVhZGVycxgEIAMoCzItLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVVcGxvYWQuSGVhZGVyc0VudHJ5Ei4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDm1heF9zaXplX2J5dGVzGAYgASgEGi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIrsBCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhMKC2N1c3RvbWVyX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRINCgVhY3RvchgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEigKB2NoYW5nZXMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei8KC29jY3VycmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJqCghQYWdlSW5mbxIUCgxjdXJyZW50X3BhZ2UYASABKA0SEAoIcGVyX3BhZ2UYAiABKA0SEQoJbGFzdF9wYWdlGAMgASgNEg0KBXRvdGFsGAQgASgEEhQKDHRvdGFsX2NhcHBlZBgFIAEoCGIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEiuAQKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxInCgZmaWVsZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSgQIAxAESgQIBBAFSgQIBRAGIp8CCgVPd25lchIKCgJpZBgBIAEoCRIyCgZzdGF0dXMYCCABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5SZXZpZXdTdGF0dXMSFgoOYWRtaW5fY29tbWVudHMYAyADKAkSJwoGZmllbGRzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCghpZF9maWxlcxgFIAMoCzIdLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVSZWYSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBKBAgCEAMiswIKC0t5YkRvY3VtZW50EgoKAmlkGAEgASgJEjMKBHR5cGUYCCABKA4yJS5jb3JyaWRvci5jdXN0b21lci52MS5LeWJEb2N1bWVudFR5cGUSMgoGc3RhdHVzGAkgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuUmV2aWV3U3RhdHVzEhYKDmFkbWluX2NvbW1lbnRzGAQgAygJEisKBGZpbGUYBSABKAsyHS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlUmVmEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSgQIAhADSgQIAxAEIoMBCgdGaWxlUmVmEg8KB2ZpbGVfaWQYASABKAkSDAoEc2xvdBgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoBBIvCgt1cGxvYWRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi+QEKCkZpbGVVcGxvYWQSDwoHZmlsZV9pZBgBIAEoCRISCgp1cGxvYWRfdXJsGAIgASgJEg4KBm1ldGhvZBgDIAEoCRI+CgdoZWFkZXJzGAQgAygLMi0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVVwbG9hZC5IZWFkZXJzRW50cnkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoObWF4X3NpemVfYnl0ZXMYBiABKAQaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiuwEKCkF1ZGl0RW50cnkSCgoCaWQYASABKAkSEwoLY3VzdG9tZXJfaWQYAiABKAkSDgoGYWN0aW9uGAMgASgJEg0KBWFjdG9yGAQgASgJEhIKCnJlcXVlc3RfaWQYBSABKAkSKAoHY2hhbmdlcxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLwoLb2NjdXJyZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImoKCFBhZ2VJbmZvEhQKDGN1cnJlbnRfcGFnZRgBIAEoDRIQCghwZXJfcGFnZRgCIAEoDRIRCglsYXN0X3BhZ2UYAyABKA0SDQoFdG90YWwYBCABKAQSFAoMdG90YWxfY2FwcGVkGAUgASgIKmcKDEN1c3RvbWVyVHlwZRIdChlDVVNUT01FUl9UWVBFX1VOU1BFQ0lGSUVEEAASHAoYQ1VTVE9NRVJfVFlQRV9JTkRJVklEVUFMEAESGgoWQ1VTVE9NRVJfVFlQRV9CVVNJTkVTUxACKlAKCEt5YlNjb3BlEhkKFUtZQl9TQ09QRV9VTlNQRUNJRklFRBAAEhIKDktZQl9TQ09QRV9GVUxMEAESFQoRS1lCX1NDT1BFX01JTklNQUwQAirCAQoSVmVyaWZpY2F0aW9uU3RhdHVzEiMKH1ZFUklGSUNBVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIfChtWRVJJRklDQVRJT05fU1RBVFVTX1BFTkRJTkcQARIiCh5WRVJJRklDQVRJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIgChxWRVJJRklDQVRJT05fU1RBVFVTX1ZFUklGSUVEEAMSIAocVkVSSUZJQ0FUSU9OX1NUQVRVU19SRUpFQ1RFRBAEKp4BCgxSZXZpZXdTdGF0dXMSHQoZUkVWSUVXX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFVklFV19TVEFUVVNfUEVORElORxABEhwKGFJFVklFV19TVEFUVVNfUFJPQ0VTU0lORxACEhoKFlJFVklFV19TVEFUVVNfQVBQUk9WRUQQAxIaChZSRVZJRVdfU1RBVFVTX1JFSkVDVEVEEAQq6AMKD0t5YkRvY3VtZW50VHlwZRIhCh1LWUJfRE9DVU1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEjIKLktZQl9ET0NVTUVOVF9UWVBFX0NFUlRJRklDQVRFX09GX0lOQ09SUE9SQVRJT04QARIvCitLWUJfRE9DVU1FTlRfVFlQRV9BUlRJQ0xFU19PRl9JTkNPUlBPUkFUSU9OEAISNgoyS1lCX0RPQ1VNRU5UX1RZUEVfQkVORUZJQ0lBTF9PV05FUlNISVBfQ0VSVElGSUNBVEUQAxItCilLWUJfRE9DVU1FTlRfVFlQRV9JTkNPUlBPUkFUSU9OX0RPQ1VNRU5UUxAEEicKI0tZQl9ET0NVTUVOVF9UWVBFX0NBQ19TVEFUVVNfUkVQT1JUEAUSJgoiS1lCX0RPQ1VNRU5UX1RZUEVfUFJPT0ZfT0ZfQUREUkVTUxAGEioKJktZQl9ET0NVTUVOVF9UWVBFX1NIQVJFSE9MREVSX1JFR0lTVEVSEAcSJgoiS1lCX0RPQ1VNRU5UX1RZUEVfVEFYX1JFR0lTVFJBVElPThAIEiQKIEtZQl9ET0NVTUVOVF9UWVBFX0JBTktfU1RBVEVNRU5UEAkSGwoXS1lCX0RPQ1VNRU5UX1RZUEVfT1RIRVIQCiq7AQoOSWREb2N1bWVudFR5cGUSIAocSURfRE9DVU1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEh0KGUlEX0RPQ1VNRU5UX1RZUEVfUEFTU1BPUlQQARIkCiBJRF9ET0NVTUVOVF9UWVBFX0RSSVZFUlNfTElDRU5TRRACEhwKGElEX0RPQ1VNRU5UX1RZUEVfSURfQ0FSRBADEiQKIElEX0RPQ1VNRU5UX1RZUEVfUkVTSURFTlRfUEVSTUlUEAQqhQIKDEJ1c2luZXNzVHlwZRIdChlCVVNJTkVTU19UWVBFX1VOU1BFQ0lGSUVEEAASHQoZQlVTSU5FU1NfVFlQRV9DT1JQT1JBVElPThABEiMKH0JVU0lORVNTX1RZUEVfR09WRVJOTUVOVF9FTlRJVFkQAhIVChFCVVNJTkVTU19UWVBFX0xMQxADEhwKGEJVU0lORVNTX1RZUEVfTk9OX1BST0ZJVBAEEhcKE0JVU0lORVNTX1RZUEVfT1RIRVIQBRIdChlCVVNJTkVTU19UWVBFX1BBUlRORVJTSElQEAYSJQohQlVTSU5FU1NfVFlQRV9TT0xFX1BST1BSSUVUT1JTSElQEAcq4wEKDVNvdXJjZU9mRnVuZHMSHwobU09VUkNFX09GX0ZVTkRTX1VOU1BFQ0lGSUVEEAASJAogU09VUkNFX09GX0ZVTkRTX0JVU0lORVNTX1JFVkVOVUUQARIiCh5TT1VSQ0VfT0ZfRlVORFNfQlVTSU5FU1NfTE9BTlMQAhIlCiFTT1VSQ0VfT0ZfRlVORFNfSU5WRVNUTUVOVF9JTkNPTUUQAxIlCiFTT1VSQ0VfT0ZfRlVORFNfVEhJUkRfUEFSVFlfRlVORFMQBBIZChVTT1VSQ0VfT0ZfRlVORFNfT1RIRVIQBSr6AgoRQW5udWFsUmV2ZW51ZUJhbmQSIwofQU5OVUFMX1JFVkVOVUVfQkFORF9VTlNQRUNJRklFRBAAEh8KG0FOTlVBTF9SRVZFTlVFX0JBTkRfMF85OTk5ORABEiUKIUFOTlVBTF9SRVZFTlVFX0JBTkRfMTAwMDAwXzQ5OTk5ORACEiUKIUFOTlVBTF9SRVZFTlVFX0JBTkRfNTAwMDAwXzk5OTk5ORADEicKI0FOTlVBTF9SRVZFTlVFX0JBTkRfMTAwMDAwMF80OTk5OTk5EAQSKAokQU5OVUFMX1JFVkVOVUVfQkFORF81MDAwMDAwXzI0OTk5OTk5EAUSKQolQU5OVUFMX1JFVkVOVUVfQkFORF8yNTAwMDAwMF85OTk5OTk5ORAGEisKJ0FOTlVBTF9SRVZFTlVFX0JBTkRfMTAwMDAwMDAwXzI0OTk5OTk5ORAHEiYKIkFOTlVBTF9SRVZFTlVFX0JBTkRfMjUwMDAwMDAwX1BMVVMQCCr7AQoOQWNjb3VudFB1cnBvc2USHwobQUNDT1VOVF9QVVJQT1NFX1VOU1BFQ0lGSUVEEAASOwo3QUNDT1VOVF9QVVJQT1NFX1JFQ0VJVkVfUEFZTUVOVFNfRk9SX0dPT0RTX0FORF9TRVJWSUNFUxABEjgKNEFDQ09VTlRfUFVSUE9TRV9TRU5EX1BBWU1FTlRTX0ZPUl9HT09EU19BTkRfU0VSVklDRVMQAhI2CjJBQ0NPVU5UX1BVUlBPU0VfU0VORF9SRUNFSVZFX0ZVTkRTX1JFTEFURURfUEFSVElFUxADEhkKFUFDQ09VTlRfUFVSUE9TRV9PVEhFUhAEKn0KDU93bmVyRmlsZVNsb3QSHwobT1dORVJfRklMRV9TTE9UX1VOU1BFQ0lGSUVEEAASJQohT1dORVJfRklMRV9TTE9UX0lEX0RPQ1VNRU5UX0ZST05UEAESJAogT1dORVJfRklMRV9TTE9UX0lEX0RPQ1VNRU5UX0JBQ0sQAiqbAQoWSW5kaXZpZHVhbEZpbGVDYXRlZ29yeRIoCiRJTkRJVklEVUFMX0ZJTEVfQ0FURUdPUllfVU5TUEVDSUZJRUQQABIrCidJTkRJVklEVUFMX0ZJTEVfQ0FURUdPUllfSURFTlRJVFlfRlJPTlQQARIqCiZJTkRJVklEVUFMX0ZJTEVfQ0FURUdPUllfSURFTlRJVFlfQkFDSxACYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's customer (seed 2.1): an individual (KYC) or a business (KYB).
  *
  * The KYC/KYB data fields travel in `fields`, keyed exactly as the public API names them
  * (snake_case, e.g. "registration_number"): customer-kyb owns that vocabulary and its rules.
- * Every data field of the customer's type is present, null when it holds no value. Statuses are
- * the public upper-case values.
+ * Every data field of the customer's type is present, null when it holds no value.
  *
  * @generated from message corridor.customer.v1.Customer
  */
@@ -38,26 +37,22 @@ export type Customer = Message<"corridor.customer.v1.Customer"> & {
   businessId: string;
 
   /**
-   * "individual" or "business".
-   *
-   * @generated from field: string type = 3;
+   * @generated from field: corridor.customer.v1.CustomerType type = 13;
    */
-  type: string;
+  type: CustomerType;
 
   /**
-   * "FULL" or "MINIMAL" for a business; empty for an individual. A business stored without a scope
-   * reads as "MINIMAL" (seed 2.1).
+   * FULL or MINIMAL for a business; UNSPECIFIED for an individual. A business stored without a
+   * scope reads as MINIMAL (seed 2.1).
    *
-   * @generated from field: string kyb_scope = 4;
+   * @generated from field: corridor.customer.v1.KybScope kyb_scope = 14;
    */
-  kybScope: string;
+  kybScope: KybScope;
 
   /**
-   * "PENDING", "PROCESSING", "VERIFIED" or "REJECTED".
-   *
-   * @generated from field: string verification_status = 5;
+   * @generated from field: corridor.customer.v1.VerificationStatus verification_status = 15;
    */
-  verificationStatus: string;
+  verificationStatus: VerificationStatus;
 
   /**
    * Every data field of the type, keyed by its public name; null when it holds no value.
@@ -124,11 +119,11 @@ export type Owner = Message<"corridor.customer.v1.Owner"> & {
   id: string;
 
   /**
-   * "PENDING", "PROCESSING", "APPROVED" or "REJECTED" (seed 3.3).
+   * seed 3.3.
    *
-   * @generated from field: string status = 2;
+   * @generated from field: corridor.customer.v1.ReviewStatus status = 8;
    */
-  status: string;
+  status: ReviewStatus;
 
   /**
    * @generated from field: repeated string admin_comments = 3;
@@ -179,18 +174,16 @@ export type KybDocument = Message<"corridor.customer.v1.KybDocument"> & {
   id: string;
 
   /**
-   * A formation type of seed 2.3 or one of the other types of docs/decisions.
+   * A formation type of seed 2.3 or one of the other types of decision 0008.
    *
-   * @generated from field: string type = 2;
+   * @generated from field: corridor.customer.v1.KybDocumentType type = 8;
    */
-  type: string;
+  type: KybDocumentType;
 
   /**
-   * "PENDING", "PROCESSING", "APPROVED" or "REJECTED".
-   *
-   * @generated from field: string status = 3;
+   * @generated from field: corridor.customer.v1.ReviewStatus status = 9;
    */
-  status: string;
+  status: ReviewStatus;
 
   /**
    * @generated from field: repeated string admin_comments = 4;
@@ -410,4 +403,490 @@ export type PageInfo = Message<"corridor.customer.v1.PageInfo"> & {
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
   messageDesc(file_corridor_customer_v1_customer, 6);
+
+/**
+ * seed 2.1: the two kinds of customer.
+ *
+ * @generated from enum corridor.customer.v1.CustomerType
+ */
+export enum CustomerType {
+  /**
+   * @generated from enum value: CUSTOMER_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: CUSTOMER_TYPE_INDIVIDUAL = 1;
+   */
+  INDIVIDUAL = 1,
+
+  /**
+   * @generated from enum value: CUSTOMER_TYPE_BUSINESS = 2;
+   */
+  BUSINESS = 2,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.CustomerType.
+ */
+export const CustomerTypeSchema: GenEnum<CustomerType> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 0);
+
+/**
+ * seed 5: how much KYB a business customer goes through.
+ *
+ * @generated from enum corridor.customer.v1.KybScope
+ */
+export enum KybScope {
+  /**
+   * @generated from enum value: KYB_SCOPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: KYB_SCOPE_FULL = 1;
+   */
+  FULL = 1,
+
+  /**
+   * @generated from enum value: KYB_SCOPE_MINIMAL = 2;
+   */
+  MINIMAL = 2,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.KybScope.
+ */
+export const KybScopeSchema: GenEnum<KybScope> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 1);
+
+/**
+ * seed 3.1: a customer's verification.
+ *
+ * @generated from enum corridor.customer.v1.VerificationStatus
+ */
+export enum VerificationStatus {
+  /**
+   * @generated from enum value: VERIFICATION_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: VERIFICATION_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: VERIFICATION_STATUS_PROCESSING = 2;
+   */
+  PROCESSING = 2,
+
+  /**
+   * @generated from enum value: VERIFICATION_STATUS_VERIFIED = 3;
+   */
+  VERIFIED = 3,
+
+  /**
+   * @generated from enum value: VERIFICATION_STATUS_REJECTED = 4;
+   */
+  REJECTED = 4,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.VerificationStatus.
+ */
+export const VerificationStatusSchema: GenEnum<VerificationStatus> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 2);
+
+/**
+ * seed 3.3: an owner's or a KYB document's review.
+ *
+ * @generated from enum corridor.customer.v1.ReviewStatus
+ */
+export enum ReviewStatus {
+  /**
+   * @generated from enum value: REVIEW_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: REVIEW_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: REVIEW_STATUS_PROCESSING = 2;
+   */
+  PROCESSING = 2,
+
+  /**
+   * @generated from enum value: REVIEW_STATUS_APPROVED = 3;
+   */
+  APPROVED = 3,
+
+  /**
+   * @generated from enum value: REVIEW_STATUS_REJECTED = 4;
+   */
+  REJECTED = 4,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.ReviewStatus.
+ */
+export const ReviewStatusSchema: GenEnum<ReviewStatus> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 3);
+
+/**
+ * seed 2.3's formation types (the first five), then the other types of decision 0008.
+ *
+ * @generated from enum corridor.customer.v1.KybDocumentType
+ */
+export enum KybDocumentType {
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_CERTIFICATE_OF_INCORPORATION = 1;
+   */
+  CERTIFICATE_OF_INCORPORATION = 1,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_ARTICLES_OF_INCORPORATION = 2;
+   */
+  ARTICLES_OF_INCORPORATION = 2,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_BENEFICIAL_OWNERSHIP_CERTIFICATE = 3;
+   */
+  BENEFICIAL_OWNERSHIP_CERTIFICATE = 3,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_INCORPORATION_DOCUMENTS = 4;
+   */
+  INCORPORATION_DOCUMENTS = 4,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_CAC_STATUS_REPORT = 5;
+   */
+  CAC_STATUS_REPORT = 5,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_PROOF_OF_ADDRESS = 6;
+   */
+  PROOF_OF_ADDRESS = 6,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_SHAREHOLDER_REGISTER = 7;
+   */
+  SHAREHOLDER_REGISTER = 7,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_TAX_REGISTRATION = 8;
+   */
+  TAX_REGISTRATION = 8,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_BANK_STATEMENT = 9;
+   */
+  BANK_STATEMENT = 9,
+
+  /**
+   * @generated from enum value: KYB_DOCUMENT_TYPE_OTHER = 10;
+   */
+  OTHER = 10,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.KybDocumentType.
+ */
+export const KybDocumentTypeSchema: GenEnum<KybDocumentType> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 4);
+
+/**
+ * seed 2.2: an owner's ID document (also an individual's id_type).
+ *
+ * @generated from enum corridor.customer.v1.IdDocumentType
+ */
+export enum IdDocumentType {
+  /**
+   * @generated from enum value: ID_DOCUMENT_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ID_DOCUMENT_TYPE_PASSPORT = 1;
+   */
+  PASSPORT = 1,
+
+  /**
+   * @generated from enum value: ID_DOCUMENT_TYPE_DRIVERS_LICENSE = 2;
+   */
+  DRIVERS_LICENSE = 2,
+
+  /**
+   * @generated from enum value: ID_DOCUMENT_TYPE_ID_CARD = 3;
+   */
+  ID_CARD = 3,
+
+  /**
+   * @generated from enum value: ID_DOCUMENT_TYPE_RESIDENT_PERMIT = 4;
+   */
+  RESIDENT_PERMIT = 4,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.IdDocumentType.
+ */
+export const IdDocumentTypeSchema: GenEnum<IdDocumentType> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 5);
+
+/**
+ * seed 2.1: business_type.
+ *
+ * @generated from enum corridor.customer.v1.BusinessType
+ */
+export enum BusinessType {
+  /**
+   * @generated from enum value: BUSINESS_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_CORPORATION = 1;
+   */
+  CORPORATION = 1,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_GOVERNMENT_ENTITY = 2;
+   */
+  GOVERNMENT_ENTITY = 2,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_LLC = 3;
+   */
+  LLC = 3,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_NON_PROFIT = 4;
+   */
+  NON_PROFIT = 4,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_OTHER = 5;
+   */
+  OTHER = 5,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_PARTNERSHIP = 6;
+   */
+  PARTNERSHIP = 6,
+
+  /**
+   * @generated from enum value: BUSINESS_TYPE_SOLE_PROPRIETORSHIP = 7;
+   */
+  SOLE_PROPRIETORSHIP = 7,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.BusinessType.
+ */
+export const BusinessTypeSchema: GenEnum<BusinessType> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 6);
+
+/**
+ * seed 2.1: source_of_funds.
+ *
+ * @generated from enum corridor.customer.v1.SourceOfFunds
+ */
+export enum SourceOfFunds {
+  /**
+   * @generated from enum value: SOURCE_OF_FUNDS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SOURCE_OF_FUNDS_BUSINESS_REVENUE = 1;
+   */
+  BUSINESS_REVENUE = 1,
+
+  /**
+   * @generated from enum value: SOURCE_OF_FUNDS_BUSINESS_LOANS = 2;
+   */
+  BUSINESS_LOANS = 2,
+
+  /**
+   * @generated from enum value: SOURCE_OF_FUNDS_INVESTMENT_INCOME = 3;
+   */
+  INVESTMENT_INCOME = 3,
+
+  /**
+   * @generated from enum value: SOURCE_OF_FUNDS_THIRD_PARTY_FUNDS = 4;
+   */
+  THIRD_PARTY_FUNDS = 4,
+
+  /**
+   * @generated from enum value: SOURCE_OF_FUNDS_OTHER = 5;
+   */
+  OTHER = 5,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.SourceOfFunds.
+ */
+export const SourceOfFundsSchema: GenEnum<SourceOfFunds> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 7);
+
+/**
+ * seed 2.1: estimated_annual_revenue, bands in USD.
+ *
+ * @generated from enum corridor.customer.v1.AnnualRevenueBand
+ */
+export enum AnnualRevenueBand {
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_UNSPECIFIED = 0;
+   */
+  ANNUAL_REVENUE_BAND_UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_0_99999 = 1;
+   */
+  ANNUAL_REVENUE_BAND_0_99999 = 1,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_100000_499999 = 2;
+   */
+  ANNUAL_REVENUE_BAND_100000_499999 = 2,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_500000_999999 = 3;
+   */
+  ANNUAL_REVENUE_BAND_500000_999999 = 3,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_1000000_4999999 = 4;
+   */
+  ANNUAL_REVENUE_BAND_1000000_4999999 = 4,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_5000000_24999999 = 5;
+   */
+  ANNUAL_REVENUE_BAND_5000000_24999999 = 5,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_25000000_99999999 = 6;
+   */
+  ANNUAL_REVENUE_BAND_25000000_99999999 = 6,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_100000000_249999999 = 7;
+   */
+  ANNUAL_REVENUE_BAND_100000000_249999999 = 7,
+
+  /**
+   * @generated from enum value: ANNUAL_REVENUE_BAND_250000000_PLUS = 8;
+   */
+  ANNUAL_REVENUE_BAND_250000000_PLUS = 8,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.AnnualRevenueBand.
+ */
+export const AnnualRevenueBandSchema: GenEnum<AnnualRevenueBand> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 8);
+
+/**
+ * seed 2.1: account_purpose.
+ *
+ * @generated from enum corridor.customer.v1.AccountPurpose
+ */
+export enum AccountPurpose {
+  /**
+   * @generated from enum value: ACCOUNT_PURPOSE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: ACCOUNT_PURPOSE_RECEIVE_PAYMENTS_FOR_GOODS_AND_SERVICES = 1;
+   */
+  RECEIVE_PAYMENTS_FOR_GOODS_AND_SERVICES = 1,
+
+  /**
+   * @generated from enum value: ACCOUNT_PURPOSE_SEND_PAYMENTS_FOR_GOODS_AND_SERVICES = 2;
+   */
+  SEND_PAYMENTS_FOR_GOODS_AND_SERVICES = 2,
+
+  /**
+   * @generated from enum value: ACCOUNT_PURPOSE_SEND_RECEIVE_FUNDS_RELATED_PARTIES = 3;
+   */
+  SEND_RECEIVE_FUNDS_RELATED_PARTIES = 3,
+
+  /**
+   * @generated from enum value: ACCOUNT_PURPOSE_OTHER = 4;
+   */
+  OTHER = 4,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.AccountPurpose.
+ */
+export const AccountPurposeSchema: GenEnum<AccountPurpose> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 9);
+
+/**
+ * seed 2.2: an owner's ID file slots.
+ *
+ * @generated from enum corridor.customer.v1.OwnerFileSlot
+ */
+export enum OwnerFileSlot {
+  /**
+   * @generated from enum value: OWNER_FILE_SLOT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: OWNER_FILE_SLOT_ID_DOCUMENT_FRONT = 1;
+   */
+  ID_DOCUMENT_FRONT = 1,
+
+  /**
+   * @generated from enum value: OWNER_FILE_SLOT_ID_DOCUMENT_BACK = 2;
+   */
+  ID_DOCUMENT_BACK = 2,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.OwnerFileSlot.
+ */
+export const OwnerFileSlotSchema: GenEnum<OwnerFileSlot> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 10);
+
+/**
+ * seed 4.4: POST /file/get-presigned-url's file_category.
+ *
+ * @generated from enum corridor.customer.v1.IndividualFileCategory
+ */
+export enum IndividualFileCategory {
+  /**
+   * @generated from enum value: INDIVIDUAL_FILE_CATEGORY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: INDIVIDUAL_FILE_CATEGORY_IDENTITY_FRONT = 1;
+   */
+  IDENTITY_FRONT = 1,
+
+  /**
+   * @generated from enum value: INDIVIDUAL_FILE_CATEGORY_IDENTITY_BACK = 2;
+   */
+  IDENTITY_BACK = 2,
+}
+
+/**
+ * Describes the enum corridor.customer.v1.IndividualFileCategory.
+ */
+export const IndividualFileCategorySchema: GenEnum<IndividualFileCategory> = /*@__PURE__*/
+  enumDesc(file_corridor_customer_v1_customer, 11);
 
