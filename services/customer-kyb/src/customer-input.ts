@@ -39,3 +39,12 @@ export function enumOf<E extends number>(descriptor: GenEnum<E>, word: string): 
   if (!match) throw new RangeError(`${word} is not a ${descriptor.typeName} word`);
   return match.number as E;
 }
+
+/**
+ * A filter's proto value as the word the rules compare: unset is "any"; UNSPECIFIED or a number this
+ * service does not know keeps its number in words, so the list's own check refuses it (422).
+ */
+export function wordOrUndefined(descriptor: GenEnum<number>, value: number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return enumWords(descriptor, CUSTOMER_INPUT_WORDS).find(({ number }) => number === value)?.word ?? String(value);
+}

@@ -22,11 +22,12 @@ import {
   OwnerFileUploadInputSchema,
   ReviewInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { CustomerTypeSchema, VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
-import { bodyOf } from './customer-input.js';
+import { bodyOf, wordOrUndefined } from './customer-input.js';
 import { createCustomer } from './customers/create-customer.js';
 import {
   adminListCustomers,
@@ -106,8 +107,8 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
         email: request.email,
         idNumber: request.idNumber,
         registrationNumber: request.registrationNumber,
-        verificationStatus: request.verificationStatus,
-        type: request.type,
+        verificationStatus: wordOrUndefined(VerificationStatusSchema, request.verificationStatus),
+        type: wordOrUndefined(CustomerTypeSchema, request.type),
       };
       const page: ListPage = !request.paginate
         ? { kind: 'unpaginated' }
@@ -121,13 +122,21 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       return { customer: await removeOwner(em(), context, platform(call), input) };
     },
     async createOwnerFileUpload(request, call) {
-      const input = { customerId: request.customerId, ownerId: request.ownerId, body: bodyOf(OwnerFileUploadInputSchema, request.upload) };
+      const input = {
+        customerId: request.customerId,
+        ownerId: request.ownerId,
+        body: bodyOf(OwnerFileUploadInputSchema, request.upload),
+      };
       return idempotent(call, 'CreateOwnerFileUpload', CreateOwnerFileUploadResponseSchema, async (tx) => ({
         upload: await createOwnerFileUpload(tx, context, platform(call), input),
       }));
     },
     async attachOwnerFile(request, call) {
-      const input = { customerId: request.customerId, ownerId: request.ownerId, body: bodyOf(OwnerFileInputSchema, request.file) };
+      const input = {
+        customerId: request.customerId,
+        ownerId: request.ownerId,
+        body: bodyOf(OwnerFileInputSchema, request.file),
+      };
       return idempotent(call, 'AttachOwnerFile', AttachOwnerFileResponseSchema, async (tx) => ({
         owner: await attachOwnerFile(tx, context, platform(call), input),
       }));
@@ -145,12 +154,18 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       }));
     },
     async replaceDocument(request, call) {
-      const input = { customerId: request.customerId, documentId: request.documentId, body: bodyOf(DocumentInputSchema, request.document) };
+      const input = {
+        customerId: request.customerId,
+        documentId: request.documentId,
+        body: bodyOf(DocumentInputSchema, request.document),
+      };
       return { document: await replaceDocument(em(), context, platform(call), input) };
     },
     async createFileUpload(request, call) {
       return idempotent(call, 'CreateFileUpload', CreateFileUploadResponseSchema, async (tx) => ({
-        upload: await createFileUpload(tx, context, platform(call), { body: bodyOf(FileUploadInputSchema, request.upload) }),
+        upload: await createFileUpload(tx, context, platform(call), {
+          body: bodyOf(FileUploadInputSchema, request.upload),
+        }),
       }));
     },
     async attachCustomerFiles(request, call) {
@@ -174,7 +189,10 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       return { customer: await getCustomer(em(), admin(call), request.customerId) };
     },
     async adminListCustomers(request) {
-      const filters = { verificationStatus: request.verificationStatus, businessId: request.businessId };
+      const filters = {
+        verificationStatus: wordOrUndefined(VerificationStatusSchema, request.verificationStatus),
+        businessId: request.businessId,
+      };
       return adminListCustomers(em(), filters, request.page);
     },
     async adminReviewCustomer(request, call) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { KybDocumentType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createTestDatabase, type TestDatabase } from '@corridor/testing';
 import { customerKybDatabase } from '../database.js';
@@ -140,8 +141,8 @@ describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () 
     expect(message.owners.map((owner) => owner.fields?.first_name)).toEqual(['Chi', 'Bola']);
     expect(message.owners[0]?.idFiles.map((file) => file.slot)).toEqual(['id_document_front']);
     expect(message.documents.map((document) => document.type)).toEqual([
-      'CERTIFICATE_OF_INCORPORATION',
-      'PROOF_OF_ADDRESS',
+      KybDocumentType.CERTIFICATE_OF_INCORPORATION,
+      KybDocumentType.PROOF_OF_ADDRESS,
     ]);
     expect(message.submittedAt).toBeDefined();
   });

@@ -1,4 +1,5 @@
 import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { failedPrecondition, jsonOfInput } from '@corridor/grpc';
 import { CUSTOMER_INPUT_WORDS } from '../public/customers/vocabulary.js';
 import { adminUnderTest } from './admin-listener.fixture.js';
@@ -41,7 +42,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
       meta: { current_page: 2, from: 16, to: 16, last_page: 2, per_page: 15, total: 16, total_capped: false },
     });
     expect(backOffice.calls[0]?.request).toMatchObject({
-      verificationStatus: 'PROCESSING',
+      verificationStatus: VerificationStatus.PROCESSING,
       businessId: BUSINESS_ID,
       page: 2,
     });

@@ -2,7 +2,9 @@ import { MAX_PAGE_NUMBER } from '@corridor/pagination';
 import type { JsonSchema } from '../openapi/json-schema.js';
 import { ref } from '../openapi/json-schema.js';
 import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { readInput } from '../public/customers/input.js';
+import { readWordParameter } from '../public/customers/vocabulary.js';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from '../public/customers/fields.js';
 import { adminCustomerJson, auditEntryJson, present } from '../public/customers/render.js';
 import { customerResponseComponents } from '../public/customers/response-schemas.js';
@@ -109,10 +111,11 @@ export const reviewBody: JsonSchema = {
 async function listReviewQueue({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const problems: QueryProblems = new Map();
   const values = readQuery(queryOf(req.originalUrl), QUEUE_PARAMETERS, problems);
+  const verificationStatus = readWordParameter(values, 'verification_status', VerificationStatusSchema, problems);
   const page = readPage(values, problems);
   refuseProblems(problems);
   const answer = await clients.customer.adminListCustomers(
-    { verificationStatus: values.get('verification_status'), businessId: values.get('business_id'), page: page ?? 1 },
+    { verificationStatus, businessId: values.get('business_id'), page: page ?? 1 },
     call,
   );
   const position = present(answer.page, 'page');

@@ -8,6 +8,7 @@ import {
   OwnerFileInputSchema,
   OwnerFileUploadInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { CustomerType, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { DomainError, failedPrecondition, invalidArgument, jsonOfInput, Status } from '@corridor/grpc';
 import type { ResponseObject } from 'openapi3-ts/oas31';
 import { openApiDocument } from '../../openapi/document.js';
@@ -323,7 +324,10 @@ describe('the customer routes (decision 0008)', () => {
       expect(response.headers.get('link')).toBe(
         `<${base}/api/external/customer?verification_status=REJECTED&registration_number=RC%201&type=business&paginate=true>; rel="next"`,
       );
-      expect(service.calls[0]?.request).toMatchObject({ paginate: false, verificationStatus: 'REJECTED' });
+      expect(service.calls[0]?.request).toMatchObject({
+        paginate: false,
+        verificationStatus: VerificationStatus.REJECTED,
+      });
     });
 
     it('without paginate, paginate=false given is replaced by paginate=true in the Link', async () => {
@@ -352,7 +356,7 @@ describe('the customer routes (decision 0008)', () => {
       }));
       const response = await call('get', '/api/external/customer?type=business&paginate=true&per_page=40');
       expect(service.calls[0]?.request).toMatchObject({
-        type: 'business',
+        type: CustomerType.BUSINESS,
         paginate: true,
         page: 0,
         cursorPage: { cursor: '', limit: 40 },
@@ -380,9 +384,9 @@ describe('the customer routes (decision 0008)', () => {
       );
       expect(response.status).toBe(200);
       expect(service.calls[0]?.request).toMatchObject({
-        type: 'business',
+        type: CustomerType.BUSINESS,
         registrationNumber: 'RC 1',
-        verificationStatus: 'REJECTED',
+        verificationStatus: VerificationStatus.REJECTED,
         paginate: true,
         page: 2,
       });

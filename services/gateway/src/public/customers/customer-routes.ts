@@ -1,7 +1,5 @@
 import type { PublicRoute, RouteContext } from '../routes.js';
-import {
-  CustomerInputSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { readInput } from './input.js';
 import { pageRequestOf, queryOf } from '../pages/page-query.js';
 import { parseCustomerListQuery } from './list-query.js';
@@ -16,7 +14,10 @@ import { customerBody, customerListBody, customerListQuery } from './response-sc
 /** The customer itself: create, change, read, list, submit, upgrade (seed 2.1, 3.1, 3.2, 4.2, 4.4). */
 
 async function createCustomer({ req, res, clients, call }: RouteContext): Promise<void> {
-  const { customer } = await clients.customer.createCustomer({ customer: readInput(CustomerInputSchema, req.body) }, call);
+  const { customer } = await clients.customer.createCustomer(
+    { customer: readInput(CustomerInputSchema, req.body) },
+    call,
+  );
   res.status(201).json({ message: 'customer created', data: customerJson(present(customer, 'customer')) });
 }
 
@@ -50,8 +51,8 @@ async function listCustomers({ req, res, clients, call }: RouteContext): Promise
       email: filters.email,
       idNumber: filters.id_number,
       registrationNumber: filters.registration_number,
-      verificationStatus: filters.verification_status,
-      type: filters.type,
+      verificationStatus: query.verificationStatus,
+      type: query.type,
       paginate: query.paginate,
       ...(query.paginate ? pageRequestOf(query.page) : {}),
     },

@@ -1,3 +1,4 @@
+import { CustomerType, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { HttpError } from '../../http/errors.js';
 import { queryOf } from '../pages/page-query.js';
 import { parseCustomerListQuery } from './list-query.js';
@@ -21,7 +22,7 @@ describe('GET /customer query (seed 4.4, decisions 0008, 0018)', () => {
     expect(parse('')).toEqual({ filters: [], paginate: false, page: FIRST_CURSOR_PAGE });
   });
 
-  it('keeps every filter as given, in order, decoded; values are customer-kyb’s to check', () => {
+  it('keeps every filter as given, in order, decoded; the enum ones also as their proto values', () => {
     expect(
       parse('type=business&email=a%2Bb%40x.com&registration_number=RC+12&verification_status=PENDING&id_number=7'),
     ).toEqual({
@@ -32,14 +33,18 @@ describe('GET /customer query (seed 4.4, decisions 0008, 0018)', () => {
         ['verification_status', 'PENDING'],
         ['id_number', '7'],
       ],
+      verificationStatus: VerificationStatus.PENDING,
+      type: CustomerType.BUSINESS,
       paginate: false,
       page: FIRST_CURSOR_PAGE,
     });
-    // Out-of-enum values pass through: customer-kyb answers their 422, naming them.
-    expect(parse('verification_status=DONE&type=robot').filters).toEqual([
-      ['verification_status', 'DONE'],
-      ['type', 'robot'],
-    ]);
+  });
+
+  it('refuses a verification_status or type outside its enum, naming each (decision 0025)', () => {
+    expect(refusal('verification_status=DONE&type=robot').errors).toEqual({
+      verification_status: ['must be one of PENDING, PROCESSING, VERIFIED, REJECTED'],
+      type: ['must be one of individual, business'],
+    });
   });
 
   it.each([

@@ -1,4 +1,10 @@
 import {
+  CustomerTypeSchema,
+  VerificationStatusSchema,
+  type CustomerType,
+  type VerificationStatus,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
   PAGE_PARAMETERS,
   readPageQuery,
   readQuery,
@@ -6,6 +12,7 @@ import {
   type PageQuery,
   type QueryProblems,
 } from '../pages/page-query.js';
+import { readWordParameter } from './vocabulary.js';
 
 const PAGINATE_VALUES = new Map([
   ['true', true],
@@ -19,8 +26,11 @@ export type ListFilter = (typeof LIST_FILTERS)[number];
 const LIST_PARAMETERS: readonly string[] = [...LIST_FILTERS, 'paginate', ...PAGE_PARAMETERS];
 
 export interface CustomerListQuery {
-  /** The filters as given, in the order given; customer-kyb checks their values (enums: 422). */
+  /** The filters as given, in the order given; customer-kyb checks the text ones' values. */
   filters: [ListFilter, string][];
+  /** The enum filters as their proto values (a word outside its enum: 422 naming it). */
+  verificationStatus?: VerificationStatus;
+  type?: CustomerType;
   paginate: boolean;
   /** With paginate: the cursor page, or the numbered page (decision 0018). */
   page: PageQuery;
@@ -48,10 +58,12 @@ export function parseCustomerListQuery(params: URLSearchParams): CustomerListQue
       paginate = parsed;
     }
   }
+  const verificationStatus = readWordParameter(values, 'verification_status', VerificationStatusSchema, problems);
+  const type = readWordParameter(values, 'type', CustomerTypeSchema, problems);
   const page = readPageQuery(values, problems);
   for (const name of ['cursor', 'per_page']) {
     if (!paginate && values.has(name) && !problems.has(name)) problems.set(name, ['applies only with paginate=true']);
   }
   refuseProblems(problems);
-  return { filters: [...values].filter(isFilter), paginate, page };
+  return { filters: [...values].filter(isFilter), verificationStatus, type, paginate, page };
 }

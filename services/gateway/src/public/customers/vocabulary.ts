@@ -60,3 +60,26 @@ export function wordOf(descriptor: DescEnum, value: number, what: string): strin
   if (!match) throw new RangeError(`customer-kyb sent ${what} ${value}, not a ${descriptor.typeName} word`);
   return match.word;
 }
+
+/** A word's proto value, or undefined when the enum has no such word. */
+export function valueOfWord(descriptor: DescEnum, word: string): number | undefined {
+  return enumWords(descriptor, CUSTOMER_INPUT_WORDS).find((candidate) => candidate.word === word)?.number;
+}
+
+/**
+ * A query parameter holding one of an enum's words, as its proto value; another word is a problem
+ * naming the parameter (422), in the words customer-kyb used when it checked them.
+ */
+export function readWordParameter(
+  values: ReadonlyMap<string, string>,
+  name: string,
+  descriptor: DescEnum,
+  problems: Map<string, string[]>,
+): number | undefined {
+  const word = values.get(name);
+  if (word === undefined) return undefined;
+  const value = valueOfWord(descriptor, word);
+  if (value === undefined && !problems.has(name))
+    problems.set(name, [`must be one of ${wordsOf(descriptor).join(', ')}`]);
+  return value;
+}
