@@ -103,7 +103,7 @@ describe('customers: owners, owner ID files and KYB documents (seed 2.2, 2.3, 4.
           content_type: 'image/jpeg',
           content_length: 10,
         }),
-        { file_category: /must be one of identity_front, identity_back/ },
+        { file_category: /must be identity_front or identity_back/ },
       );
     });
   });

@@ -74,7 +74,9 @@ function quoted(text: string): string {
 
 function wordProblem(descriptor: DescEnum, value: unknown, words: InputWords): string {
   const list = enumWords(descriptor, words).map(({ word }) => word);
-  return `must be one of ${list.join(', ')}; got ${typeof value === 'string' ? quoted(value) : describeJson(value)}`;
+  const [first, second, ...more] = list;
+  const expected = more.length === 0 && second !== undefined ? `${first} or ${second}` : `one of ${list.join(', ')}`;
+  return `must be ${expected}; got ${typeof value === 'string' ? quoted(value) : describeJson(value)}`;
 }
 
 /** One scalar or enum value, or undefined after recording its problem at `path`. */

@@ -98,7 +98,7 @@ describe('a customer body as its typed message (decision 0025)', () => {
     });
     expect(error).toMatchObject({ httpStatus: 422, code: 'VALIDATION_FAILED' });
     expect(error.errors).toEqual({
-      type: ['must be one of individual, business; got "company"'],
+      type: ['must be individual or business; got "company"'],
       business_type: [
         'must be one of corporation, government_entity, llc, non_profit, other, partnership, sole_proprietorship; got "plc"',
       ],
@@ -116,7 +116,7 @@ describe('a customer body as its typed message (decision 0025)', () => {
       ],
       'owners.2.email': ['must be an email address, got an array'],
     });
-    expect(error.message).toBe('type must be one of individual, business; got "company"');
+    expect(error.message).toBe('type must be individual or business; got "company"');
   });
 
   it('refuses a number JSON.parse has already rounded: it is not what was sent', () => {
@@ -157,7 +157,7 @@ describe('a customer body as its typed message (decision 0025)', () => {
     });
     expect(review.verdict).toBe(VerificationStatus.REJECTED);
     expect(refusal(OwnerFileUploadInputSchema, { slot: 'selfie', content_length: '10' }).errors).toEqual({
-      slot: ['must be one of id_document_front, id_document_back; got "selfie"'],
+      slot: ['must be id_document_front or id_document_back; got "selfie"'],
       content_length: ['must be a whole number, got a string'],
     });
     expect(refusal(ReviewInputSchema, { owners: [{ admin_comments: ['ok', 3] }] }).errors).toEqual({
