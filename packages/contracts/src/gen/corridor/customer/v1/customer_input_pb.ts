@@ -258,8 +258,9 @@ export type OwnerInput = Message<"corridor.customer.v1.OwnerInput"> & {
   lastName?: string | undefined;
 
   /**
-   * A decimal, as the shortest text of the JSON number sent (33.333334 is "33.333334"): exact, never a
-   * double; customer-kyb checks the range and the six decimal places (decision 0019).
+   * A decimal, as the shortest text that reads back as the JSON number sent (ECMAScript's
+   * Number::toString: 33.333334 is "33.333334", 1e-7 is "1e-7"): exact, never a double; customer-kyb
+   * checks the range and the six decimal places (decision 0019).
    *
    * @generated from field: optional string ownership_percentage = 4;
    */
