@@ -12,7 +12,10 @@ import { customerBody, uploadBody } from './response-schemas.js';
 /** An individual customer's ID files (seed 4.4, 9: businesses use the KYB routes instead). */
 
 async function createFileUpload({ req, res, clients, call }: RouteContext): Promise<void> {
-  const { upload } = await clients.customer.createFileUpload({ upload: readInput(FileUploadInputSchema, req.body) }, call);
+  const { upload } = await clients.customer.createFileUpload(
+    { upload: readInput(FileUploadInputSchema, req.body) },
+    call,
+  );
   res.status(201).json({ message: 'upload url created', data: uploadJson(present(upload, 'upload')) });
 }
 

@@ -1,8 +1,5 @@
 import type { DescField, DescMessage, MessageShape } from '@bufbuild/protobuf';
-import {
-  CustomerInputSchema,
-  OwnerInputSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { BODY_PATH, FieldProblems, firstProblemMessage, inputOfJson, isJsonObject } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
 import { CUSTOMER_FIELDS, OWNER_FIELDS, type FieldSpec } from './fields.js';
@@ -18,7 +15,10 @@ import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
 const SET_BY_CORRIDOR = 'is set by Corridor and cannot be sent';
 
 /** Properties the API answers but never accepts, and where a platform sets them instead. */
-const READ_ONLY: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map<string, Readonly<Record<string, string>>>([
+const READ_ONLY: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map<
+  string,
+  Readonly<Record<string, string>>
+>([
   [
     CustomerInputSchema.typeName,
     {
