@@ -8,6 +8,7 @@ import {
   type MessageShape,
 } from '@bufbuild/protobuf';
 import { describeJson, NOT_RECOGNISED, type FieldProblems } from '@corridor/validation';
+import { wordsByNumber } from './proto-vocabulary.js';
 
 /**
  * A JSON body as a typed input message and back (decision 0025), with presence kept exactly: a
@@ -31,21 +32,9 @@ export interface InputWords {
   isDecimal(field: DescField): boolean;
 }
 
-/** An enum's prefix, as buf's ENUM_VALUE_PREFIX rule spells it: KybScope → KYB_SCOPE_. */
-function prefixOf(descriptor: DescEnum): string {
-  return `${descriptor.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}_`;
-}
-
 /** Every public word of an enum but UNSPECIFIED, with its number, in the proto's order. */
 export function enumWords(descriptor: DescEnum, words: InputWords): { word: string; number: number }[] {
-  const prefix = prefixOf(descriptor);
-  const casing = words.casingOf(descriptor);
-  return descriptor.values
-    .filter((value) => value.number !== 0)
-    .map((value) => {
-      const bare = value.name.startsWith(prefix) ? value.name.slice(prefix.length) : value.name;
-      return { word: casing === 'upper' ? bare : bare.toLowerCase(), number: value.number };
-    });
+  return [...wordsByNumber(descriptor, words.casingOf(descriptor))].map(([number, word]) => ({ word, number }));
 }
 
 /** The single repeated field of a list message (`entries`), when `descriptor` is one. */

@@ -1,3 +1,4 @@
+import type { DescEnum } from '@bufbuild/protobuf';
 import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
 
 /**
@@ -23,14 +24,26 @@ export interface ProtoVocabulary<E extends number> {
  */
 export type Spelling = 'upper' | 'lower' | readonly string[];
 
-function wordsByNumber(descriptor: GenEnum<number>, spelling: Spelling): Map<number, string> {
-  const named = descriptor.values.filter((value) => value.number !== 0);
+/** An enum's prefix, as buf's ENUM_VALUE_PREFIX rule spells it: KybScope → KYB_SCOPE_. */
+function prefixOf(descriptor: DescEnum): string {
+  return `${descriptor.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}_`;
+}
+
+/**
+ * Each value's word but UNSPECIFIED's, by number, in the proto's order: the one spelling of enum
+ * words. A value's name less the prefix, not protobuf-es's localName, which keeps the prefix where
+ * the rest is no identifier (ANNUAL_REVENUE_BAND_0_99999 is "0_99999").
+ */
+export function wordsByNumber(descriptor: DescEnum, spelling: Spelling): Map<number, string> {
+  const prefix = prefixOf(descriptor);
+  const bare = (name: string) => (name.startsWith(prefix) ? name.slice(prefix.length) : name);
+  const named = descriptor.values
+    .filter((value) => value.number !== 0)
+    .map((value) => ({ number: value.number, name: bare(value.name) }));
   if (spelling === 'upper' || spelling === 'lower') {
-    return new Map(
-      named.map((value) => [value.number, spelling === 'upper' ? value.localName : value.localName.toLowerCase()]),
-    );
+    return new Map(named.map((value) => [value.number, spelling === 'upper' ? value.name : value.name.toLowerCase()]));
   }
-  const byName = new Map(named.map((value) => [value.localName, value.number]));
+  const byName = new Map(named.map((value) => [value.name, value.number]));
   const byNumber = new Map<number, string>();
   for (const word of spelling) {
     const number = byName.get(word.replace(/\./g, '_').toUpperCase());

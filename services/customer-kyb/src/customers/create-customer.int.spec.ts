@@ -1,3 +1,9 @@
+import {
+  CustomerType,
+  KybScope,
+  ReviewStatus,
+  VerificationStatus,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { dateOf } from '../customer-kyb-spec-kit.js';
@@ -32,9 +38,9 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
       const customer = await create(body);
       expect(customer).toMatchObject({
         businessId: actor.businessId,
-        type: 'business',
-        kybScope: 'FULL',
-        verificationStatus: 'PENDING',
+        type: CustomerType.BUSINESS,
+        kybScope: KybScope.FULL,
+        verificationStatus: VerificationStatus.PENDING,
         owners: [],
         documents: [],
       });
@@ -70,7 +76,13 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
 
     it('seed 2.1: an individual has no kyb_scope, owners, documents or ID files; its fields are the individual ones', async () => {
       const customer = await create(individualBody({ id_type: 'passport', id_number: 'A123' }));
-      expect(customer).toMatchObject({ type: 'individual', kybScope: '', owners: [], documents: [], idFiles: [] });
+      expect(customer).toMatchObject({
+        type: CustomerType.INDIVIDUAL,
+        kybScope: KybScope.UNSPECIFIED,
+        owners: [],
+        documents: [],
+        idFiles: [],
+      });
       expect(customer.fields).toMatchObject({
         first_name: 'Ada',
         id_type: 'passport',
@@ -92,7 +104,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         }),
       );
       expect(customer.owners).toHaveLength(2);
-      expect(customer.owners[0]).toMatchObject({ status: 'PENDING', adminComments: [], idFiles: [] });
+      expect(customer.owners[0]).toMatchObject({ status: ReviewStatus.PENDING, adminComments: [], idFiles: [] });
       expect(customer.owners[0]?.fields).toMatchObject({
         first_name: 'Ada',
         ownership_percentage: 60,
@@ -107,23 +119,26 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
   describe('seed 5 and seed 2.1: the KYB scope', () => {
     it('seed 5: an allow-listed platform gets MINIMAL when kyb_scope is omitted, and may send MINIMAL or FULL', async () => {
       const listed = kit.platform({ minimalAllowed: true });
-      expect((await create(businessBody(), listed)).kybScope).toBe('MINIMAL');
-      expect((await create(businessBody({ kyb_scope: 'MINIMAL' }), listed)).kybScope).toBe('MINIMAL');
+      expect((await create(businessBody(), listed)).kybScope).toBe(KybScope.MINIMAL);
+      expect((await create(businessBody({ kyb_scope: 'MINIMAL' }), listed)).kybScope).toBe(KybScope.MINIMAL);
       const full = await create(businessBody({ kyb_scope: 'FULL', owners: [kit.ownerBody()] }), listed);
-      expect(full).toMatchObject({ kybScope: 'FULL', owners: [expect.objectContaining({ status: 'PENDING' })] });
+      expect(full).toMatchObject({
+        kybScope: KybScope.FULL,
+        owners: [expect.objectContaining({ status: ReviewStatus.PENDING })],
+      });
     });
 
     it('seed 5, seed 7: a platform not on the list gets FULL by default, and MINIMAL is a 422 naming kyb_scope; the list is read at each create', async () => {
       const notListed = kit.platform();
-      expect((await create(businessBody(), notListed)).kybScope).toBe('FULL');
+      expect((await create(businessBody(), notListed)).kybScope).toBe(KybScope.FULL);
       await expectInvalid(create(businessBody({ kyb_scope: 'MINIMAL' }), notListed), {
         kyb_scope: /MINIMAL is not available to this platform \(it is not allow-listed for MINIMAL KYB\)/,
       });
       expect(await kit.customerCount(notListed.businessId)).toBe(1);
       kit.allowMinimal(notListed.businessId);
-      expect((await create(businessBody(), notListed)).kybScope).toBe('MINIMAL');
+      expect((await create(businessBody(), notListed)).kybScope).toBe(KybScope.MINIMAL);
       kit.allowMinimal(notListed.businessId, false);
-      expect((await create(businessBody(), notListed)).kybScope).toBe('FULL');
+      expect((await create(businessBody(), notListed)).kybScope).toBe(KybScope.FULL);
     });
 
     it('seed 2.1: kyb_scope is FULL or MINIMAL exactly; seed 1: a MINIMAL business takes no owners', async () => {
@@ -143,7 +158,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
     it('seed 2.1: a business stored with no scope (created before scopes existed) reads as MINIMAL', async () => {
       const customer = await create(businessBody());
       await query(kit.databaseUrl(), 'update customer set kyb_scope = null where id = $1', [customer.id]);
-      expect((await kit.current(actor, customer.id)).kybScope).toBe('MINIMAL');
+      expect((await kit.current(actor, customer.id)).kybScope).toBe(KybScope.MINIMAL);
     });
   });
 

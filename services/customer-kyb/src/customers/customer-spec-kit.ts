@@ -4,6 +4,7 @@ import type {
   FileUpload,
   Owner as OwnerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { query } from '@corridor/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Actor } from '../context.js';
@@ -219,9 +220,11 @@ export function customerSpecKit(name: string) {
   /** The back office approves every owner and document under review and verifies the customer. */
   const verify = (customer: CustomerMessage) =>
     review(customer.id, {
-      owners: customer.owners.filter((o) => o.status === 'PROCESSING').map((o) => ({ id: o.id, status: 'APPROVED' })),
+      owners: customer.owners
+        .filter((o) => o.status === ReviewStatus.PROCESSING)
+        .map((o) => ({ id: o.id, status: 'APPROVED' })),
       documents: customer.documents
-        .filter((d) => d.status === 'PROCESSING')
+        .filter((d) => d.status === ReviewStatus.PROCESSING)
         .map((d) => ({ id: d.id, status: 'APPROVED' })),
       verdict: 'VERIFIED',
     });

@@ -1,4 +1,8 @@
-import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  ReviewStatus,
+  VerificationStatus,
+  type Customer as CustomerMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { createDocumentUpload, registerDocument, replaceDocument } from '../documents/kyb-documents.js';
 import { attachOwnerFile, createOwnerFileUpload } from '../files/owner-files.js';
@@ -87,7 +91,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
 
   it('while the customer is VERIFIED, it and every owner and document are locked (400); a MINIMAL one is pointed to the upgrade', async () => {
     const verified = await kit.verify(await kit.underReview(actor));
-    expect(verified.verificationStatus).toBe('VERIFIED');
+    expect(verified.verificationStatus).toBe(VerificationStatus.VERIFIED);
     await expectAllLocked(verified, 'VERIFIED');
     const listed = kit.platform({ minimalAllowed: true });
     const minimal = await kit.create(listed, {
@@ -115,7 +119,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     let mixed: Awaited<ReturnType<typeof kit.rejectedWithMixedChildren>>;
     beforeEach(async () => {
       mixed = await kit.rejectedWithMixedChildren(actor);
-      expect(mixed.customer.verificationStatus).toBe('REJECTED');
+      expect(mixed.customer.verificationStatus).toBe(VerificationStatus.REJECTED);
     });
 
     it('an APPROVED owner or document stays locked (400) while the customer is REJECTED, and is not changed', async () => {
@@ -172,23 +176,23 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     it('a REJECTED owner whose fields change goes back to PENDING with admin_comments cleared; the APPROVED one is untouched', async () => {
       const { customer, approvedOwner, rejectedOwner } = mixed;
       const before = customer.owners.find((owner) => owner.id === rejectedOwner);
-      expect(before).toMatchObject({ status: 'REJECTED', adminComments: ['the ID is blurred'] });
+      expect(before).toMatchObject({ status: ReviewStatus.REJECTED, adminComments: ['the ID is blurred'] });
       const updated = await update(customer.id, { owners: [{ id: rejectedOwner, title: 'Director' }] });
       expect(
         updated.owners.map((owner) => [owner.id, owner.status, owner.adminComments, fieldOf(owner, 'title')]),
       ).toEqual([
-        [approvedOwner, 'APPROVED', [], null],
-        [rejectedOwner, 'PENDING', [], 'Director'],
+        [approvedOwner, ReviewStatus.APPROVED, [], null],
+        [rejectedOwner, ReviewStatus.PENDING, [], 'Director'],
       ]);
     });
 
     it('a REJECTED owner whose ID file is replaced goes back to PENDING with admin_comments cleared', async () => {
       const owner = await kit.attachOwnerSlot(actor, mixed.customer.id, mixed.rejectedOwner, 'id_document_back');
-      expect(owner).toMatchObject({ status: 'PENDING', adminComments: [] });
+      expect(owner).toMatchObject({ status: ReviewStatus.PENDING, adminComments: [] });
       expect(
         (await kit.current(actor, mixed.customer.id)).owners.find((o) => o.id === mixed.rejectedOwner),
       ).toMatchObject({
-        status: 'PENDING',
+        status: ReviewStatus.PENDING,
         adminComments: [],
       });
     });
@@ -201,11 +205,11 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
         documentId: rejectedDocument,
         body: { file_id: file },
       });
-      expect(document).toMatchObject({ id: rejectedDocument, status: 'PENDING', adminComments: [] });
+      expect(document).toMatchObject({ id: rejectedDocument, status: ReviewStatus.PENDING, adminComments: [] });
       expect((await kit.current(actor, customer.id)).documents.map((d) => [d.id, d.status])).toEqual(
         expect.arrayContaining([
-          [rejectedDocument, 'PENDING'],
-          [approvedDocument, 'APPROVED'],
+          [rejectedDocument, ReviewStatus.PENDING],
+          [approvedDocument, ReviewStatus.APPROVED],
         ]),
       );
     });
@@ -217,7 +221,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
         owners: [{ id: rejectedOwner, first_name: before ? fieldOf(before, 'first_name') : null }],
       });
       expect(updated.owners.find((owner) => owner.id === rejectedOwner)).toMatchObject({
-        status: 'REJECTED',
+        status: ReviewStatus.REJECTED,
         adminComments: ['the ID is blurred'],
       });
     });
@@ -227,8 +231,8 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       const removed = await removeOwner(kit.em(), ctx(), actor, { customerId: customer.id, ownerId: rejectedOwner });
       expect(removed.owners.map((owner) => owner.id)).toEqual([approvedOwner]);
       const added = await update(customer.id, { owners: [kit.ownerBody({ ownership_percentage: 50 })] });
-      expect(added.owners[1]).toMatchObject({ status: 'PENDING' });
-      expect((await kit.addDocument(actor, customer.id, 'CAC_STATUS_REPORT')).status).toBe('PENDING');
+      expect(added.owners[1]).toMatchObject({ status: ReviewStatus.PENDING });
+      expect((await kit.addDocument(actor, customer.id, 'CAC_STATUS_REPORT')).status).toBe(ReviewStatus.PENDING);
     });
   });
 });

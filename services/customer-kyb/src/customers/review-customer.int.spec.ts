@@ -1,3 +1,4 @@
+import { ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import { adminListCustomers, listAuditEntries } from './list-customers.js';
@@ -31,10 +32,14 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
   it('seed 3.1: VERIFIED with every owner and document APPROVED verifies the customer, records customer.status_changed and the audit entry', async () => {
     const customer = await underReview();
     const reviewed = await kit.verify(customer);
-    expect(reviewed).toMatchObject({ id: customer.id, businessId: actor.businessId, verificationStatus: 'VERIFIED' });
-    expect(reviewed.owners.map((owner) => owner.status)).toEqual(['APPROVED', 'APPROVED']);
-    expect(reviewed.documents.map((document) => document.status)).toEqual(['APPROVED']);
-    expect((await kit.current(actor, customer.id)).verificationStatus).toBe('VERIFIED');
+    expect(reviewed).toMatchObject({
+      id: customer.id,
+      businessId: actor.businessId,
+      verificationStatus: VerificationStatus.VERIFIED,
+    });
+    expect(reviewed.owners.map((owner) => owner.status)).toEqual([ReviewStatus.APPROVED, ReviewStatus.APPROVED]);
+    expect(reviewed.documents.map((document) => document.status)).toEqual([ReviewStatus.APPROVED]);
+    expect((await kit.current(actor, customer.id)).verificationStatus).toBe(VerificationStatus.VERIFIED);
     expect(await kit.statusChanges(customer.id)).toEqual([
       ['PENDING', 'PROCESSING', 'submit'],
       ['PROCESSING', 'VERIFIED', 'review'],
@@ -60,13 +65,13 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
       verdict: 'REJECTED',
     });
     const read = await kit.current(actor, customer.id);
-    expect(read.verificationStatus).toBe('REJECTED');
+    expect(read.verificationStatus).toBe(VerificationStatus.REJECTED);
     expect(read.owners.map((owner) => [owner.id, owner.status, owner.adminComments])).toEqual([
-      [first?.id, 'REJECTED', ['Passport expired', 'Name does not match']],
-      [second?.id, 'PENDING', []],
+      [first?.id, ReviewStatus.REJECTED, ['Passport expired', 'Name does not match']],
+      [second?.id, ReviewStatus.PENDING, []],
     ]);
     expect(read.documents.map((document) => [document.status, document.adminComments])).toEqual([
-      ['REJECTED', ['Not legible']],
+      [ReviewStatus.REJECTED, ['Not legible']],
     ]);
     expect((await kit.statusChanges(customer.id)).at(-1)).toEqual(['PROCESSING', 'REJECTED', 'review']);
   });
@@ -75,8 +80,8 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
     const customer = await underReview();
     const [first] = customer.owners;
     const reviewed = await kit.review(customer.id, { owners: [{ id: first?.id, status: 'APPROVED' }] });
-    expect(reviewed.verificationStatus).toBe('PROCESSING');
-    expect(reviewed.owners.map((owner) => owner.status)).toEqual(['APPROVED', 'PROCESSING']);
+    expect(reviewed.verificationStatus).toBe(VerificationStatus.PROCESSING);
+    expect(reviewed.owners.map((owner) => owner.status)).toEqual([ReviewStatus.APPROVED, ReviewStatus.PROCESSING]);
     expect(await kit.statusChanges(customer.id)).toEqual([['PENDING', 'PROCESSING', 'submit']]);
     expect((await kit.auditOf(customer.id)).at(-1)).toMatchObject({
       action: 'customer.reviewed',
@@ -195,7 +200,7 @@ describe('customer-kyb: the back office’s review (real PostgreSQL)', () => {
       }),
       { 'owners.0.id': /is not an? owner of this customer/, 'documents.0.id': /is not a document of this customer/ },
     );
-    expect(nth((await kit.current(actor, other.id)).owners).status).toBe('PROCESSING');
+    expect(nth((await kit.current(actor, other.id)).owners).status).toBe(ReviewStatus.PROCESSING);
   });
 
   it('DESIGN.md: the review queue (verification_status=PROCESSING) spans businesses, oldest submission first, and leaves out the rest', async () => {

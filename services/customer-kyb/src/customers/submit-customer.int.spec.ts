@@ -1,3 +1,4 @@
+import { KybScope, ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
@@ -87,7 +88,7 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         kit.ownerBody({ ownership_percentage: 33.33 }),
         kit.ownerBody({ ownership_percentage: 33.34 }),
       ]);
-      expect((await submit(thirds.id)).verificationStatus).toBe('PROCESSING');
+      expect((await submit(thirds.id)).verificationStatus).toBe(VerificationStatus.PROCESSING);
     });
 
     it('rule 4: owner emails unique, case-insensitive (stored before the write rule existed)', async () => {
@@ -168,7 +169,7 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         await kit.addDocument(who, another.id, type);
         expect({ type, status: (await kit.submit(who, another.id)).verificationStatus }).toEqual({
           type,
-          status: 'PROCESSING',
+          status: VerificationStatus.PROCESSING,
         });
       }
     });
@@ -199,7 +200,7 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       await kit.attachOwnerSlot(actor, customer.id, withOwners.owners[0]?.id ?? '', 'id_document_back');
       await failedCheck(/^documents must include at least one formation document/); // 7
       await kit.addDocument(actor, customer.id, 'ARTICLES_OF_INCORPORATION');
-      expect((await submit(customer.id)).verificationStatus).toBe('PROCESSING');
+      expect((await submit(customer.id)).verificationStatus).toBe(VerificationStatus.PROCESSING);
     });
   });
 
@@ -208,15 +209,19 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       const customer = await kit.create(minimalActor, businessBody());
       await kit.addDocument(minimalActor, customer.id);
       const submitted = await submit(customer.id, minimalActor);
-      expect(submitted).toMatchObject({ kybScope: 'MINIMAL', verificationStatus: 'PROCESSING', owners: [] });
-      expect(submitted.documents.map((document) => document.status)).toEqual(['PROCESSING']);
+      expect(submitted).toMatchObject({
+        kybScope: KybScope.MINIMAL,
+        verificationStatus: VerificationStatus.PROCESSING,
+        owners: [],
+      });
+      expect(submitted.documents.map((document) => document.status)).toEqual([ReviewStatus.PROCESSING]);
 
       const unscoped = await kit.create(actor, businessBody());
       await sql('update customer set kyb_scope = null where id = $1', [unscoped.id]);
       await kit.addDocument(actor, unscoped.id);
       expect(await submit(unscoped.id)).toMatchObject({
-        kybScope: 'MINIMAL',
-        verificationStatus: 'PROCESSING',
+        kybScope: KybScope.MINIMAL,
+        verificationStatus: VerificationStatus.PROCESSING,
         owners: [],
       });
     });
@@ -240,7 +245,7 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         id_file: /is required before submitting/,
       });
       const ready = await kit.individualReadyToSubmit(actor);
-      expect((await submit(ready.id)).verificationStatus).toBe('PROCESSING');
+      expect((await submit(ready.id)).verificationStatus).toBe(VerificationStatus.PROCESSING);
       const [, changed] = await kit.outboxEvents(ready.id);
       expect(changed?.event.payload).toMatchObject({
         case: 'customerStatusChanged',
@@ -264,10 +269,10 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       expect(customer.submittedAt).toBeUndefined();
       kit.clock.advance(60_000);
       const submitted = await submit(customer.id);
-      expect(submitted).toMatchObject({ id: customer.id, verificationStatus: 'PROCESSING' });
+      expect(submitted).toMatchObject({ id: customer.id, verificationStatus: VerificationStatus.PROCESSING });
       expect(dateOf(submitted.submittedAt)).toEqual(kit.clock.now());
-      expect(submitted.owners.map((owner) => owner.status)).toEqual(['PROCESSING', 'PROCESSING']);
-      expect(submitted.documents.map((document) => document.status)).toEqual(['PROCESSING']);
+      expect(submitted.owners.map((owner) => owner.status)).toEqual([ReviewStatus.PROCESSING, ReviewStatus.PROCESSING]);
+      expect(submitted.documents.map((document) => document.status)).toEqual([ReviewStatus.PROCESSING]);
       expect(await kit.current(actor, customer.id)).toEqual(submitted);
       expect((await kit.auditOf(customer.id)).at(-1)).toEqual({
         action: 'customer.submitted',
@@ -333,14 +338,14 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         verdict: 'REJECTED',
       });
       const fixed = await kit.attachOwnerSlot(actor, submitted.id, rejected ?? '', 'id_document_front');
-      expect(fixed).toMatchObject({ status: 'PENDING', adminComments: [] });
+      expect(fixed).toMatchObject({ status: ReviewStatus.PENDING, adminComments: [] });
       const resubmitted = await submit(submitted.id);
-      expect(resubmitted.verificationStatus).toBe('PROCESSING');
+      expect(resubmitted.verificationStatus).toBe(VerificationStatus.PROCESSING);
       expect(resubmitted.owners.map((owner) => [owner.id, owner.status])).toEqual([
-        [approved, 'APPROVED'],
-        [rejected, 'PROCESSING'],
+        [approved, ReviewStatus.APPROVED],
+        [rejected, ReviewStatus.PROCESSING],
       ]);
-      expect(resubmitted.documents.map((document) => document.status)).toEqual(['APPROVED']);
+      expect(resubmitted.documents.map((document) => document.status)).toEqual([ReviewStatus.APPROVED]);
       expect((await kit.auditOf(submitted.id)).at(-1)?.changes).toMatchObject({
         verification_status: { from: 'REJECTED', to: 'PROCESSING' },
         to_review: { owners: [rejected], documents: [] },
@@ -364,7 +369,7 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         ownerId: rejected.owners[0]?.id ?? '',
       });
       await expectNotReady(submitted.id, { owners: /at least one owner/ });
-      expect((await kit.current(actor, submitted.id)).verificationStatus).toBe('REJECTED');
+      expect((await kit.current(actor, submitted.id)).verificationStatus).toBe(VerificationStatus.REJECTED);
     });
 
     it('another business’s customer is CUSTOMER_NOT_FOUND, like an unknown id, and is not submitted', async () => {
@@ -373,7 +378,7 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       for (const id of [customer.id, randomUUID()]) {
         await expectRefused(submit(id, stranger), Status.NOT_FOUND, 'CUSTOMER_NOT_FOUND');
       }
-      expect((await kit.current(actor, customer.id)).verificationStatus).toBe('PENDING');
+      expect((await kit.current(actor, customer.id)).verificationStatus).toBe(VerificationStatus.PENDING);
       expect(await kit.statusChanges(customer.id)).toEqual([]);
     });
   });

@@ -1,3 +1,4 @@
+import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import { removeOwner, updateCustomer } from './update-customer.js';
@@ -83,9 +84,13 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
         ],
       });
       expect(updated.owners.map((owner) => [owner.id, owner.status, owner.fields])).toEqual([
-        [first, 'PENDING', expect.objectContaining({ first_name: 'Adaeze', title: null, phone: '+2348000000000' })],
-        [second, 'PENDING', expect.objectContaining({ first_name: 'Bola', title: 'CFO' })],
-        [expect.any(String), 'PENDING', expect.objectContaining({ first_name: 'Chidi' })],
+        [
+          first,
+          ReviewStatus.PENDING,
+          expect.objectContaining({ first_name: 'Adaeze', title: null, phone: '+2348000000000' }),
+        ],
+        [second, ReviewStatus.PENDING, expect.objectContaining({ first_name: 'Bola', title: 'CFO' })],
+        [expect.any(String), ReviewStatus.PENDING, expect.objectContaining({ first_name: 'Chidi' })],
       ]);
       expect((await kit.current(actor, customer.id)).owners).toEqual(updated.owners);
       expect((await kit.auditOf(customer.id)).at(-1)?.changes).toEqual({

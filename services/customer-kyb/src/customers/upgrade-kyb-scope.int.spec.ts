@@ -1,3 +1,9 @@
+import {
+  CustomerType,
+  KybScope,
+  ReviewStatus,
+  VerificationStatus,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
@@ -53,9 +59,9 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       const upgraded = await upgrade(customer.id, { owners: owners(60, 40) });
       expect(upgraded).toMatchObject({
         id: customer.id,
-        type: 'business',
-        kybScope: 'FULL',
-        verificationStatus: 'PENDING',
+        type: CustomerType.BUSINESS,
+        kybScope: KybScope.FULL,
+        verificationStatus: VerificationStatus.PENDING,
       });
       expect(upgraded.fields).toMatchObject({
         business_name: fieldOf(customer, 'business_name'),
@@ -70,8 +76,8 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
           fieldOf(owner, 'ownership_percentage'),
         ]),
       ).toEqual([
-        ['PENDING', 'Ada', 60],
-        ['PENDING', 'Ada', 40],
+        [ReviewStatus.PENDING, 'Ada', 60],
+        [ReviewStatus.PENDING, 'Ada', 40],
       ]);
       expect(await kit.current(actor, customer.id)).toEqual(upgraded);
       const entry = (await kit.auditOf(customer.id)).at(-1);
@@ -129,7 +135,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
     it('seed 3.2: the readiness checks do not run here (no document, no owner ID files); they run at the next submit', async () => {
       const customer = await minimal();
       const upgraded = await upgrade(customer.id, { owners: owners(100) });
-      expect(upgraded).toMatchObject({ kybScope: 'FULL', documents: [] });
+      expect(upgraded).toMatchObject({ kybScope: KybScope.FULL, documents: [] });
       expect(nth(upgraded.owners).idFiles).toEqual([]);
       await expectInvalid(
         kit.submit(actor, customer.id),
@@ -143,8 +149,8 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       const who = { ...actor, businessId: customer.businessId };
       await query(kit.databaseUrl(), 'update customer set kyb_scope = null where id = $1', [customer.id]);
       expect(await upgrade(customer.id, { owners: owners(100) }, who)).toMatchObject({
-        kybScope: 'FULL',
-        verificationStatus: 'PENDING',
+        kybScope: KybScope.FULL,
+        verificationStatus: VerificationStatus.PENDING,
       });
     });
   });
@@ -152,10 +158,10 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
   describe('state (seed 3.1)', () => {
     it('VERIFIED → PENDING with customer.status_changed (kyb_scope FULL); editable again; the approved document is not re-reviewed', async () => {
       const verified = await verifiedMinimal({ trading_name: 'Old name' });
-      expect(verified.verificationStatus).toBe('VERIFIED');
+      expect(verified.verificationStatus).toBe(VerificationStatus.VERIFIED);
       const upgraded = await upgrade(verified.id, { owners: owners(100), trading_name: 'New name' });
-      expect(upgraded).toMatchObject({ kybScope: 'FULL', verificationStatus: 'PENDING' });
-      expect(upgraded.documents.map((document) => document.status)).toEqual(['APPROVED']);
+      expect(upgraded).toMatchObject({ kybScope: KybScope.FULL, verificationStatus: VerificationStatus.PENDING });
+      expect(upgraded.documents.map((document) => document.status)).toEqual([ReviewStatus.APPROVED]);
       expect((await kit.statusChanges(verified.id)).at(-1)).toEqual(['VERIFIED', 'PENDING', 'upgrade']);
       const [, , , upgradeEvent] = await kit.outboxEvents(verified.id);
       expect(upgradeEvent?.event.payload).toMatchObject({ case: 'customerStatusChanged', value: { kybScope: 'FULL' } });
@@ -182,8 +188,8 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         verdict: 'REJECTED',
       });
       const upgraded = await upgrade(customer.id, { owners: owners(100) });
-      expect(upgraded).toMatchObject({ kybScope: 'FULL', verificationStatus: 'REJECTED' });
-      expect(nth(upgraded.owners).status).toBe('PENDING');
+      expect(upgraded).toMatchObject({ kybScope: KybScope.FULL, verificationStatus: VerificationStatus.REJECTED });
+      expect(nth(upgraded.owners).status).toBe(ReviewStatus.PENDING);
       expect((await kit.statusChanges(customer.id)).at(-1)).toEqual(['PROCESSING', 'REJECTED', 'review']);
     });
 
@@ -221,7 +227,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         }),
         { kyb_scope: /FULL never returns to MINIMAL/ },
       );
-      expect((await kit.current(actor, customer.id)).kybScope).toBe('FULL');
+      expect((await kit.current(actor, customer.id)).kybScope).toBe(KybScope.FULL);
     });
   });
 

@@ -1,3 +1,4 @@
+import { KybDocumentType, ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import { dateOf, FILE_MAX_BYTES, putObject } from '../customer-kyb-spec-kit.js';
@@ -105,8 +106,8 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       const document = await register(customer.id, { type: 'CERTIFICATE_OF_INCORPORATION', file_id: fileId });
       expect(document).toMatchObject({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        type: 'CERTIFICATE_OF_INCORPORATION',
-        status: 'PENDING',
+        type: KybDocumentType.CERTIFICATE_OF_INCORPORATION,
+        status: ReviewStatus.PENDING,
         adminComments: [],
         file: { fileId, contentType: 'application/pdf', sizeBytes: BigInt(PDF.length), slot: 'document' },
       });
@@ -173,8 +174,14 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
     it('seed 2.3: the other document types register but do not satisfy readiness check 7', async () => {
       const listed = kit.platform({ minimalAllowed: true });
       const customer = await kit.create(listed, businessBody());
-      for (const type of ['PROOF_OF_ADDRESS', 'SHAREHOLDER_REGISTER', 'TAX_REGISTRATION', 'BANK_STATEMENT', 'OTHER']) {
-        expect((await kit.addDocument(listed, customer.id, type)).type).toBe(type);
+      for (const [word, type] of [
+        ['PROOF_OF_ADDRESS', KybDocumentType.PROOF_OF_ADDRESS],
+        ['SHAREHOLDER_REGISTER', KybDocumentType.SHAREHOLDER_REGISTER],
+        ['TAX_REGISTRATION', KybDocumentType.TAX_REGISTRATION],
+        ['BANK_STATEMENT', KybDocumentType.BANK_STATEMENT],
+        ['OTHER', KybDocumentType.OTHER],
+      ] as const) {
+        expect((await kit.addDocument(listed, customer.id, word)).type).toBe(type);
       }
       await expectInvalid(
         kit.submit(listed, customer.id),
@@ -195,8 +202,8 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
       const replaced = await replace(customer.id, document.id, { file_id: fileId, type: 'CAC_STATUS_REPORT' });
       expect(replaced).toMatchObject({
         id: document.id,
-        type: 'CAC_STATUS_REPORT',
-        status: 'PENDING',
+        type: KybDocumentType.CAC_STATUS_REPORT,
+        status: ReviewStatus.PENDING,
         file: { fileId },
       });
       expect((await kit.auditOf(customer.id)).at(-1)?.changes).toEqual({
@@ -205,7 +212,7 @@ describe('customer-kyb: KYB documents (real PostgreSQL and S3Proxy)', () => {
         type: { from: 'INCORPORATION_DOCUMENTS', to: 'CAC_STATUS_REPORT' },
       });
       const kept = await replace(customer.id, document.id, { file_id: await kit.documentFile(actor, customer.id) });
-      expect(kept.type).toBe('CAC_STATUS_REPORT');
+      expect(kept.type).toBe(KybDocumentType.CAC_STATUS_REPORT);
       // seed 6.1: no per-document events.
       expect(await kit.eventCases(customer.id)).toEqual(['customerCreated']);
     });

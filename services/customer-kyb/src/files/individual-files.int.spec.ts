@@ -1,3 +1,4 @@
+import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import {
@@ -33,7 +34,7 @@ describe('customer-kyb: individual ID files (real PostgreSQL and S3Proxy)', () =
     const front = await kit.individualFile(actor, individual.id, 'identity_front');
     const back = await kit.individualFile(actor, individual.id, 'identity_back');
     const customer = await attach(individual.id, { id_file: front, id_file_back: back });
-    expect(customer.verificationStatus).toBe('PENDING');
+    expect(customer.verificationStatus).toBe(VerificationStatus.PENDING);
     expect(customer.idFiles.map((file) => [file.slot, file.fileId, file.contentType])).toEqual([
       ['id_file', front, 'application/pdf'],
       ['id_file_back', back, 'application/pdf'],
@@ -111,7 +112,7 @@ describe('customer-kyb: individual ID files (real PostgreSQL and S3Proxy)', () =
       },
       'NOT_AN_INDIVIDUAL',
     );
-    expect((await kit.current(actor, business.id)).verificationStatus).toBe('PENDING');
+    expect((await kit.current(actor, business.id)).verificationStatus).toBe(VerificationStatus.PENDING);
   });
 
   it('issue 4: a PROCESSING or VERIFIED individual takes no new files (400 CUSTOMER_LOCKED)', async () => {

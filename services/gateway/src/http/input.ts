@@ -24,6 +24,24 @@ function collect(error: z.ZodError, problems: FieldProblems, unknownProblem: str
   }
 }
 
+/**
+ * A body that must be sent, as one JSON object. No body at all is 422: read as {}, a change of
+ * nothing would answer 200 for a request that lost its body (issue 18).
+ */
+export function requiredJsonObject(body: unknown): Record<string, unknown> {
+  if (body === undefined) {
+    throw new HttpError(422, 'VALIDATION_FAILED', 'the request body is required: send a JSON object', {
+      [BODY_PATH]: ['is required: send a JSON object'],
+    });
+  }
+  if (!isJsonObject(body)) {
+    throw new HttpError(422, 'VALIDATION_FAILED', 'the request body must be a JSON object', {
+      [BODY_PATH]: ['must be a JSON object'],
+    });
+  }
+  return body;
+}
+
 /** A JSON body against its schema; no body at all reads as {}, so each required field is named. */
 export function readBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const problems = new FieldProblems();

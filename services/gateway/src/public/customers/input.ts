@@ -1,7 +1,9 @@
 import type { DescField, DescMessage, MessageShape } from '@bufbuild/protobuf';
 import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { BODY_PATH, FieldProblems, firstProblemMessage, inputOfJson, isJsonObject } from '@corridor/grpc';
+import { inputOfJson } from '@corridor/grpc';
+import { FieldProblems, firstProblemMessage } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
+import { requiredJsonObject } from '../../http/input.js';
 import { CUSTOMER_FIELDS, OWNER_FIELDS, type FieldSpec } from './fields.js';
 import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
 
@@ -77,23 +79,18 @@ function refused(message: DescMessage, key: string): string | undefined {
   return reasons && Object.hasOwn(reasons, key) ? reasons[key] : undefined;
 }
 
-/**
- * The body as `descriptor`. No body at all is 422: read as {}, a change of nothing would answer 200
- * for a request that lost its body (issue 18).
- */
+/** The body as `descriptor`: a JSON object is required (requiredJsonObject), then its types and words. */
 export function readInput<Desc extends DescMessage>(descriptor: Desc, body: unknown): MessageShape<Desc> {
   const problems = new FieldProblems();
-  if (body === undefined) problems.add(BODY_PATH, 'is required: send a JSON object');
-  else if (!isJsonObject(body)) problems.add(BODY_PATH, 'must be a JSON object');
-  const input = problems.isEmpty
-    ? inputOfJson(descriptor, body, { words: CUSTOMER_INPUT_WORDS, problems, expected, refused })
-    : undefined;
+  const input = inputOfJson(descriptor, requiredJsonObject(body), {
+    words: CUSTOMER_INPUT_WORDS,
+    problems,
+    expected,
+    refused,
+  });
   if (input === undefined || !problems.isEmpty) {
     const { errors } = problems;
-    const message = Object.hasOwn(errors, BODY_PATH)
-      ? `the request body ${body === undefined ? 'is required: send a JSON object' : 'must be a JSON object'}`
-      : firstProblemMessage(errors);
-    throw new HttpError(422, 'VALIDATION_FAILED', message, errors);
+    throw new HttpError(422, 'VALIDATION_FAILED', firstProblemMessage(errors), errors);
   }
   return input;
 }

@@ -1,8 +1,7 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { readCaller } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
-import { readBody } from '../../http/input.js';
-import { structOfBody } from '../body.js';
+import { readBody, requiredJsonObject } from '../../http/input.js';
 import { pageRequestOf, queryOf } from '../pages/page-query.js';
 import { listEnvelope } from '../pages/list-envelope.js';
 import { pathParam } from '../../http/path-params.js';
@@ -68,7 +67,7 @@ async function replayDelivery({ req, res, clients, call }: RouteContext): Promis
 }
 
 async function replayFailedDeliveries({ req, res, clients, call }: RouteContext): Promise<void> {
-  const body = readBody(ReplayFailedDeliveriesBody, structOfBody(req.body));
+  const body = readBody(ReplayFailedDeliveriesBody, requiredJsonObject(req.body));
   // Only queues attempts (the worker makes them): the default deadline suffices.
   const { queued } = await clients.notification.replayFailedDeliveries(replayFailedDeliveriesRequest(body), call);
   res.status(202).json({ message: 'failed webhook deliveries queued for replay', data: { queued } });
@@ -79,7 +78,7 @@ async function triggerMockWebhook({ req, res, clients, metadata, call }: RouteCo
   // deployment's environment gets past (issuer and audience per environment). Anything but sandbox
   // is refused here, before a request body reaches notification, which refuses it as well.
   if (readCaller(metadata).environment !== 'sandbox') throw new HttpError(403, 'SANDBOX_ONLY', SANDBOX_ONLY_MESSAGE);
-  const body = readBody(MockWebhookBody, structOfBody(req.body));
+  const body = readBody(MockWebhookBody, requiredJsonObject(req.body));
   const response = await clients.notification.triggerMockWebhook(mockWebhookRequest(body), {
     ...call,
     timeoutMs: ATTEMPT_CALL_TIMEOUT_MS,

@@ -1,5 +1,4 @@
-import { structOfBody } from '../body.js';
-import { readBody } from '../../http/input.js';
+import { readBody, requiredJsonObject } from '../../http/input.js';
 import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { webhookJson, webhookWithSecretJson } from './render.js';
@@ -15,14 +14,14 @@ import {
 
 async function registerWebhook({ req, res, clients, call }: RouteContext): Promise<void> {
   // No body at all is 422, never {} (issue 18); then its shape (decision 0026).
-  const body = readBody(RegisterWebhookBody, structOfBody(req.body));
+  const body = readBody(RegisterWebhookBody, requiredJsonObject(req.body));
   const response = await clients.notification.registerWebhook(registerWebhookRequest(body), call);
   res.status(201).json({ message: 'webhook registered', data: webhookWithSecretJson(response) });
 }
 
 async function updateWebhook({ req, res, clients, call }: RouteContext): Promise<void> {
   // No body at all is 422: read as {}, a change of nothing would answer 200 (issue 18).
-  const body = readBody(UpdateWebhookBody, structOfBody(req.body));
+  const body = readBody(UpdateWebhookBody, requiredJsonObject(req.body));
   const response = await clients.notification.updateWebhook(updateWebhookRequest(pathParam(req, 'id'), body), call);
   res.json({ message: 'webhook updated', data: webhookWithSecretJson(response) });
 }

@@ -1,9 +1,9 @@
-import { HttpError } from '../http/errors.js';
-import { structOfBody } from './body.js';
+import { HttpError } from './errors.js';
+import { requiredJsonObject } from './input.js';
 
 describe('a request body must be one JSON object (customer bodies: decision 0025; webhook bodies: 0026)', () => {
   it('refuses no body at all with 422 at (body): read as {}, a change of nothing would answer 200 (issue 18)', () => {
-    expect(() => structOfBody(undefined)).toThrow(
+    expect(() => requiredJsonObject(undefined)).toThrow(
       expect.objectContaining({
         httpStatus: 422,
         code: 'VALIDATION_FAILED',
@@ -22,7 +22,7 @@ describe('a request body must be one JSON object (customer bodies: decision 0025
   ])('refuses %s with 422 VALIDATION_FAILED at (body)', (_name, body) => {
     let refusal: unknown;
     try {
-      structOfBody(body);
+      requiredJsonObject(body);
     } catch (error) {
       refusal = error;
     }
