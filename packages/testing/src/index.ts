@@ -10,3 +10,4 @@ export * from './webhook-receiver.js';
 export * from './query-plan.js';
 export * from './shared-resources.js';
 export * from './dead-letters.js';
+export * from './proto-words.js';

@@ -15,7 +15,9 @@ import {
   SourceOfFundsSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { enumWords, NULL_FIELDS } from '@corridor/grpc';
-import { bodyOf, CUSTOMER_INPUT_WORDS } from './customer-input.js';
+import { protoEnumWords } from '@corridor/testing';
+import { bodyOf } from './customer-input.js';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from './customers/customer.entity.js';
 import { JUDGEMENTS, VERDICTS } from './customers/review-customer.js';
 import {
@@ -41,15 +43,6 @@ import { FILE_CATEGORIES } from './files/individual-files.js';
  * enums against the proto its bodies arrive as, so neither can drift alone.
  */
 
-/** An enum's words spelled from its value names, independently of @corridor/grpc's enumWords. */
-function protoWords(descriptor: DescEnum, casing: 'upper' | 'lower'): string[] {
-  const prefix = `${descriptor.name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}_`;
-  return descriptor.values
-    .filter((value) => value.number !== 0)
-    .map((value) => value.name.slice(prefix.length))
-    .map((word) => (casing === 'upper' ? word : word.toLowerCase()));
-}
-
 const dataFieldsOf = (descriptor: DescMessage, besides: readonly string[]) =>
   descriptor.fields.filter((field) => ![NULL_FIELDS, ...besides].includes(field.name));
 
@@ -68,7 +61,7 @@ describe('customer-kyb’s words against customer_input.proto', () => {
     ['ID_SLOTS', ID_SLOTS, OwnerFileSlotSchema, 'lower'],
     ['FILE_CATEGORIES', FILE_CATEGORIES, IndividualFileCategorySchema, 'lower'],
   ])('%s are exactly the words of its proto enum, as the edge spells them', (_name, words, descriptor, casing) => {
-    expect([...words]).toEqual(protoWords(descriptor, casing));
+    expect([...words]).toEqual(protoEnumWords(descriptor, casing));
     expect(enumWords(descriptor, CUSTOMER_INPUT_WORDS).map(({ word }) => word)).toEqual([...words]);
   });
 

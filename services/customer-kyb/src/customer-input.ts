@@ -1,32 +1,12 @@
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
-import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import {
-  KybDocumentTypeSchema,
-  KybScopeSchema,
-  ReviewStatusSchema,
-  VerificationStatusSchema,
-} from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { enumWords, jsonOfInput, type InputWords } from '@corridor/grpc';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
+import { enumWords, jsonOfInput } from '@corridor/grpc';
 
 /**
  * The typed bodies of customer_input.proto as the JSON objects customer-kyb's rules parse
  * (decision 0025): the gateway converted types and words, the rules here judge the values.
  */
-
-/** Statuses, scopes and KYB document types are upper case in the public API; other words lower. */
-const UPPER_CASE_ENUMS: readonly string[] = [
-  KybScopeSchema.typeName,
-  VerificationStatusSchema.typeName,
-  ReviewStatusSchema.typeName,
-  KybDocumentTypeSchema.typeName,
-];
-
-export const CUSTOMER_INPUT_WORDS: InputWords = {
-  casingOf: (descriptor) => (UPPER_CASE_ENUMS.includes(descriptor.typeName) ? 'upper' : 'lower'),
-  // seed 2.2's percentage: a JSON number, carried as its exact decimal text.
-  isDecimal: (field) => field.parent.typeName === OwnerInputSchema.typeName && field.name === 'ownership_percentage',
-};
 
 /** A request's typed body as the JSON object sent; none at all reads as {}. */
 export function bodyOf(descriptor: DescMessage, input: object | undefined): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { failedPrecondition, jsonOfInput } from '@corridor/grpc';
-import { CUSTOMER_INPUT_WORDS } from '../public/customers/vocabulary.js';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 import { adminUnderTest } from './admin-listener.fixture.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, OWNER_ID } from '../public/customers/customer.fixtures.js';
 import { startFakeCustomerService } from '../public/customers/fake-customer-service.js';

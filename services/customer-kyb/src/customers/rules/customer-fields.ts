@@ -1,7 +1,8 @@
+import { REFUSED_CUSTOMER_PROPERTIES } from '@corridor/contracts/customer-words';
 import { parseCountryCode } from './countries.js';
 import { dateOfBirth, email, httpUri, integer, oneOf, pastDate, text } from './field-formats.js';
 import { ID_DOCUMENT_TYPES, type IdDocumentType } from './owner-fields.js';
-import { SET_BY_CORRIDOR, type FieldFormats } from './records.js';
+import type { FieldFormats } from './records.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
@@ -160,10 +161,4 @@ export const REQUIRED_FIELDS: Readonly<Record<CustomerType, readonly CustomerFie
 };
 
 /** Properties of the customer record that the API returns but a platform never sends. */
-export const READ_ONLY_CUSTOMER_KEYS: Readonly<Record<string, string>> = {
-  id: SET_BY_CORRIDOR,
-  verification_status: SET_BY_CORRIDOR,
-  created_at: SET_BY_CORRIDOR,
-  updated_at: SET_BY_CORRIDOR,
-  documents: 'cannot be sent here: register KYB documents with POST /customer/{id}/document',
-};
+export const READ_ONLY_CUSTOMER_KEYS = REFUSED_CUSTOMER_PROPERTIES;

@@ -1,3 +1,4 @@
+import { REFUSED_OWNER_PROPERTIES } from '@corridor/contracts/customer-words';
 import type { CalendarDate } from './calendar.js';
 import { checkPostalCode, parseCountryCode } from './countries.js';
 import { boolean, dateOfBirth, email, futureDate, oneOf, percentage, text } from './field-formats.js';
@@ -87,14 +88,7 @@ export interface OwnerPatch {
 }
 
 /** Properties an owner entry may not carry, with why (records returned by the API have them). */
-const REFUSED_OWNER_KEYS: Readonly<Record<string, string>> = {
-  status: SET_BY_CORRIDOR,
-  admin_comments: SET_BY_CORRIDOR,
-  id_document_front:
-    'is not part of this request: upload owner ID files per slot with POST /customer/{id}/owner/{owner}/files',
-  id_document_back:
-    'is not part of this request: upload owner ID files per slot with POST /customer/{id}/owner/{owner}/files',
-};
+const REFUSED_OWNER_KEYS = REFUSED_OWNER_PROPERTIES;
 
 /**
  * An owner's postal code against its country (seed 2.1's `zip_code`/`country` rule, applied to the

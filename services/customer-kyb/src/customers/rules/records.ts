@@ -9,7 +9,7 @@ import { type FieldProblems } from '@corridor/validation';
 export type FieldFormats<T> = { readonly [K in keyof T]-?: FieldFormat<NonNullable<T[K]>> };
 
 export { NOT_RECOGNISED };
-export const SET_BY_CORRIDOR = 'is set by Corridor and cannot be sent';
+export { SET_BY_CORRIDOR } from '@corridor/contracts/customer-words';
 
 export interface ParseFieldsOptions<T> {
   /** Path of the record itself: '' for the body, `owners.1` for an owner. */

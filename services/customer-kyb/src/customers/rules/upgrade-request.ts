@@ -1,5 +1,6 @@
+import { UPGRADE_KYB_SCOPE_FIELDS } from '@corridor/contracts/customer-words';
 import { calendarDateOf, type CalendarDate, type Today } from './calendar.js';
-import { CUSTOMER_FORMATS, OPERATING_FIELDS, type CustomerField, type CustomerFieldValues } from './customer-fields.js';
+import { CUSTOMER_FORMATS, type CustomerField, type CustomerFieldValues } from './customer-fields.js';
 import { ownerSetFacts, parseNewOwner, type NewOwner } from './owner-fields.js';
 import { checkOwnerEmailsUnique, checkOwnershipSumsTo100, checkUpgradeOwnerCount, OWNERS_PATH } from './owners.js';
 import type { Patch } from './patch.js';
@@ -8,22 +9,7 @@ import { fieldPath } from './validation.js';
 import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
 
 /** seed 4.2: the customer fields an upgrade request may override or add, besides `owners`. */
-export const UPGRADE_FIELDS: readonly CustomerField[] = [
-  'registration_number',
-  'incorporation_country',
-  'country',
-  'trading_name',
-  'business_type',
-  'incorporation_date',
-  'industry_type',
-  'business_description',
-  'website',
-  'source_of_funds',
-  'estimated_annual_revenue',
-  'expected_monthly_payments',
-  'account_purpose',
-  ...OPERATING_FIELDS,
-];
+export const UPGRADE_FIELDS: readonly CustomerField[] = UPGRADE_KYB_SCOPE_FIELDS;
 
 /** A valid upgrade-kyb-scope body: the new owners, and the fields sent with it (an update patch). */
 export interface UpgradeRequest {

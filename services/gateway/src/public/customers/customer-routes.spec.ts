@@ -16,7 +16,7 @@ import { serveRoutes } from '../route-harness.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, DOCUMENT_ID, OWNER_ID } from './customer.fixtures.js';
 import { startFakeCustomerService } from './fake-customer-service.js';
 import { CUSTOMER_API_ROUTES } from './index.js';
-import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 
 /**
  * The customer routes' handlers against customer-kyb over real gRPC (a fake service on loopback).

@@ -15,7 +15,7 @@ import { UpdateCustomerRequestSchema } from '@corridor/contracts/corridor/custom
 import { jsonOfInput } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
 import { readInput } from './input.js';
-import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 
 /** What customer-kyb receives and reads back as JSON: the request encoded and decoded as gRPC does. */
 function acrossTheWire(body: unknown) {

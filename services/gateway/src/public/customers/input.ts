@@ -1,11 +1,12 @@
 import type { DescField, DescMessage, MessageShape } from '@bufbuild/protobuf';
 import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { REFUSED_CUSTOMER_PROPERTIES, REFUSED_OWNER_PROPERTIES } from '@corridor/contracts/customer-words';
 import { inputOfJson } from '@corridor/grpc';
 import { FieldProblems, firstProblemMessage } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { requiredJsonObject } from '../../http/input.js';
 import { CUSTOMER_FIELDS, OWNER_FIELDS, type FieldSpec } from './fields.js';
-import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 
 /**
  * A customer route's JSON body as its typed message of customer_input.proto (decision 0025). Only
@@ -14,34 +15,10 @@ import { CUSTOMER_INPUT_WORDS } from './vocabulary.js';
  * customer-kyb's, which reports all of them at once.
  */
 
-const SET_BY_CORRIDOR = 'is set by Corridor and cannot be sent';
-
 /** Properties the API answers but never accepts, and where a platform sets them instead. */
-const READ_ONLY: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map<
-  string,
-  Readonly<Record<string, string>>
->([
-  [
-    CustomerInputSchema.typeName,
-    {
-      id: SET_BY_CORRIDOR,
-      verification_status: SET_BY_CORRIDOR,
-      created_at: SET_BY_CORRIDOR,
-      updated_at: SET_BY_CORRIDOR,
-      documents: 'cannot be sent here: register KYB documents with POST /customer/{id}/document',
-    },
-  ],
-  [
-    OwnerInputSchema.typeName,
-    {
-      status: SET_BY_CORRIDOR,
-      admin_comments: SET_BY_CORRIDOR,
-      id_document_front:
-        'is not part of this request: upload owner ID files per slot with POST /customer/{id}/owner/{owner}/files',
-      id_document_back:
-        'is not part of this request: upload owner ID files per slot with POST /customer/{id}/owner/{owner}/files',
-    },
-  ],
+const READ_ONLY: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map([
+  [CustomerInputSchema.typeName, REFUSED_CUSTOMER_PROPERTIES],
+  [OwnerInputSchema.typeName, REFUSED_OWNER_PROPERTIES],
 ]);
 
 const ALL_CUSTOMER_FIELDS: Readonly<Record<string, FieldSpec>> = {

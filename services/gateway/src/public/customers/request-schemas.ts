@@ -1,3 +1,4 @@
+import { UPGRADE_KYB_SCOPE_FIELDS } from '@corridor/contracts/customer-words';
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
 import {
@@ -137,28 +138,6 @@ export const kycDataBody: JsonSchema = {
   properties: fieldsOf(ALL_CUSTOMER_FIELDS, NEVER_NULL),
 };
 
-/** seed 4.2: what an upgrade may override or add besides owners. */
-const UPGRADE_FIELDS = [
-  'registration_number',
-  'incorporation_country',
-  'country',
-  'trading_name',
-  'business_type',
-  'incorporation_date',
-  'industry_type',
-  'business_description',
-  'website',
-  'source_of_funds',
-  'estimated_annual_revenue',
-  'expected_monthly_payments',
-  'account_purpose',
-  'operating_street',
-  'operating_city',
-  'operating_state',
-  'operating_zip_code',
-  'operating_country',
-];
-
 /** POST /customer/{customer}/upgrade-kyb-scope (seed 4.2). */
 export const upgradeBody: JsonSchema = {
   type: 'object',
@@ -176,7 +155,11 @@ export const upgradeBody: JsonSchema = {
         '1 to 5 owners whose ownership_percentage values sum to exactly 100, emails unique; they start PENDING. Upload their ID files afterwards, then submit.',
     },
     ...fieldsOf(
-      Object.fromEntries(Object.entries(CUSTOMER_FIELDS.business).filter(([name]) => UPGRADE_FIELDS.includes(name))),
+      Object.fromEntries(
+        Object.entries(CUSTOMER_FIELDS.business).filter(([name]) =>
+          (UPGRADE_KYB_SCOPE_FIELDS as readonly string[]).includes(name),
+        ),
+      ),
       ['registration_number', 'incorporation_country', 'country'],
     ),
   },

@@ -1,5 +1,4 @@
 import type { DescEnum } from '@bufbuild/protobuf';
-import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import {
   AccountPurposeSchema,
   AnnualRevenueBandSchema,
@@ -13,7 +12,8 @@ import {
   SourceOfFundsSchema,
   VerificationStatusSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { enumWords, type InputWords } from '@corridor/grpc';
+import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
+import { enumWords } from '@corridor/grpc';
 
 /**
  * The public words of the customer API, made from customer-kyb's proto enums (decision 0025):
@@ -21,20 +21,6 @@ import { enumWords, type InputWords } from '@corridor/grpc';
  * the gateway's JSON words and the proto meet; customer-kyb's customer-input.ts spells them alike,
  * and each side's spec holds its words against the proto.
  */
-
-/** Statuses, scopes and KYB document types are upper case in the public API; other words lower. */
-const UPPER_CASE_ENUMS: readonly string[] = [
-  KybScopeSchema.typeName,
-  VerificationStatusSchema.typeName,
-  ReviewStatusSchema.typeName,
-  KybDocumentTypeSchema.typeName,
-];
-
-export const CUSTOMER_INPUT_WORDS: InputWords = {
-  casingOf: (descriptor) => (UPPER_CASE_ENUMS.includes(descriptor.typeName) ? 'upper' : 'lower'),
-  // seed 2.2's percentage: a JSON number, carried as its exact decimal text.
-  isDecimal: (field) => field.parent.typeName === OwnerInputSchema.typeName && field.name === 'ownership_percentage',
-};
 
 /** An enum's public words, in the proto's order. */
 export const wordsOf = (descriptor: DescEnum): string[] =>
