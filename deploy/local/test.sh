@@ -32,9 +32,11 @@ took "set-up (toolchain, packages, build, servers, Chromium, schemathesis)"
 # shellcheck source=deploy/local/toolchain.sh
 . "$here/toolchain.sh"
 cd "$CORRIDOR_ROOT"
-echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
-pnpm run --silent lint
-took lint
+# Lint beside the chart checks and jest (its output after jest's): its 15 s of CPU cost jest less
+# than its wall time would cost the run.
+lint_log="$here/../../.local/log/lint-background.log"
+pnpm run --silent lint >"$lint_log" 2>&1 &
+lint=$!
 bash "$here/../helm/check.sh"
 took "chart checks"
 # The cluster check beside jest (it needs the chart checks' helm): mostly waiting on its control
@@ -52,7 +54,7 @@ cluster_log="$here/../../.local/log/cluster-check-background.log"
   nice -n 10 bash "$here/../helm/cluster-check.sh"
 ) >"$cluster_log" 2>&1 &
 cluster_check=$!
-# Two jest workers, then, alone on one, the suites that need the machine to themselves
+# The jest workers, then, alone on one, the suites that need the machine to themselves
 # (jest.config.mjs SERIAL_E2E). Anything a failed suite left open would keep jest waiting for ever:
 # --forceExit ends it after the summary (jest's global tear-down kills the shared platforms, the
 # testing package the rest), and the time limit stops a hang long before CI's own does.
@@ -64,9 +66,12 @@ run_jest() {
   if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then echo "[test] jest did not finish within $limit: stopped" >&2; fi
   [ "$code" -eq 0 ] || status=$code
 }
-echo "[test] jest: unit, integration, e2e (two workers)"
-run_jest --maxWorkers=2 --selectProjects unit integration e2e "$@"
-took "jest on two workers"
+# Three workers on two cores: many e2e suites spend their time waiting (retry schedules, restarts,
+# leases), and a third overlaps that waiting; the suites that load the machine run after, alone.
+workers=${CORRIDOR_TEST_WORKERS:-3}
+echo "[test] jest: unit, integration, e2e ($workers workers)"
+run_jest --maxWorkers="$workers" --selectProjects unit integration e2e "$@"
+took "jest on $workers workers"
 echo "[test] jest: e2e-serial (one worker, nothing beside it)"
 run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@"
 took "jest e2e-serial"
@@ -78,6 +83,12 @@ if ! (pnpm exec tsc -b bench && BENCH_SMOKE=1 BENCH_SECONDS=1 BENCH_WARM_UP_SECO
   status=1
 fi
 took "bench smoke"
+code=0
+wait "$lint" || code=$?
+echo "[test] lint: buf lint, generated code up to date, eslint, prettier"
+cat "$lint_log"
+[ "$code" -eq 0 ] || status=$code
+took "lint (beside the chart checks and jest)"
 code=0
 wait "$cluster_check" || code=$?
 cat "$cluster_log"
