@@ -10,14 +10,38 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SUPERVISOR = `${REPO_ROOT}deploy/local/supervise.mjs`;
 
 /** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
+/**
+ * Ports handed out here come from below the kernel's ephemeral range (32768–60999 on Linux), in a
+ * slice of their own per jest worker, in turn. A port the kernel picked for `listen(0)` was free
+ * when asked but could be the local port of any outgoing connection (a Kafka or PostgreSQL client)
+ * or another worker's pick by the time the service binds it: with three workers and the cluster
+ * check beside them, a gateway once lost its port that way (EADDRINUSE).
+ */
+const PORT_FLOOR = 10_000;
+const SLICE = 2_800;
+const slice = Math.min(Math.max(Number(process.env.JEST_WORKER_ID ?? 0), 0), 7);
+let nextPort = PORT_FLOOR + slice * SLICE + Math.floor(Math.random() * SLICE);
+
+async function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    server.close();
+  }
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < SLICE; tries += 1) {
+    const port = nextPort;
+    nextPort = PORT_FLOOR + slice * SLICE + ((nextPort - PORT_FLOOR - slice * SLICE + 1) % SLICE);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_FLOOR + slice * SLICE}–${PORT_FLOOR + (slice + 1) * SLICE - 1}`);
 }
 
 export interface ServiceProcess {
