@@ -119,7 +119,9 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
   it('two workers claiming at once never get the same delivery (SKIP LOCKED)', async () => {
     const endpoint = await registration();
     const ids = new Set<string>();
-    for (let i = 0; i < 8; i++) ids.add(await delivery(endpoint, new Date(Date.now() - 5_000)));
+    // Due a day ago: older than any delivery earlier tests left pending, so the claims' oldest-first
+    // pages are these eight however long those tests took (under load, 5 s ago was not the oldest).
+    for (let i = 0; i < 8; i++) ids.add(await delivery(endpoint, new Date(Date.now() - 86_400_000)));
     const options = { now: new Date(), limit: 8, perEndpoint: 100, leaseMs: 60_000 };
     const [a, b] = await Promise.all([deliveries().claimDue(options), deliveries().claimDue(options)]);
     const mine = [...a.deliveries, ...b.deliveries].map((d) => d.id).filter((id) => ids.has(id));
