@@ -343,10 +343,14 @@ export class Platform {
     this.notificationDb = testDatabaseAt(databases.notification);
     this.paymentsService.db = testDatabaseAt(databases.payments);
     this.bucket = testBucketNamed(state.bucket);
-    const ready = await fetch(`${this.publicUrl}/readyz`);
-    if (ready.status !== 200) {
-      throw new Error(`the worker's shared platform is not ready (${ready.status}): ${await ready.text()}`);
-    }
+    // A moment's NOT_SERVING (a readiness ping slower than its 1 s limit on a loaded machine) is not
+    // a dead platform: it must answer ready within 20 s, as a probe would wait for it.
+    await eventually(async () => {
+      const ready = await fetch(`${this.publicUrl}/readyz`);
+      if (ready.status !== 200) {
+        throw new Error(`the worker's shared platform is not ready (${ready.status}): ${await ready.text()}`);
+      }
+    }, 20_000);
   }
 
   /** customer-kyb's environment: this platform's database, bucket, topic prefix and identity. */
