@@ -23,6 +23,19 @@ export interface CorridorUnderLoad {
   stop(): Promise<void>;
 }
 
+/**
+ * Businesses the read phases rotate through: identity allows a business at most 100,000 requests a
+ * minute, fewer than a quiet 2-core machine answers whoami in 8 s (about 20,000/s); the whoami,
+ * untraced whoami and customer phases fall within one minute of each other.
+ */
+const READING_BUSINESSES = 8;
+
+interface ReadingBusiness {
+  credentials: Awaited<ReturnType<Platform['createCredentials']>>;
+  token: string;
+  customerPath: string;
+}
+
 /** Far above what 2 cores can serve, so the limiters count but never refuse. */
 const TOKEN_REQUESTS_PER_MINUTE = 10_000_000;
 /** identity's maximum per_minute; per_hour at most 60 times that. */
@@ -59,6 +72,25 @@ async function createCustomer(platform: Platform, token: string): Promise<string
   return id;
 }
 
+/** A business with its limits raised, a reading token and a FULL customer with two owners, each tried once. */
+async function readingBusiness(platform: Platform, index: number): Promise<ReadingBusiness> {
+  const business = await platform.createBusiness(`Bench Platform ${index + 1}`);
+  await expectOk(
+    await platform.admin(`/admin/businesses/${business.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ rate_limits: BUSINESS_RATE_LIMITS }),
+    }),
+    'raising the rate limits',
+  );
+  const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
+  const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
+  await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
+  const writer = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:write'), 'a token'));
+  const customerPath = `/api/external/customer/${await createCustomer(platform, writer)}`;
+  await expectOk(await platform.api(customerPath, token), 'a customer read');
+  return { credentials, token, customerPath };
+}
+
 /**
  * Real processes on free ports with a database and topics of their own (test/support's Platform),
  * so the bench never touches what `npm start` runs; `everyService` is added to each one's
@@ -79,30 +111,24 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
   });
   try {
     await platform.start();
-    const business = await platform.createBusiness('Bench Platform');
-    await expectOk(
-      await platform.admin(`/admin/businesses/${business.id}`, {
-        method: 'PATCH',
-        body: JSON.stringify({ rate_limits: BUSINESS_RATE_LIMITS }),
-      }),
-      'raising the rate limits',
+    const readers = await Promise.all(
+      Array.from({ length: READING_BUSINESSES }, (_, index) => readingBusiness(platform, index)),
     );
-    const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
-    const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
-    await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
-    const writer = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:write'), 'a token'));
-    const customerPath = `/api/external/customer/${await createCustomer(platform, writer)}`;
+    const [first] = readers;
+    if (!first) throw new Error('no reading business');
     const untraced = await platform.startGateway({ OTEL_SDK_DISABLED: 'true' });
-    await expectOk(await untraced.api('/api/external/whoami', token), 'whoami without tracing');
-    await expectOk(await platform.api(customerPath, token), 'a customer read');
+    await expectOk(await untraced.api('/api/external/whoami', first.token), 'whoami without tracing');
     const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
     const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS);
 
+    const rotation = (path: (reader: ReadingBusiness) => string) =>
+      readers.map((reader) => ({ path: path(reader), headers: { authorization: `Bearer ${reader.token}` } }));
+    const whoami = rotation(() => '/api/external/whoami');
     return {
       healthzRequest: { url: `${platform.publicUrl}/healthz` },
       customerReadRequest: {
-        url: `${platform.publicUrl}${customerPath}`,
-        headers: { authorization: `Bearer ${token}` },
+        url: `${platform.publicUrl}${first.customerPath}`,
+        rotation: rotation((reader) => reader.customerPath),
       },
       tokenRequest: {
         url: `${platform.publicUrl}/oauth/token`,
@@ -110,19 +136,13 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
           grant_type: 'client_credentials',
-          client_id: credentials.client_id,
-          client_secret: credentials.client_secret,
+          client_id: first.credentials.client_id,
+          client_secret: first.credentials.client_secret,
           scope: 'customer:read',
         }).toString(),
       },
-      whoamiRequest: {
-        url: `${platform.publicUrl}/api/external/whoami`,
-        headers: { authorization: `Bearer ${token}` },
-      },
-      untracedWhoamiRequest: {
-        url: `${untraced.publicUrl}/api/external/whoami`,
-        headers: { authorization: `Bearer ${token}` },
-      },
+      whoamiRequest: { url: `${platform.publicUrl}/api/external/whoami`, rotation: whoami },
+      untracedWhoamiRequest: { url: `${untraced.publicUrl}/api/external/whoami`, rotation: whoami },
       payments,
       payouts,
       stop: () => platform.stop(),

@@ -8,6 +8,12 @@ export interface Target {
   body?: string;
   /** Each `[<id>]` in the body becomes a fresh id per request (autocannon): unique references. */
   idReplacement?: boolean;
+  /**
+   * Requests each connection sends in turn, each overriding the path and headers above: the same
+   * request as several businesses, so no one business's rate limit (at most 100,000 a minute)
+   * refuses a fast phase.
+   */
+  rotation?: { path: string; headers: Record<string, string> }[];
 }
 
 export interface LoadSettings {
@@ -34,6 +40,7 @@ const options = (target: Target, connections: number) => ({
   headers: target.headers,
   body: target.body,
   idReplacement: target.idReplacement ?? false,
+  ...(target.rotation ? { requests: target.rotation } : {}),
   connections,
   pipelining: 1,
 });
