@@ -32,9 +32,20 @@ export interface InputWords {
   isDecimal(field: DescField): boolean;
 }
 
+type EnumWords = readonly { readonly word: string; readonly number: number }[];
+
+/**
+ * Spelt once per enum and casing: every enum of a customer read (its type, scope, status, each
+ * owner's and document's) is looked up here, on both sides of the hop, on every request.
+ */
+const spelt = new WeakMap<DescEnum, Partial<Record<'upper' | 'lower', EnumWords>>>();
+
 /** Every public word of an enum but UNSPECIFIED, with its number, in the proto's order. */
-export function enumWords(descriptor: DescEnum, words: InputWords): { word: string; number: number }[] {
-  return [...wordsByNumber(descriptor, words.casingOf(descriptor))].map(([number, word]) => ({ word, number }));
+export function enumWords(descriptor: DescEnum, words: InputWords): EnumWords {
+  const casing = words.casingOf(descriptor);
+  const byCasing = spelt.get(descriptor) ?? {};
+  spelt.set(descriptor, byCasing);
+  return (byCasing[casing] ??= [...wordsByNumber(descriptor, casing)].map(([number, word]) => ({ word, number })));
 }
 
 /** The single repeated field of a list message (`entries`), when `descriptor` is one. */
