@@ -34,6 +34,8 @@ export default {
   // Names the run, whose migrated template databases the suites copy (test/global-setup.mjs).
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
+  // The longest suites first, on a fresh clone too (test/slow-first-sequencer.mjs).
+  testSequencer: '<rootDir>/test/slow-first-sequencer.mjs',
   projects: [
     project('unit', ['**/*.spec.ts'], {
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
