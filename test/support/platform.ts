@@ -448,21 +448,26 @@ export class Platform {
   }
 
   /**
-   * A gateway is started once it listens AND has identity's signing keys: until then it rightly
-   * answers every authenticated call 503, which a test must not mistake for the behaviour it checks.
-   * (Not /readyz as a whole: some tests start a gateway whose Redis is dead on purpose.)
+   * A gateway is started once it listens, has identity's signing keys and is connected to Redis:
+   * until then it rightly answers every authenticated call 503 (its Redis connection can take longer
+   * than the keys on a loaded machine), which a test must not mistake for the behaviour it checks.
+   * Not /readyz as a whole (a service may be left out), and not Redis when a test gives the gateway
+   * a Redis of its own (REDIS_URL), which may be dead on purpose.
    */
   private spawnGateway(publicPort: number, adminPort: number, extra: Record<string, string>): Promise<ServiceProcess> {
+    const env = this.gatewayEnvironment(publicPort, adminPort, extra);
+    const needed = env.REDIS_URL === undefined ? ['signing_keys', 'redis'] : ['signing_keys'];
     return startService({
       service: 'gateway',
-      env: this.gatewayEnvironment(publicPort, adminPort, extra),
+      env,
       supervised: this.supervised,
       ready: async (process) => {
         await logged('gateway listening')(process);
         const readiness = (await (await fetch(`http://127.0.0.1:${publicPort}/readyz`)).json()) as {
           dependencies?: Record<string, string>;
         };
-        if (readiness.dependencies?.signing_keys !== 'ok') throw new Error('gateway has no signing keys yet');
+        const waiting = needed.filter((dependency) => readiness.dependencies?.[dependency] !== 'ok');
+        if (waiting.length > 0) throw new Error(`gateway not ready yet: ${waiting.join(', ')}`);
       },
     });
   }
