@@ -1,5 +1,6 @@
 import { businessBody, ownerBody } from '../../test/dist/support/customers.js';
 import { Platform } from '../../test/dist/support/platform.js';
+import type { ReadingCaller } from './ceilings.js';
 import type { Target } from './load.js';
 import { preparePayments, type PaymentsUnderLoad } from './payments-under-load.js';
 import { PAYOUT_BENCH_ENV, preparePayouts, type PayoutsUnderLoad } from './payouts-under-load.js';
@@ -20,6 +21,10 @@ export interface CorridorUnderLoad {
   payments: PaymentsUnderLoad;
   /** A third business, funded in NGN, for the payout phases. */
   payouts: PayoutsUnderLoad;
+  /** What the request parts (ceilings.ts) call with: the reading businesses, their cache and database. */
+  readingCallers: ReadingCaller[];
+  redisKeyPrefix: string;
+  customerDatabaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -33,7 +38,22 @@ const READING_BUSINESSES = 8;
 interface ReadingBusiness {
   credentials: Awaited<ReturnType<Platform['createCredentials']>>;
   token: string;
+  customerId: string;
   customerPath: string;
+}
+
+/** The caller as the gateway reads it from the token's claims (sub, client_id, gen). */
+function callerOf(reader: ReadingBusiness): ReadingCaller {
+  const claims = JSON.parse(Buffer.from(reader.token.split('.')[1] ?? '', 'base64url').toString()) as {
+    sub?: unknown;
+    client_id?: unknown;
+    gen?: unknown;
+  };
+  const { sub, client_id: clientId, gen } = claims;
+  if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof gen !== 'number') {
+    throw new Error(`a reading token without sub, client_id or gen: ${JSON.stringify(claims)}`);
+  }
+  return { businessId: sub, clientId, generation: gen, customerId: reader.customerId };
 }
 
 /** Far above what 2 cores can serve, so the limiters count but never refuse. */
@@ -86,9 +106,15 @@ async function readingBusiness(platform: Platform, index: number): Promise<Readi
   const token = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:read'), 'a token'));
   await expectOk(await platform.api('/api/external/whoami', token), 'whoami');
   const writer = accessToken(await expectOk(await platform.requestToken(credentials, 'customer:write'), 'a token'));
-  const customerPath = `/api/external/customer/${await createCustomer(platform, writer)}`;
+  const customerId = await createCustomer(platform, writer);
+  const customerPath = `/api/external/customer/${customerId}`;
   await expectOk(await platform.api(customerPath, token), 'a customer read');
-  return { credentials, token, customerPath };
+  return { credentials, token, customerId, customerPath };
+}
+
+function customerDatabaseUrl(platform: Platform): string {
+  if (!platform.customerDb) throw new Error('the bench platform runs customer-kyb');
+  return platform.customerDb.url;
 }
 
 /**
@@ -145,6 +171,9 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
       untracedWhoamiRequest: { url: `${untraced.publicUrl}/api/external/whoami`, rotation: whoami },
       payments,
       payouts,
+      readingCallers: readers.map(callerOf),
+      redisKeyPrefix: platform.redisKeyPrefix,
+      customerDatabaseUrl: customerDatabaseUrl(platform),
       stop: () => platform.stop(),
     };
   } catch (error) {

@@ -40,6 +40,65 @@ export function requestGoals(phases: {
   ];
 }
 
+/** The most a target's ratio can be on this machine, from the CPU its parts cost alone in this run. */
+export interface Ceiling {
+  name: string;
+  /** The highest ratio the parts' CPU allows. */
+  value: number;
+  bound: number;
+  parts: string;
+}
+
+const cpu = (phase: PhaseResult) => phase.measurement.cpuMicrosPerRequest ?? 0;
+
+function ceiling(name: string, reference: number, parts: number[], bound: number, described: string): Ceiling {
+  const cost = parts.reduce((sum, part) => sum + part, 0);
+  return { name, value: cost > 0 ? Number((reference / cost).toFixed(3)) : 0, bound, parts: described };
+}
+
+/**
+ * A request costs at least the CPU of the parts it cannot do without, each measured alone in this
+ * run (a whole machine's CPU per request, cpu.ts): so its rate can be at most the reference's CPU
+ * per request ÷ the parts' sum times the reference's rate, whatever is made faster around them.
+ * Where that is under a target's bound, the target needs a part left out (a guarantee), not speed.
+ */
+export function requestCeilings(phases: {
+  healthz: PhaseResult;
+  whoami: PhaseResult;
+  grpcBare: PhaseResult;
+  guard: PhaseResult;
+  customerStatement: PhaseResult;
+}): Ceiling[] {
+  const { healthz, whoami, grpcBare, guard, customerStatement } = phases;
+  return [
+    ceiling(
+      'whoami req/s ÷ /healthz',
+      cpu(healthz),
+      [cpu(healthz), cpu(guard)],
+      0.85,
+      '/healthz + the Redis guard (revocation and exact rate limits)',
+    ),
+    ceiling(
+      'GET /customer/{id} req/s ÷ whoami',
+      cpu(whoami),
+      [cpu(whoami), cpu(grpcBare), cpu(customerStatement)],
+      0.5,
+      'whoami + a bare gRPC no-op + the read statement',
+    ),
+  ];
+}
+
+export function formatCeilings(ceilings: Ceiling[]): string {
+  const width = Math.max(...ceilings.map((c) => c.name.length));
+  return [
+    "ceilings (the most each ratio can be here, from its parts' CPU per request in this run):",
+    ...ceilings.map(
+      (c) =>
+        `  ${c.name.padEnd(width)}  ≤ ${c.value.toFixed(3).padStart(5)}  (target ≥ ${c.bound}${c.value < c.bound ? ', out of reach' : ''}): ${c.parts}`,
+    ),
+  ].join('\n');
+}
+
 export function formatGoals(goals: Goal[]): string {
   const width = Math.max(...goals.map((g) => g.name.length));
   return [

@@ -32,6 +32,8 @@ export interface Measurement {
   totalRequests: number;
   /** Count per HTTP status, so a run full of 429s or 503s shows what it measured. */
   statusCodes: Record<string, number>;
+  /** The whole machine's CPU time per request, in µs, where measured (cpu.ts). */
+  cpuMicrosPerRequest?: number;
 }
 
 const options = (target: Target, connections: number) => ({

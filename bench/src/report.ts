@@ -47,7 +47,7 @@ export function formatTable(
   settings: LoadSettings,
 ): string {
   const { cpus: count, cpu_model: model, node, load_average_1m_before: load } = machine();
-  const header = ['phase', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs baseline', 'vs whoami'];
+  const header = ['phase', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx', 'errors', 'vs baseline', 'vs whoami'];
   const rows = phases.map((phase) => {
     const m = phase.measurement;
     return [
@@ -55,6 +55,7 @@ export function formatTable(
       m.requestsPerSecond.toLocaleString('en'),
       String(m.latencyP50Ms),
       String(m.latencyP99Ms),
+      m.cpuMicrosPerRequest === undefined ? '' : String(m.cpuMicrosPerRequest),
       String(m.non2xx),
       String(m.errors),
       `${(ratio(phase, baseline) * 100).toFixed(1)} %`,
@@ -176,6 +177,9 @@ export function resultsJson(
           ...(phase.seconds === undefined ? {} : { seconds: phase.seconds }),
           requests_per_second: phase.measurement.requestsPerSecond,
           latency_ms: { p50: phase.measurement.latencyP50Ms, p99: phase.measurement.latencyP99Ms },
+          ...(phase.measurement.cpuMicrosPerRequest === undefined
+            ? {}
+            : { cpu_micros_per_request: phase.measurement.cpuMicrosPerRequest }),
           non_2xx: phase.measurement.non2xx,
           errors: phase.measurement.errors,
           total_requests: phase.measurement.totalRequests,

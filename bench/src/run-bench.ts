@@ -2,10 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaselineServer, type BaselineServer } from './baseline-server.js';
+import { startRequestParts, type RequestParts } from './ceilings.js';
 import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js';
+import { measureBackgroundCpu, withCpuPerRequest } from './cpu.js';
 import { numberFromEnv } from './env.js';
 import { startExpressBaseline, type ExpressBaseline } from './express-baseline.js';
-import { formatGoals, goalsJson, phaseProblems, requestGoals } from './goals.js';
+import { formatCeilings, formatGoals, goalsJson, phaseProblems, requestCeilings, requestGoals } from './goals.js';
 import { measureCalls, startGrpcPair, type GrpcPair } from './grpc-overhead.js';
 import { runBench } from './lifecycle.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
@@ -30,9 +32,16 @@ let baselineServer: BaselineServer | undefined;
 let expressBaseline: ExpressBaseline | undefined;
 let corridor: CorridorUnderLoad | undefined;
 let grpcPair: GrpcPair | undefined;
+let parts: RequestParts | undefined;
 
 async function cleanUp(): Promise<void> {
-  await Promise.allSettled([baselineServer?.stop(), expressBaseline?.stop(), corridor?.stop(), grpcPair?.stop()]);
+  await Promise.allSettled([
+    baselineServer?.stop(),
+    expressBaseline?.stop(),
+    corridor?.stop(),
+    grpcPair?.stop(),
+    parts?.stop(),
+  ]);
 }
 
 const announce = (title: string) =>
@@ -41,14 +50,14 @@ const announce = (title: string) =>
 async function phase(key: string, title: string, target: Target): Promise<PhaseResult> {
   announce(title);
   await warmUp(target, WARM_UP_SECONDS);
-  return { key, title, measurement: await measure(target, settings) };
+  return { key, title, measurement: await withCpuPerRequest(() => measure(target, settings)) };
 }
 
 /** A phase of gRPC calls made by this process (no HTTP): the shared gRPC layer's cost. */
 async function grpcPhase(key: string, title: string, call: () => Promise<unknown>): Promise<PhaseResult> {
   announce(title);
   if (WARM_UP_SECONDS > 0) await measureCalls(call, { seconds: WARM_UP_SECONDS, connections: 8 });
-  return { key, title, measurement: await measureCalls(call, settings) };
+  return { key, title, measurement: await withCpuPerRequest(() => measureCalls(call, settings)) };
 }
 
 async function main(): Promise<void> {
@@ -58,6 +67,14 @@ async function main(): Promise<void> {
   baselineServer = await startBaselineServer();
   expressBaseline = await startExpressBaseline();
   grpcPair = await startGrpcPair();
+  parts = await startRequestParts({
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisKeyPrefix: corridor.redisKeyPrefix,
+    customerDatabaseUrl: corridor.customerDatabaseUrl,
+    callers: corridor.readingCallers,
+  });
+  const idle = await measureBackgroundCpu();
+  console.log(`background CPU with no load: ${idle.toFixed(2)} cores (left out of each phase's CPU per request)`);
 
   const baseline = await phase('baseline', 'node:http hello world (baseline)', { url: baselineServer.url });
   const express = await phase('express', 'bare express 5, own process', { url: expressBaseline.url });
@@ -76,6 +93,12 @@ async function main(): Promise<void> {
   );
   const grpcBare = await grpcPhase('grpc_bare', 'gRPC no-op, bare grpc-js client and server', grpcPair.bareCall);
   const grpcCorridor = await grpcPhase('grpc_corridor', 'gRPC no-op through @corridor/grpc', grpcPair.corridorCall);
+  const guard = await grpcPhase('redis_guard', "the gateway's Redis guard, called directly", parts.guardCall);
+  const customerStatement = await grpcPhase(
+    'customer_statement',
+    "customer-kyb's read statement, called directly",
+    parts.customerStatementCall,
+  );
   const payments = await runPaymentsPhases(corridor.payments, settings, WARM_UP_SECONDS);
   const payouts = await runPayoutPhases(corridor.payouts, settings);
   const phases = [
@@ -88,6 +111,8 @@ async function main(): Promise<void> {
     customerRead,
     grpcBare,
     grpcCorridor,
+    guard,
+    customerStatement,
     payments.swap,
     payments.wallet,
     payouts.create,
@@ -103,8 +128,9 @@ async function main(): Promise<void> {
     grpcCorridor,
   });
 
+  const ceilings = requestCeilings({ healthz, whoami, grpcBare, guard, customerStatement });
   console.log(
-    `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n` +
+    `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n${formatCeilings(ceilings)}\n\n` +
       `${formatPayments(payments, whoami)}\n\n${formatPayouts(payouts, whoami)}\n`,
   );
   // A run whose requests were refused or whose books do not add up measured something else: not recorded.
@@ -115,7 +141,11 @@ async function main(): Promise<void> {
     return;
   }
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
-  const results = { ...resultsJson(phases, baseline, whoami, payments, payouts, settings), goals: goalsJson(goals) };
+  const results = {
+    ...resultsJson(phases, baseline, whoami, payments, payouts, settings),
+    goals: goalsJson(goals),
+    ceilings: Object.fromEntries(ceilings.map((c) => [c.name, { at_most: c.value, target: c.bound, parts: c.parts }])),
+  };
   await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`written to ${RESULTS_FILE}`);
 }
