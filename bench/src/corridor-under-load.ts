@@ -25,6 +25,10 @@ export interface CorridorUnderLoad {
   readingCallers: ReadingCaller[];
   redisKeyPrefix: string;
   customerDatabaseUrl: string;
+  /** What identity's grant (ceilings.ts) is called with: its database, its master key, credentials. */
+  identityDatabaseUrl: string;
+  identitySecretKey: string;
+  tokenCredentials: { client_id: string; client_secret: string };
   stop(): Promise<void>;
 }
 
@@ -174,6 +178,9 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
       readingCallers: readers.map(callerOf),
       redisKeyPrefix: platform.redisKeyPrefix,
       customerDatabaseUrl: customerDatabaseUrl(platform),
+      identityDatabaseUrl: platform.db.url,
+      identitySecretKey: platform.identitySecretKey,
+      tokenCredentials: first.credentials,
       stop: () => platform.stop(),
     };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Measurement } from './load.js';
 
 /** Linux counts /proc/stat in USER_HZ ticks, 100 a second on every architecture Node runs on. */
@@ -36,4 +36,49 @@ export async function measureBackgroundCpu(seconds = 2): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   background = (busySeconds() - before) / seconds;
   return background;
+}
+
+/** What a process is, in the words of the bench: a Corridor service, PostgreSQL, Redis, Kafka, this bench. */
+function processName(pid: string, command: string): string {
+  if (Number(pid) === process.pid) return 'the bench (load generator)';
+  // A service runs `node dist/main.js` in its own directory (startService).
+  const service = command.includes('dist/main.js') ? /services\/([^/]+)$/.exec(readlinkSync(`/proc/${pid}/cwd`)) : null;
+  if (service?.[1]) return service[1];
+  if (/(^|\/)postgres(\0|$)|^postgres:/.test(command)) return 'PostgreSQL (every backend)';
+  if (command.startsWith('redis-server') || command.includes('/redis-server')) return 'Redis';
+  if (command.includes('kafka')) return 'Kafka';
+  return 'other';
+}
+
+/** CPU seconds each kind of process has used so far (/proc/<pid>/stat: utime + stime), summed by name. */
+export function cpuByProcess(): Map<string, number> {
+  const seconds = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis: state is the 3rd field, utime the 14th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const used = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      const name = processName(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      seconds.set(name, (seconds.get(name) ?? 0) + used);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return seconds;
+}
+
+/** Each kind of process's CPU per request between two snapshots, largest first. */
+export function formatCpuByProcess(before: Map<string, number>, after: Map<string, number>, requests: number): string {
+  const rows = [...after]
+    .map(([name, seconds]) => [name, seconds - (before.get(name) ?? 0)] as const)
+    .filter(([, seconds]) => seconds > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((sum, [, seconds]) => sum + seconds, 0);
+  const perRequest = (seconds: number) => `${Math.round((seconds * 1e6) / Math.max(requests, 1))} µs`.padStart(8);
+  return [
+    `CPU by process (the kernel's accounting, per request over ${requests.toLocaleString('en')} requests):`,
+    ...rows.map(([name, seconds]) => `  ${perRequest(seconds)}  ${name}`),
+    `  ${perRequest(total)}  in all`,
+  ].join('\n');
 }

@@ -68,8 +68,9 @@ export function requestCeilings(phases: {
   grpcBare: PhaseResult;
   guard: PhaseResult;
   customerStatement: PhaseResult;
+  grant: PhaseResult;
 }): Ceiling[] {
-  const { healthz, whoami, grpcBare, guard, customerStatement } = phases;
+  const { healthz, whoami, grpcBare, guard, customerStatement, grant } = phases;
   return [
     ceiling(
       'whoami req/s ÷ /healthz',
@@ -84,6 +85,13 @@ export function requestCeilings(phases: {
       [cpu(whoami), cpu(grpcBare), cpu(customerStatement)],
       0.5,
       'whoami + a bare gRPC no-op + the read statement',
+    ),
+    ceiling(
+      'POST /oauth/token req/s ÷ whoami',
+      cpu(whoami),
+      [cpu(whoami), cpu(grpcBare), cpu(grant)],
+      0.3,
+      "whoami (an HTTP request checked against Redis, as the token endpoint's limiter does) + a bare gRPC no-op + identity's grant",
     ),
   ];
 }

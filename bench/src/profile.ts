@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { startCorridor, type CorridorUnderLoad } from './corridor-under-load.js';
 import { numberFromEnv } from './env.js';
+import { cpuByProcess, formatCpuByProcess } from './cpu.js';
 import { runBench } from './lifecycle.js';
 import { measure, warmUp, type Target } from './load.js';
 
@@ -115,11 +116,16 @@ async function main(): Promise<void> {
   corridor = await startCorridor({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` });
   const target = PHASES[phaseName](corridor);
   await warmUp(target, 2);
+  const before = cpuByProcess();
   const result = await measure(target, { seconds, connections });
+  const after = cpuByProcess();
   console.log(
     `${phaseName}: ${result.requestsPerSecond} req/s, p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms, ` +
       `non-2xx ${result.non2xx}, errors ${result.errors}`,
   );
+  // A profiler's samples count time a process was preempted in a system call as its own (a socket
+  // write that wakes PostgreSQL on a busy machine); the kernel's accounting does not.
+  console.log(`\n${formatCpuByProcess(before, after, result.totalRequests)}`);
   // Each process writes its profile when it exits.
   await corridor.stop();
   corridor = undefined;

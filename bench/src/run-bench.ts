@@ -72,6 +72,9 @@ async function main(): Promise<void> {
     redisKeyPrefix: corridor.redisKeyPrefix,
     customerDatabaseUrl: corridor.customerDatabaseUrl,
     callers: corridor.readingCallers,
+    identityDatabaseUrl: corridor.identityDatabaseUrl,
+    identitySecretKey: corridor.identitySecretKey,
+    credentials: corridor.tokenCredentials,
   });
   const idle = await measureBackgroundCpu();
   console.log(`background CPU with no load: ${idle.toFixed(2)} cores (left out of each phase's CPU per request)`);
@@ -99,6 +102,11 @@ async function main(): Promise<void> {
     "customer-kyb's read statement, called directly",
     parts.customerStatementCall,
   );
+  const grant = await grpcPhase(
+    'token_grant',
+    "identity's grant (statement, secret, signature), called directly",
+    parts.grantCall,
+  );
   const payments = await runPaymentsPhases(corridor.payments, settings, WARM_UP_SECONDS);
   const payouts = await runPayoutPhases(corridor.payouts, settings);
   const phases = [
@@ -113,6 +121,7 @@ async function main(): Promise<void> {
     grpcCorridor,
     guard,
     customerStatement,
+    grant,
     payments.swap,
     payments.wallet,
     payouts.create,
@@ -128,7 +137,7 @@ async function main(): Promise<void> {
     grpcCorridor,
   });
 
-  const ceilings = requestCeilings({ healthz, whoami, grpcBare, guard, customerStatement });
+  const ceilings = requestCeilings({ healthz, whoami, grpcBare, guard, customerStatement, grant });
   console.log(
     `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n${formatCeilings(ceilings)}\n\n` +
       `${formatPayments(payments, whoami)}\n\n${formatPayouts(payouts, whoami)}\n`,
