@@ -18,6 +18,7 @@ import {
   type ServiceProcess,
 } from '../../packages/testing/dist/index.js';
 import { signWebhook } from '../../packages/webhook-signature/dist/index.js';
+import { cpuByProcess, formatCpuByProcess } from './cpu.js';
 import {
   generateSigningSecret,
   lastFour,
@@ -84,6 +85,10 @@ const env = {
   WEBHOOK_EXTRA_CA_FILE: certificates.caFile,
   WEBHOOK_CONCURRENCY: String(CONCURRENCY),
   LOG_LEVEL: 'warn',
+  // BENCH_PROFILE_DIR=<dir>: notification writes a CPU profile there when it stops (bench:profile reads it).
+  ...(process.env.BENCH_PROFILE_DIR
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` }
+    : {}),
 };
 let notification: ServiceProcess | undefined;
 const producer = createIdempotentProducer(testKafka('bench-webhooks'));
@@ -108,7 +113,9 @@ try {
   }
   receiver.setSecret(secret);
 
+  const beforeBaseline = cpuByProcess();
   const baselineRate = await baseline(receiver, certificates.caPem, secret);
+  const baselineCpu = formatCpuByProcess(beforeBaseline, cpuByProcess(), EVENTS);
   receiver.requests.length = 0;
 
   notification = await startService({
@@ -167,10 +174,12 @@ try {
   const paced = drainLatencies();
 
   // Phase 2, throughput: EVENTS at once.
+  const beforeBurst = cpuByProcess();
   const started = performance.now();
   for (let sent = 0; sent < EVENTS; sent += 100) await produce(Math.min(100, EVENTS - sent));
   await receiver.waitFor(() => true, EVENTS, 300_000);
   const seconds = (performance.now() - started) / 1000;
+  const burstCpu = formatCpuByProcess(beforeBurst, cpuByProcess(), EVENTS);
   const unverified = receiver.requests.filter((r) => !r.verified).length;
   const ids = new Set(receiver.requests.map((r) => r.webhookId));
   const received = receiver.requests.length;
@@ -203,6 +212,9 @@ try {
     `    of which commit → delivery row: p50 ${ms(split?.consumer_p50)} ms, p99 ${ms(split?.consumer_p99)} ms; row → confirmed: p50 ${ms(split?.worker_p50)} ms, p99 ${ms(split?.worker_p99)} ms`,
   );
   console.log(`    received ${received}, distinct webhook ids ${ids.size}, signature failures ${unverified}`);
+  // The bench process is both the receiver and, in the baseline, the sender.
+  console.log(`  the baseline's ${baselineCpu.replace('per request', 'per POST')}`);
+  console.log(`  the burst's ${burstCpu.replace('per request', 'per delivery')}`);
 } finally {
   await producer.disconnect().catch(() => undefined);
   await notification?.kill();
