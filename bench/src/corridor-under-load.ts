@@ -17,6 +17,11 @@ export interface CorridorUnderLoad {
   whoamiRequest: Target;
   /** The same, to a second gateway started with OTEL_SDK_DISABLED: what tracing costs. */
   untracedWhoamiRequest: Target;
+  /**
+   * The same, to a third gateway with tracing on but no span sampled (OTEL_TRACES_SAMPLER=always_off):
+   * what the instrumentation costs before a span is recorded, which no sampling ratio removes.
+   */
+  unsampledWhoamiRequest: Target;
   /** A second business, funded, for the swap and wallet phases. */
   payments: PaymentsUnderLoad;
   /** A third business, funded in NGN, for the payout phases. */
@@ -148,6 +153,8 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
     if (!first) throw new Error('no reading business');
     const untraced = await platform.startGateway({ OTEL_SDK_DISABLED: 'true' });
     await expectOk(await untraced.api('/api/external/whoami', first.token), 'whoami without tracing');
+    const unsampled = await platform.startGateway({ OTEL_TRACES_SAMPLER: 'always_off' });
+    await expectOk(await unsampled.api('/api/external/whoami', first.token), 'whoami with no span sampled');
     const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
     const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS);
 
@@ -173,6 +180,7 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
       },
       whoamiRequest: { url: `${platform.publicUrl}/api/external/whoami`, rotation: whoami },
       untracedWhoamiRequest: { url: `${untraced.publicUrl}/api/external/whoami`, rotation: whoami },
+      unsampledWhoamiRequest: { url: `${unsampled.publicUrl}/api/external/whoami`, rotation: whoami },
       payments,
       payouts,
       readingCallers: readers.map(callerOf),

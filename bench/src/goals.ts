@@ -65,13 +65,22 @@ function ceiling(name: string, reference: number, parts: number[], bound: number
 export function requestCeilings(phases: {
   healthz: PhaseResult;
   whoami: PhaseResult;
+  whoamiUntraced: PhaseResult;
+  whoamiUnsampled: PhaseResult;
   grpcBare: PhaseResult;
   guard: PhaseResult;
   customerStatement: PhaseResult;
   grant: PhaseResult;
 }): Ceiling[] {
-  const { healthz, whoami, grpcBare, guard, customerStatement, grant } = phases;
+  const { healthz, whoami, whoamiUntraced, whoamiUnsampled, grpcBare, guard, customerStatement, grant } = phases;
   return [
+    ceiling(
+      'whoami traced ÷ untraced req/s',
+      cpu(whoamiUntraced),
+      [cpu(whoamiUnsampled)],
+      0.9,
+      'a request through the instrumentation with no span recorded (the least that tracing on costs)',
+    ),
     ceiling(
       'whoami req/s ÷ /healthz',
       cpu(healthz),

@@ -89,6 +89,11 @@ async function main(): Promise<void> {
     'GET /api/external/whoami, a gateway without tracing',
     corridor.untracedWhoamiRequest,
   );
+  const whoamiUnsampled = await phase(
+    'whoami_unsampled',
+    'GET /api/external/whoami, a gateway tracing with no span sampled',
+    corridor.unsampledWhoamiRequest,
+  );
   const customerRead = await phase(
     'customer_read',
     'GET /api/external/customer/{id} (→ customer-kyb)',
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
     tokens,
     whoami,
     whoamiUntraced,
+    whoamiUnsampled,
     customerRead,
     grpcBare,
     grpcCorridor,
@@ -137,7 +143,16 @@ async function main(): Promise<void> {
     grpcCorridor,
   });
 
-  const ceilings = requestCeilings({ healthz, whoami, grpcBare, guard, customerStatement, grant });
+  const ceilings = requestCeilings({
+    healthz,
+    whoami,
+    whoamiUntraced,
+    whoamiUnsampled,
+    grpcBare,
+    guard,
+    customerStatement,
+    grant,
+  });
   console.log(
     `\n${formatTable(phases, baseline, whoami, settings)}\n\n${formatGoals(goals)}\n\n${formatCeilings(ceilings)}\n\n` +
       `${formatPayments(payments, whoami)}\n\n${formatPayouts(payouts, whoami)}\n`,
