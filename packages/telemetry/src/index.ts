@@ -11,6 +11,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { PROBE_PATHS } from './route.js';
 
 export interface Telemetry {
   /** Flushes pending spans and stops the SDK; call on shutdown. */
@@ -31,6 +32,11 @@ export interface TelemetryOptions {
    * 0 or absent: metrics are recorded nowhere.
    */
   metricsPort?: number;
+  /**
+   * The service makes its HTTP server spans itself (`traceHttpRequests` of `@corridor/telemetry/route`,
+   * the gateway): the HTTP instrumentation then traces outgoing requests only.
+   */
+  tracesHttpRequestsItself?: boolean;
 }
 
 /**
@@ -50,9 +56,6 @@ function hookImportsOf(instrumentations: readonly { getModuleDefinitions(): { na
   else register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include } });
 }
 
-/** What Kubernetes probes (helm/charts/lib), never traced. */
-const PROBE_PATHS = new Set(['/healthz', '/readyz']);
-
 export function startTelemetry(
   serviceName: string,
   env: NodeJS.ProcessEnv = process.env,
@@ -64,7 +67,11 @@ export function startTelemetry(
   const instrumentations = [
     // Liveness and readiness probes come every few seconds from every kubelet: as traces they would
     // be most of what is exported, and say nothing a probe's own answer does not.
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => PROBE_PATHS.has(request.url ?? '') }),
+    new HttpInstrumentation(
+      options.tracesHttpRequestsItself
+        ? { disableIncomingRequestInstrumentation: true }
+        : { ignoreIncomingRequestHook: (request) => PROBE_PATHS.has(request.url ?? '') },
+    ),
     // No express instrumentation: it wraps every middleware and router layer of every request (about
     // ten), which cost more CPU than the gateway's own work (issue 14). The gateway names the HTTP
     // server span after its route table instead (recordHttpRoute), and that span times the whole.

@@ -1,4 +1,5 @@
 import type { Logger } from '@corridor/logging';
+import { traceHttpRequests } from '@corridor/telemetry/route';
 import express, { type Express } from 'express';
 import { adminApiRouter } from './admin/admin-router.js';
 import type { AccessGuard } from './auth/access-guard.js';
@@ -37,6 +38,8 @@ function baseApp(): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // First, so everything a request does is in its span (and its trace id in every log line).
+  app.use(traceHttpRequests);
   app.use(requestId);
   // Before any route: a query no route can take is refused alike everywhere (issue 18).
   app.use(refuseHostileQuery);
