@@ -53,8 +53,8 @@ async function phase(key: string, title: string, target: Target): Promise<PhaseR
   return { key, title, measurement: await withCpuPerRequest(() => measure(target, settings)) };
 }
 
-/** A phase of gRPC calls made by this process (no HTTP): the shared gRPC layer's cost. */
-async function grpcPhase(key: string, title: string, call: () => Promise<unknown>): Promise<PhaseResult> {
+/** A phase of calls this process makes itself (no HTTP): a gRPC no-op, or a part of a request called directly. */
+async function callPhase(key: string, title: string, call: () => Promise<unknown>): Promise<PhaseResult> {
   announce(title);
   if (WARM_UP_SECONDS > 0) await measureCalls(call, { seconds: WARM_UP_SECONDS, connections: 8 });
   return { key, title, measurement: await withCpuPerRequest(() => measureCalls(call, settings)) };
@@ -99,15 +99,15 @@ async function main(): Promise<void> {
     'GET /api/external/customer/{id} (→ customer-kyb)',
     corridor.customerReadRequest,
   );
-  const grpcBare = await grpcPhase('grpc_bare', 'gRPC no-op, bare grpc-js client and server', grpcPair.bareCall);
-  const grpcCorridor = await grpcPhase('grpc_corridor', 'gRPC no-op through @corridor/grpc', grpcPair.corridorCall);
-  const guard = await grpcPhase('redis_guard', "the gateway's Redis guard, called directly", parts.guardCall);
-  const customerStatement = await grpcPhase(
+  const grpcBare = await callPhase('grpc_bare', 'gRPC no-op, bare grpc-js client and server', grpcPair.bareCall);
+  const grpcCorridor = await callPhase('grpc_corridor', 'gRPC no-op through @corridor/grpc', grpcPair.corridorCall);
+  const guard = await callPhase('redis_guard', "the gateway's Redis guard, called directly", parts.guardCall);
+  const customerStatement = await callPhase(
     'customer_statement',
     "customer-kyb's read statement, called directly",
     parts.customerStatementCall,
   );
-  const grant = await grpcPhase(
+  const grant = await callPhase(
     'token_grant',
     "identity's grant (statement, secret, signature), called directly",
     parts.grantCall,
