@@ -1,6 +1,7 @@
 // jest's global tear-down (jest.config.mjs): drops this run's template databases (test/global-setup.mjs)
-// and what the workers' shared platforms made (test/support/platform.ts, Platform.shared).
-import { dropSharedResources, dropTemplates, TEMPLATE_PREFIX, TEST_RUN_ENV } from '@corridor/testing';
+// and what the workers' shared platforms made (test/support/platform.ts, Platform.shared), and
+// deletes the Kafka topics the run made (@corridor/testing createTopics).
+import { dropRunTopics, dropSharedResources, dropTemplates, TEMPLATE_PREFIX, TEST_RUN_ENV } from '@corridor/testing';
 
 export default async function globalTeardown() {
   const run = process.env[TEST_RUN_ENV];
@@ -10,5 +11,8 @@ export default async function globalTeardown() {
   );
   await dropTemplates((name) => name.startsWith(`${TEMPLATE_PREFIX}${run}_`)).catch((error) =>
     process.stderr.write(`[global-teardown] templates not dropped: ${error.message}\n`),
+  );
+  await dropRunTopics(run).catch((error) =>
+    process.stderr.write(`[global-teardown] the run's Kafka topics not deleted: ${error.message}\n`),
   );
 }
