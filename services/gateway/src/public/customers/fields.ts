@@ -112,7 +112,13 @@ const BUSINESS: Record<string, FieldSpec> = {
   website: { type: 'string', format: 'uri', maxLength: 2048, description: 'absolute http or https URI' },
   source_of_funds: oneOf(SOURCES_OF_FUNDS, 'where the money comes from'),
   estimated_annual_revenue: oneOf(ANNUAL_REVENUE_BANDS, 'annual revenue band in USD'),
-  expected_monthly_payments: { type: 'integer', minimum: 0, description: 'expected number of payments per month' },
+  expected_monthly_payments: {
+    type: 'integer',
+    minimum: 0,
+    // What a JSON number carries exactly: a larger one is refused (it would not read back as sent).
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'expected number of payments per month',
+  },
   account_purpose: oneOf(ACCOUNT_PURPOSES, 'what the account is for'),
   operating_country: country(
     'country of the operating address; required whenever any other operating_* field is sent; may differ from country',
