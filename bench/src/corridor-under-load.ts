@@ -1,5 +1,5 @@
 import { businessBody, ownerBody } from '../../test/dist/support/customers.js';
-import { Platform } from '../../test/dist/support/platform.js';
+import { jwtParts, Platform } from '../../test/dist/support/platform.js';
 import type { ReadingCaller } from './ceilings.js';
 import type { Target } from './load.js';
 import { preparePayments, type PaymentsUnderLoad } from './payments-under-load.js';
@@ -53,11 +53,7 @@ interface ReadingBusiness {
 
 /** The caller as the gateway reads it from the token's claims (sub, client_id, gen). */
 function callerOf(reader: ReadingBusiness): ReadingCaller {
-  const claims = JSON.parse(Buffer.from(reader.token.split('.')[1] ?? '', 'base64url').toString()) as {
-    sub?: unknown;
-    client_id?: unknown;
-    gen?: unknown;
-  };
+  const claims = jwtParts(reader.token).payload;
   const { sub, client_id: clientId, gen } = claims;
   if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof gen !== 'number') {
     throw new Error(`a reading token without sub, client_id or gen: ${JSON.stringify(claims)}`);
