@@ -164,7 +164,7 @@ describe('rate limits (seed 8): per business and environment, two fixed windows 
     expect((await platform.api(WHOAMI, otherBusiness)).status).toBe(200);
   });
 
-  it('decision 0007: with Redis unreachable the gateway fails closed: 503 on API and token calls, /readyz 503', async () => {
+  it('decision 0007: with Redis unreachable the gateway fails closed: 503 on API and token calls, /readyz 503, each with Retry-After', async () => {
     const { token, credentials } = await platform.tokenFor([]);
     const gateway = await platform.startGateway({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     try {
@@ -177,7 +177,8 @@ describe('rate limits (seed 8): per business and environment, two fixed windows 
         expect(readiness.dependencies).toMatchObject({ identity: 'ok', signing_keys: 'ok' });
       });
 
-      await expectError(await gateway.api(WHOAMI, token), 503, {
+      const limiterAway = await gateway.api(WHOAMI, token);
+      await expectError(limiterAway, 503, {
         code: 'RATE_LIMITER_UNAVAILABLE',
         message: /cannot check revocation and rate limits/,
       });
@@ -187,6 +188,15 @@ describe('rate limits (seed 8): per business and environment, two fixed windows 
         body: new URLSearchParams({ grant_type: 'client_credentials', ...credentials }),
       });
       await expectError(tokenRequest, 503, { error: 'temporarily_unavailable', message: /cannot rate-limit/ });
+      // Issue 37: every 503 says when to try again.
+      const notReady = await gateway.api('/readyz', undefined);
+      expect(
+        [limiterAway, tokenRequest, notReady].map((answer) => [answer.status, answer.headers.get('retry-after')]),
+      ).toEqual([
+        [503, '2'],
+        [503, '2'],
+        [503, '2'],
+      ]);
 
       // The same token on the platform's gateway, whose Redis is up: served.
       expect((await platform.api(WHOAMI, token)).status).toBe(200);

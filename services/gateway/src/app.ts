@@ -8,7 +8,7 @@ import type { Clients } from './clients.js';
 import { readinessHandler, type DependencyCheck } from './health/readiness.js';
 import { requestId } from './http/common.js';
 import { refuseHostileQuery } from './http/input-boundary.js';
-import { errorHandler, routeNotFound } from './http/errors.js';
+import { errorHandler, retryAfterWhenUnavailable, routeNotFound } from './http/errors.js';
 import { methodNotAllowed } from './http/route-table.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { apiDocumentationRouter } from './openapi/docs-router.js';
@@ -41,6 +41,7 @@ function baseApp(): Express {
   // First, so everything a request does is in its span (and its trace id in every log line).
   app.use(traceHttpRequests);
   app.use(requestId);
+  app.use(retryAfterWhenUnavailable);
   // Before any route: a query no route can take is refused alike everywhere (issue 18).
   app.use(refuseHostileQuery);
   return app;

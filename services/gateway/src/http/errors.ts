@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { DomainError, failureKind, Status } from '@corridor/grpc';
 import { type FieldErrors } from '@corridor/validation';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import onHeaders from 'on-headers';
 import type { Logger } from '@corridor/logging';
 
 /** The public error body (DESIGN.md): status false, the specific problem, a machine code. */
@@ -49,6 +50,19 @@ export const RETRY_AFTER_SECONDS = 2;
 const SERVER_ERRORS: Record<number, [code: string, message: string]> = {
   503: ['SERVICE_UNAVAILABLE', 'a service Corridor depends on is unavailable; retry shortly'],
   504: ['SERVICE_TIMEOUT', 'a service Corridor depends on did not answer in time; retry shortly'],
+};
+
+/**
+ * Every 503 says when to try again (RFC 9110 10.2.3), whoever answers it: a service away, the rate
+ * limiter's Redis, the token endpoint, /readyz, the payer's page. A route that knows better sets
+ * its own Retry-After first.
+ */
+export const retryAfterWhenUnavailable: RequestHandler = (_req, res, next) => {
+  onHeaders(res, () => {
+    if (res.statusCode === 503 && !res.hasHeader('retry-after'))
+      res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
+  });
+  next();
 };
 
 export function httpStatusOf(status: Status): number {
@@ -110,8 +124,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (httpStatus >= 500) {
       logger.error({ err: error, path: req.path }, 'request failed');
       const [code, message] = SERVER_ERRORS[httpStatus] ?? INTERNAL;
-      // A dependency away comes back: say when to try again (RFC 9110 10.2.3).
-      if (httpStatus === 503) res.set('retry-after', String(RETRY_AFTER_SECONDS));
       sendError(res, httpStatus, code, message);
       return;
     }

@@ -112,7 +112,7 @@ function tokenOperation(tokenRequestsPerMinute: number): OperationObject {
       503: tokenFailure(
         'Token requests cannot be rate-limited right now, so none is issued (temporarily_unavailable), or identity is unavailable (SERVICE_UNAVAILABLE); retry shortly',
         { anyOf: [oauthError('temporarily_unavailable'), ref('schemas', 'Error')] },
-        requestIdHeader,
+        { ...requestIdHeader, 'Retry-After': ref('headers', 'RetryAfter') },
       ),
       504: ref('responses', 'GatewayTimeout'),
     },
@@ -190,7 +190,7 @@ export function unauthenticatedPaths(options: { tokenRequestsPerMinute: number }
         },
         503: {
           description: 'Not ready: the message names the dependencies that do not answer',
-          headers: requestIdHeader,
+          headers: { ...requestIdHeader, 'Retry-After': ref('headers', 'RetryAfter') },
           content: json({
             type: 'object',
             required: ['status', 'message', 'code', 'dependencies'],
