@@ -23,14 +23,18 @@ function project(displayName, testMatch, extra = {}) {
 
 /**
  * e2e suites that need the machine to themselves: hundreds of swaps or payouts at once, whose gRPC
- * deadlines (504) do not hold when another suite's platform shares the 2 CPUs. npm test runs them
- * after the rest, on one worker (deploy/local/test.sh).
+ * deadlines (504) do not hold when another suite's platform shares the 2 CPUs, and schemathesis,
+ * whose two fuzzing workers load the machine as much and which, beside two other workers' suites
+ * (and an `npm start` stack), did not finish its four phases within its fence (issue 37). npm test
+ * runs them after the rest, on one worker (deploy/local/test.sh).
  */
-const SERIAL_E2E = ['payments-concurrency', 'payouts-concurrency', 'payouts-fault'];
+const SERIAL_E2E = ['payments-concurrency', 'payouts-concurrency', 'payouts-fault', 'schemathesis'];
 
 export default {
   // Integration and end-to-end hooks start consumers and processes; jest reads this only globally.
-  testTimeout: 120_000,
+  // A fence for a hang, not a speed bound: the waits inside are in quiet-machine time and stretch
+  // up to six times on a loaded machine (@corridor/testing MachineClock), so it leaves them room.
+  testTimeout: 300_000,
   // Names the run, whose migrated template databases the suites copy (test/global-setup.mjs).
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',

@@ -83,7 +83,7 @@ release() {
   local environment=$1 service=$2 tag=$3
   shift 3
   "$helm" upgrade --install "$service" "$work/charts/$service" --namespace "corridor-$environment" \
-    -f "$(values "$environment" "$service")" --set image.tag="$tag" --wait --timeout 2m "$@"
+    -f "$(values "$environment" "$service")" --set image.tag="$tag" --wait --timeout "$(stretch 120)" "$@"
 }
 
 # images NAMESPACE: "deployment image" per line, of every Deployment.
@@ -93,7 +93,7 @@ images() {
 
 # all_ready NAMESPACE: every Deployment has its replicas updated and available.
 all_ready() {
-  "$kubectl" wait deployment --all -n "$1" --for=jsonpath='{.status.conditions[?(@.type=="Available")].status}'=True --timeout=60s >>"$log" 2>&1 &&
+  "$kubectl" wait deployment --all -n "$1" --for=jsonpath='{.status.conditions[?(@.type=="Available")].status}'=True --timeout="$(stretch 60)" >>"$log" 2>&1 &&
     "$kubectl" get deployments -n "$1" -o json | node -e '
       const items = JSON.parse(require("node:fs").readFileSync(0, "utf8")).items;
       const behind = items.filter((d) => (d.status.updatedReplicas ?? 0) !== d.spec.replicas || (d.status.availableReplicas ?? 0) !== d.spec.replicas);
@@ -174,10 +174,10 @@ for environment in "${ENVIRONMENTS[@]}"; do
     die "rendering identity's migration Job" "$log"
   run "a running migration Job" "$kubectl" apply -n "$namespace" -f "$work/held-job.yaml"
   run "its pod running" "$kubectl" wait pod -n "$namespace" -l batch.kubernetes.io/job-name=identity-migrate \
-    --for=jsonpath='{.status.phase}'=Running --timeout=30s
+    --for=jsonpath='{.status.phase}'=Running --timeout="$(stretch 30)"
   node=$("$kubectl" get pods -n "$namespace" -l batch.kubernetes.io/job-name!=identity-migrate,app.kubernetes.io/name=identity \
     -o jsonpath='{.items[0].spec.nodeName}')
-  if ! "$kubectl" drain "$node" --ignore-daemonsets --delete-emptydir-data --timeout=30s >>"$log" 2>&1; then
+  if ! "$kubectl" drain "$node" --ignore-daemonsets --delete-emptydir-data --timeout="$(stretch 30)" >>"$log" 2>&1; then
     "$kubectl" get pdb -n "$namespace" -o yaml >>"$log" 2>&1
     die "$environment: draining $node while identity's migration Job runs (its PodDisruptionBudget counts the Job's pod?)" "$log"
   fi
@@ -205,10 +205,10 @@ for environment in "${ENVIRONMENTS[@]}"; do
   failed=$("$kubectl" get job payments-migrate -n "$namespace" -o jsonpath='{.status.failed}' 2>>"$log" || true)
   [ "${failed:-0}" -ge 1 ] || die "$environment: the failed migration Job was not kept for its logs" "$log"
   ok "$environment: payments' failed migration ($((SECONDS - started)) s) left every service on $OLD and ready, its Job kept"
-  run "$environment: helm rollback payments" "$helm" rollback payments 1 -n "$namespace" --wait --timeout 2m
+  run "$environment: helm rollback payments" "$helm" rollback payments 1 -n "$namespace" --wait --timeout "$(stretch 120)"
   run "$environment: upgrade payments to $NEW" release "$environment" payments "$NEW"
   grep -q "payments .*:$NEW$" <(images "$namespace") || die "$environment: payments is not on $NEW after its upgrade" "$log"
-  run "$environment: helm rollback payments (to $OLD)" "$helm" rollback payments -n "$namespace" --wait --timeout 2m
+  run "$environment: helm rollback payments (to $OLD)" "$helm" rollback payments -n "$namespace" --wait --timeout "$(stretch 120)"
   images "$namespace" >"$work/$environment-rolled-back.txt"
   diff "$work/$environment-old-images.txt" "$work/$environment-rolled-back.txt" >>"$log" ||
     die "$environment: after the rollback payments is not on $OLD" "$log"
@@ -235,7 +235,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
   run "$environment: rotate the admin token" bash -c '"$1" create secret generic gateway -n "$2" \
     --from-literal=ADMIN_TOKEN="$(openssl rand -hex 32)" --dry-run=client -o yaml | "$1" apply -f -' _ "$kubectl" "$namespace"
   run "$environment: restart the gateway" "$kubectl" rollout restart deployment/gateway -n "$namespace"
-  run "$environment: the gateway rolled out" "$kubectl" rollout status deployment/gateway -n "$namespace" --timeout=60s
+  run "$environment: the gateway rolled out" "$kubectl" rollout status deployment/gateway -n "$namespace" --timeout="$(stretch 60)"
   after=$("$kubectl" get pods -n "$namespace" -l app.kubernetes.io/name=gateway -o name | sort | paste -sd' ')
   [ "$before" != "$after" ] || die "$environment: the gateway's pods were not replaced after the restart" "$log"
   ok "$environment: the gateway's Secret rotated, its pods replaced"
@@ -243,7 +243,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
   # 7. Uninstall, last release first: nothing left but what the operator made (the Secrets) and what
   # Kubernetes makes in every namespace.
   for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do
-    run "$environment: uninstall ${SERVICES[i]}" "$helm" uninstall "${SERVICES[i]}" -n "$namespace" --wait --timeout 2m
+    run "$environment: uninstall ${SERVICES[i]}" "$helm" uninstall "${SERVICES[i]}" -n "$namespace" --wait --timeout "$(stretch 120)"
   done
   kinds=$("$kubectl" api-resources --verbs=list --namespaced -o name | grep -v '^events' | paste -sd,)
   "$kubectl" get "$kinds" -n "$namespace" -o name 2>>"$log" | grep -v \

@@ -48,18 +48,50 @@ port_open() {
   timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' _ "$1" "$2" 2>/dev/null
 }
 
-# wait_until SECONDS "what" LOG cmd... : polls cmd (quietly) every 0.5 s until it succeeds.
+# now_ms : milliseconds since the epoch (bash's own clock, no process).
+now_ms() {
+  local now=${EPOCHREALTIME/./}
+  echo "${now:0:-3}"
+}
+
+# slowdown_percent : how many times slower than quiet the machine runs now, in percent (100 = quiet):
+# the last minute's load per core, 100 to 600. The same measure as @corridor/testing's MachineClock.
+slowdown_percent() {
+  local load cores percent
+  read -r load _ </proc/loadavg
+  cores=$(nproc)
+  percent=$((10#${load%.*} * 100 / cores + 10#${load#*.} / cores))
+  ((percent < 100)) && percent=100
+  ((percent > 600)) && percent=600
+  echo "$percent"
+}
+
+# stretch SECONDS : a tool's own time limit (helm --timeout, kubectl --timeout) of SECONDS on a
+# quiet machine, stretched by the load now, e.g. "240s" for 120 on a machine running 2× slower.
+stretch() {
+  echo "$(($1 * $(slowdown_percent) / 100))s"
+}
+
+# wait_until SECONDS "what" LOG cmd... : polls cmd (quietly) every 0.5 s until it succeeds, for
+# SECONDS of quiet-machine time: each half second counts less while the machine is loaded (a build or
+# jest beside it), up to 6 times the window, so a start is not failed for the load alone.
 wait_until() {
   local secs=$1 what=$2 log=$3
   shift 3
-  local deadline=$((SECONDS + secs))
+  local spent_ms=0 slowdown worst=100 now last
   if "$@" >/dev/null 2>&1; then return 0; fi
-  step "waiting for $what (timeout ${secs}s)"
+  last=$(now_ms)
+  step "waiting for $what (timeout ${secs}s of quiet-machine time)"
   until "$@" >/dev/null 2>&1; do
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      die "$what did not happen within ${secs}s" "$log"
+    if ((spent_ms >= secs * 1000)); then
+      die "$what did not happen within ${secs}s of quiet-machine time (the machine ran up to $((worst / 100)).$((worst % 100 / 10))× slower meanwhile)" "$log"
     fi
     sleep 0.5
+    slowdown=$(slowdown_percent)
+    ((slowdown > worst)) && worst=$slowdown
+    now=$(now_ms)
+    spent_ms=$((spent_ms + (now - last) * 100 / slowdown))
+    last=$now
   done
 }
 

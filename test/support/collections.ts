@@ -1,5 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { eventually, type ReceivedWebhook, type TestCertificates } from '@corridor/testing';
+import { eventually, MachineClock, type ReceivedWebhook, type TestCertificates } from '@corridor/testing';
 import {
   businessBody,
   jsonOf,
@@ -508,13 +508,13 @@ export class CollectionsApi extends PaymentsApi {
 
   /** Repeats a 201 call while it answers 422 with one of `codes`; any other answer ends it. */
   private async untilNot<T>(codes: readonly string[], call: () => Promise<Response>, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
+    const clock = new MachineClock();
     for (;;) {
       const response = await call();
       const text = await response.text();
       if (response.status === 201) return (JSON.parse(text) as { data: T }).data;
       const code = response.status === 422 ? (JSON.parse(text) as { code?: string }).code : undefined;
-      if (!code || !codes.includes(code) || Date.now() > deadline)
+      if (!code || !codes.includes(code) || clock.passed(timeoutMs))
         throw new Error(`expected 201, got ${response.status} ${text}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

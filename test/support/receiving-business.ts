@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { WebhookReceiver, type ReceivedWebhook, type TestCertificates } from '@corridor/testing';
+import { machineSlowdown, WebhookReceiver, type ReceivedWebhook, type TestCertificates } from '@corridor/testing';
 import { CUSTOMER_SCOPES, jsonOf, unique, type CustomerCaller, type CustomerJson } from './customers.js';
 import type { Credentials, Platform } from './platform.js';
 import type { WebhookJson } from './webhooks.js';
@@ -64,6 +64,12 @@ export function byWebhookId(requests: readonly ReceivedWebhook[]): Map<string, R
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How much later than due a scheduled attempt may come: `quietMs` of slack on a quiet machine,
+ * stretched by the machine's load now (MachineClock's measure). Never earlier than due stays exact.
+ */
+export const lateSlackMs = (quietMs: number) => Math.round(quietMs * machineSlowdown());
 
 /**
  * A platform's business as a webhook receiver sees it: allow-listed for MINIMAL KYB (one document

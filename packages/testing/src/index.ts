@@ -11,3 +11,4 @@ export * from './query-plan.js';
 export * from './shared-resources.js';
 export * from './dead-letters.js';
 export * from './proto-words.js';
+export * from './waiting.js';

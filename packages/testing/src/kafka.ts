@@ -6,6 +6,7 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { EventSchema, type Event } from '@corridor/contracts/corridor/events/v1/event_pb';
 import { Kafka, logLevel, type Consumer, type IHeaders } from 'kafkajs';
 import { TEST_RUN_ENV } from './postgres.js';
+import { eventually } from './waiting.js';
 
 export const KAFKA_BROKERS = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
@@ -142,18 +143,5 @@ export class EventCollector {
 
   async stop(): Promise<void> {
     await this.consumer?.disconnect();
-  }
-}
-
-/** Retries `check` until it stops throwing, or fails with its last error after the timeout. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
   }
 }

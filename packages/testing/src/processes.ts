@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { eventually } from './kafka.js';
+import { eventually } from './waiting.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

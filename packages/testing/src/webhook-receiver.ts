@@ -5,7 +5,7 @@ import { type AddressInfo, type Socket } from 'node:net';
 import { type TLSSocket } from 'node:tls';
 import { verifyWebhook, WEBHOOK_ID_HEADER } from '@corridor/webhook-signature';
 import { type TestCertificates } from './certificates.js';
-import { eventually } from './kafka.js';
+import { eventually } from './waiting.js';
 
 /** One request as the receiver got it, with the signature already checked. */
 export interface ReceivedWebhook {
