@@ -6,7 +6,6 @@ import TestSequencer from '@jest/test-sequencer';
 
 /** The longest suites of a run, longest first: file names without `.e2e.spec.ts` / `.int.spec.ts`. */
 const SLOWEST = [
-  'schemathesis',
   'webhook-resilience',
   'supervision',
   'webhook-delivery',
