@@ -35,10 +35,11 @@ started=$SECONDS
 code=0
 (
   cd "$fresh/corridor"
-  # Each cache by its own variable; HOME stays (the machine's ~/.npmrc and Go's settings are part of it).
+  # Each cache by its own variable (pnpm's store is under XDG_DATA_HOME); HOME stays: the machine's
+  # ~/.npmrc and Go's settings are part of it.
   env XDG_CACHE_HOME="$cache/xdg" \
     GOPATH="$cache/gopath" GOMODCACHE="$cache/gomod" GOCACHE="$cache/gobuild" \
-    npm_config_cache="$cache/npm" npm_config_store_dir="$cache/pnpm-store" PIP_CACHE_DIR="$cache/pip" \
+    npm_config_cache="$cache/npm" XDG_DATA_HOME="$cache/xdg-data" PIP_CACHE_DIR="$cache/pip" \
     npm test
 ) 2>&1 | tee "$fresh/log/npm-test.log" || code=$?
 took=$((SECONDS - started))

@@ -12,6 +12,12 @@ function forgedToken(header: Record<string, unknown>, payload: Record<string, un
   return `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`;
 }
 
+/**
+ * What it tolerates (issue 37): a loaded machine. It starts its own identity and gateway processes
+ * (replicas included), each awaited by what it reports (its listening line, /readyz) for a window
+ * in quiet-machine time (@corridor/testing MachineClock); starved by a build beside it, it once
+ * gave up on a fixed window.
+ */
 describe('authentication on /api/external/*: 401 {status false, message} saying which case (issue 3 item 3)', () => {
   const sandbox = Platform.shared();
   const production = new Platform({ environment: 'production' });

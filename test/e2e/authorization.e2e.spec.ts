@@ -20,6 +20,10 @@ const SCOPE_FREE_ROUTES = ['GET /api/external/whoami'];
 const routeName = (route: RouteEntry) => `${route.method.toUpperCase()} ${route.path}`;
 const scopedRoutes = PUBLIC_ROUTES.filter((route) => route.scope !== null);
 
+/**
+ * What it tolerates (issue 37): a loaded machine; its platforms are awaited by what they report, in
+ * quiet-machine time (@corridor/testing MachineClock). Nothing in it is timed.
+ */
 describe('authorization: scopes, API services, the production IP allow-list (issue 3 item 4)', () => {
   // TRUST_PROXY=loopback: the test is the proxy in front of the gateway, so X-Forwarded-For is believed.
   // The walk asks for a few tokens per scope: the per-client_id token limit must not get in its way.

@@ -19,6 +19,10 @@ const AFFORDABLE = 37;
 /**
  * DESIGN.md "Pending before posted" and "Locks": a payout reserves amount + fee in the statement that
  * moves the balance, so 100 concurrent payouts against a wallet that affords 37 make exactly 37.
+ *
+ * What it tolerates (issue 37): nothing of the run beside it (the e2e-serial project); an idle
+ * `npm start` stack is fine. Beside a Kubernetes build its wallet reads outlived the gateway's gRPC
+ * deadline (504): `npm test` no longer runs that build beside any suite.
  */
 describe('payouts: concurrent payouts never overdraw a wallet', () => {
   const platform = new Platform({ paymentsEnv: PAYOUT_TIMINGS });

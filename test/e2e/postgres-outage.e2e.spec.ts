@@ -1,15 +1,17 @@
-import { eventually, PostgresCluster } from '@corridor/testing';
+import { eventually, machineSlowdown, PostgresCluster } from '@corridor/testing';
 import { businessBody } from '../support/customers.js';
 import { Platform } from '../support/platform.js';
 import { PUBLIC_URLS } from '../support/webhooks.js';
 
 /** The gateway's deadline for a call to a service (GRPC_TIMEOUT_MS's default). */
 const RPC_DEADLINE_MS = 5_000;
-/** What the gateway may add to it: its own hop, on a busy 2-CPU host. */
+/** What the gateway may add to it: its own hop, on a quiet 2-CPU host (stretched by the load). */
 const HOP_MS = 1_000;
 const OUTAGE_MS = 6_000;
-/** Issue 18: /readyz is 200 again within this long after PostgreSQL accepts connections. */
+/** Issue 18: /readyz is 200 again within this long after PostgreSQL accepts connections (quiet host). */
 const READY_AGAIN_MS = 5_000;
+/** /readyz turns 503 within this long of the stop: its cached answer may lag about 1 s (quiet host). */
+const NOT_READY_WITHIN_MS = 3_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,6 +31,11 @@ interface Answer {
  * answer is 2xx/4xx or 503 SERVICE_UNAVAILABLE with Retry-After, none outlives the RPC deadline,
  * /readyz follows the database both ways, every acknowledged write is there afterwards, and no
  * service process exits.
+ *
+ * What it tolerates (issue 37): a loaded machine. The bounds on time that are not the product's own
+ * deadline (the gateway's hop, /readyz's lag both ways) are written for a quiet host and stretched
+ * by the load when checked (machineSlowdown); the RPC deadline itself is exact. A 503 may also be the
+ * rate limiter's (RATE_LIMITER_UNAVAILABLE), a dependency away like any other, with Retry-After.
  */
 describe('PostgreSQL stopped during writes', () => {
   let cluster: PostgresCluster | undefined;
@@ -181,7 +188,8 @@ async function writeThroughAnOutage(platform: Platform, cluster: PostgresCluster
 
   // No 500, no 504, no hang: a dependency away is a 503 the client may retry.
   expect(answers.filter((a) => !(a.status >= 200 && a.status < 500) && a.status !== 503)).toEqual([]);
-  expect(answers.filter((a) => a.ms > RPC_DEADLINE_MS + HOP_MS)).toEqual([]);
+  const slowdown = machineSlowdown();
+  expect(answers.filter((a) => a.ms > RPC_DEADLINE_MS + HOP_MS * slowdown)).toEqual([]);
   // A starved machine can also make the rate limiter's Redis late (RATE_LIMITER_UNAVAILABLE): a 503
   // with Retry-After as well, which a client retries the same way.
   for (const unavailable of answers.filter((a) => a.status === 503)) {
@@ -200,11 +208,11 @@ async function writeThroughAnOutage(platform: Platform, cluster: PostgresCluster
 
   // /readyz: 503 once health has seen the database away (a cached answer may lag ~1 s), until it is back.
   const firstNotReady = readinessDuringOutage.find((probe) => probe.status === 503);
-  expect(firstNotReady?.at).toBeLessThan(3_000);
+  expect(firstNotReady?.at).toBeLessThan(NOT_READY_WITHIN_MS * slowdown);
   expect(readinessDuringOutage.filter((probe) => probe.at >= (firstNotReady?.at ?? 0) && probe.status !== 503)).toEqual(
     [],
   );
-  expect(readyAgainMs).toBeLessThan(READY_AGAIN_MS);
+  expect(readyAgainMs).toBeLessThan(READY_AGAIN_MS * slowdown);
 
   // Nothing acknowledged is lost.
   for (const id of acknowledged.customers) {

@@ -26,6 +26,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // OTLP's span kinds.
 const SERVER = 2;
 
+/**
+ * What it tolerates (issue 37): a loaded machine. No attempt may come before it is due and the
+ * whole-attempt limit is never cut short (exact); how late an attempt may come is LATE_MS on a quiet
+ * host, stretched by the load (lateSlackMs). Waits are in quiet-machine time.
+ */
 describe('webhooks: signed delivery, retries and fairness (seed 6.4; decision 0010; issue 5)', () => {
   const collector = new OtlpReceiver();
   let certificates: TestCertificates;
