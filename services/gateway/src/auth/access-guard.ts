@@ -126,6 +126,7 @@ export class GuardUnavailable extends HttpError {
 type Redis = RedisClientType;
 type Reply = (string | number)[];
 
+/** How long a request waits for Redis before it is refused 503 (fail closed, decision 0007). */
 const REDIS_TIMEOUT_MS = 1_000;
 
 export class AccessGuard {
@@ -135,6 +136,7 @@ export class AccessGuard {
     private readonly redis: Redis,
     private readonly environment: string,
     private readonly keyPrefix = 'corridor',
+    private readonly timeoutMs = REDIS_TIMEOUT_MS,
   ) {}
 
   /**
@@ -178,7 +180,7 @@ export class AccessGuard {
         // the answer (503) and the log.
         withoutSpans(call),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
         }),
       ]);
     } catch (error) {
