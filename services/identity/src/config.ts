@@ -36,7 +36,10 @@ export const identityConfigShape = {
     .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525')
     .optional(),
   /** The From of identity's mails. */
-  MAIL_FROM: z.string().min(3, 'must be a mail address, e.g. Corridor <no-reply@corridor.test>').default('Corridor <no-reply@corridor.test>'),
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be a mail address, e.g. Corridor <no-reply@corridor.test>')
+    .default('Corridor <no-reply@corridor.test>'),
   /** How often the mail relay looks for due mails. */
   MAIL_POLL_INTERVAL_MS: env.positiveInt(1_000),
   /** The dashboard's origin: the links in invitation and password-reset mails point there. */

@@ -30,10 +30,7 @@ export async function actingFor(
     ? await em.findOne(Member, { id: actor.memberId, businessId, status: 'active' })
     : null;
   if (!member || !roles.includes(member.role)) {
-    throw permissionDenied(
-      'MEMBER_NOT_ALLOWED',
-      `only an active ${roles.join(' or ')} of this business may ${what}`,
-    );
+    throw permissionDenied('MEMBER_NOT_ALLOWED', `only an active ${roles.join(' or ')} of this business may ${what}`);
   }
   return { audit: { memberId: member.id, email: member.email, address: actor.address }, role: member.role };
 }

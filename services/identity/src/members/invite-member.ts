@@ -20,7 +20,10 @@ export const NAME_MAX_LENGTH = 200;
 /** Lower-cased and trimmed; INVALID_ARGUMENT naming `email` when it cannot be an address. */
 export function normalisedEmail(email: string): string {
   const normalised = email.trim().toLowerCase();
-  if (normalised.length > EMAIL_MAX_LENGTH || !/^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\.]+$/.test(normalised)) {
+  if (
+    normalised.length > EMAIL_MAX_LENGTH ||
+    !/^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\.]+$/.test(normalised)
+  ) {
     throw invalidArgument('email must be an email address, e.g. ada@example.com', {
       email: ['must be an email address, e.g. ada@example.com'],
     });

@@ -35,7 +35,10 @@ function keepAnOwner(live: readonly LiveMember[], memberId: string, stillOwner: 
   if (!target || target.status !== 'active' || target.role !== 'owner' || stillOwner) return;
   const otherOwners = live.filter((m) => m.id !== target.id && m.status === 'active' && m.role === 'owner');
   if (otherOwners.length === 0) {
-    throw failedPrecondition('LAST_OWNER', 'this is the business’s last active owner: make another member an owner first');
+    throw failedPrecondition(
+      'LAST_OWNER',
+      'this is the business’s last active owner: make another member an owner first',
+    );
   }
 }
 

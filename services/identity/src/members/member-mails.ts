@@ -1,7 +1,6 @@
 import type { OutgoingMail } from '../mail/mail-outbox.js';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function linkMail(to: string, subject: string, lines: string[], link: string, after: string): OutgoingMail {
   const text = [...lines, '', link, '', after].join('\n');

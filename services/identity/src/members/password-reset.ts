@@ -55,7 +55,10 @@ export async function resetPassword(
       ? await tx.findOne(Member, { id: memberId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
       : null;
     if (!member || member.status !== 'active') {
-      throw notFound('RESET_LINK_NOT_FOUND', 'this password-reset link is unknown, used up or expired: ask for a new one');
+      throw notFound(
+        'RESET_LINK_NOT_FOUND',
+        'this password-reset link is unknown, used up or expired: ask for a new one',
+      );
     }
     member.passwordHash = passwordHash;
     member.failedSignIns = 0;

@@ -9,8 +9,7 @@ import { Member } from './member.entity.js';
 
 /** One member of the business; another business's member is NOT_FOUND like a missing one. */
 export async function getMember(em: EntityManager, businessId: string, memberId: string): Promise<MemberMessage> {
-  const member =
-    isUuid(businessId) && isUuid(memberId) ? await em.findOne(Member, { id: memberId, businessId }) : null;
+  const member = isUuid(businessId) && isUuid(memberId) ? await em.findOne(Member, { id: memberId, businessId }) : null;
   if (!member) throw memberNotFound(memberId);
   return toMemberMessage(member);
 }

@@ -60,7 +60,10 @@ export async function signIn(em: EntityManager, context: MembersContext, input: 
   const member = email === '' ? null : await em.findOne(Member, { email, status: { $ne: 'removed' } });
   if (member?.lockedUntil && member.lockedUntil > now) throw lockedOut(member.lockedUntil, now);
   // An unknown email or an invited member (no password yet) verifies a decoy: the same time, the same answer.
-  const passwordRight = await passwordMatches(member?.status === 'active' ? (member.passwordHash ?? null) : null, input.password);
+  const passwordRight = await passwordMatches(
+    member?.status === 'active' ? (member.passwordHash ?? null) : null,
+    input.password,
+  );
   if (!member || member.status !== 'active') throw unauthenticated('SIGN_IN_FAILED', WRONG_CREDENTIALS);
   const failed = async (error: DomainError): Promise<never> => {
     const lockedUntil = await countFailure(em, member.id, now);

@@ -68,7 +68,9 @@ export class Migration20261128000000Members extends Migration {
 
     // ListCredentials: a business's credentials, newest first.
     this.addSql(`alter table credential add column last_used_at timestamptz null`);
-    this.addSql(`create index credential_business_page_idx on credential (business_id, created_at desc, client_id desc)`);
+    this.addSql(
+      `create index credential_business_page_idx on credential (business_id, created_at desc, client_id desc)`,
+    );
     this.addSql(`drop index credential_business_idx`);
   }
 
