@@ -498,6 +498,10 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       const created = [...first.members, ...second.members].map((m) => dateOf(m.createdAt)?.getTime() ?? 0);
       expect([...created].sort((x, y) => y - x)).toEqual(created);
       expect((await listMembers(em(), b, undefined)).members).toEqual([]);
+      await expect(listMembers(em(), '00000000-0000-4000-8000-000000000000', undefined)).rejects.toMatchObject({
+        status: Status.NOT_FOUND,
+        reason: 'BUSINESS_NOT_FOUND',
+      });
     });
 
     it('records changes made through other services and lists the log newest first', async () => {

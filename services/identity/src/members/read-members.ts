@@ -2,8 +2,10 @@ import type { Member as MemberMessage } from '@corridor/contracts/corridor/ident
 import type { CursorPage } from '@corridor/contracts/corridor/pagination/v1/cursor_pb';
 import { dateOf, sql } from '@corridor/db';
 import { keysetPage, keysetRead } from '@corridor/pagination';
+import { notFound } from '@corridor/grpc';
 import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
+import { Business } from '../businesses/business.entity.js';
 import { memberNotFound, toMemberMessage } from './member-message.js';
 import { Member } from './member.entity.js';
 
@@ -21,7 +23,9 @@ export async function listMembers(
   page: { cursor: string; limit: number } | undefined,
 ): Promise<{ members: MemberMessage[]; page: Omit<CursorPage, '$typeName'> }> {
   const read = keysetRead(page);
-  if (!isUuid(businessId)) return { members: [], page: { limit: read.limit } };
+  // An unknown business is told apart from one without members (the admin API's 404).
+  const business = isUuid(businessId) ? await em.findOne(Business, { id: businessId }) : null;
+  if (!business) throw notFound('BUSINESS_NOT_FOUND', `business ${businessId} not found`);
   const rows = await sql<{ id: string; created_at: Date }>(
     em,
     `select id, created_at from member where business_id = ? ${read.seek ? `and ${read.seek}` : ''}
