@@ -47,7 +47,7 @@ export const gatewayConfigShape = {
    */
   DASHBOARD_URL: z
     .url({ message: 'must be an http(s) URL, e.g. http://127.0.0.1:8090' })
-    .regex(/^https?:\/\/[^/]+$/, 'must be an http(s) origin without a path, e.g. http://127.0.0.1:8090')
+    .regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin without a path, e.g. http://127.0.0.1:8090')
     .default('http://127.0.0.1:8090'),
 };
 

@@ -53,7 +53,11 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
           now: context.now,
         },
       }),
-      memberServiceRegistration({ orm, context: { ...context, secrets, dashboardUrl: config.DASHBOARD_URL } }),
+      memberServiceRegistration({
+        orm,
+        // Links are `${dashboardUrl}/invitation/<token>`: a trailing slash in the setting is not doubled.
+        context: { ...context, secrets, dashboardUrl: config.DASHBOARD_URL.replace(/\/+$/, '') },
+      }),
     ],
   });
 }

@@ -7,7 +7,7 @@ import {
   type Member as MemberMessage,
 } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { invalidArgument, notFound } from '@corridor/grpc';
-import type { Member, MemberRoleName, MemberStatusName } from './member.entity.js';
+import { MEMBER_ROLES, type Member, type MemberRoleName, type MemberStatusName } from './member.entity.js';
 
 const ROLE_OF_NAME: Record<MemberRoleName, MemberRole> = {
   owner: MemberRole.OWNER,
@@ -24,13 +24,13 @@ const STATUS_OF_NAME: Record<MemberStatusName, MemberStatus> = {
 
 /** The stored name of a requested role; INVALID_ARGUMENT naming `role` when none was chosen. */
 export function roleName(role: MemberRole): MemberRoleName {
-  const found = Object.entries(ROLE_OF_NAME).find(([, value]) => value === role);
+  const found = MEMBER_ROLES.find((name) => ROLE_OF_NAME[name] === role);
   if (!found) {
     throw invalidArgument('role must be one of owner, admin, developer, viewer', {
       role: ['must be one of owner, admin, developer, viewer'],
     });
   }
-  return found[0] as MemberRoleName;
+  return found;
 }
 
 /** The member as the contract shows it: never the password hash or a TOTP secret. */
