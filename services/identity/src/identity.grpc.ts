@@ -1,6 +1,6 @@
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { MikroORM } from '@corridor/db';
-import { registration } from '@corridor/grpc';
+import { DomainError, registration, Status } from '@corridor/grpc';
 import { createBusiness } from './businesses/create-business.js';
 import { getBusiness } from './businesses/get-business.js';
 import { updateBusiness } from './businesses/update-business.js';
@@ -67,6 +67,10 @@ export function identityServiceRegistration({ orm, context, secrets, signingKey,
     },
     async getCredential(request) {
       return { credential: await getCredential(em(), request.clientId) };
+    },
+    // The contract's shape for the dashboard's key list; the identity-side member work implements it.
+    async listCredentials() {
+      throw new DomainError(Status.UNIMPLEMENTED, 'NOT_IMPLEMENTED', 'ListCredentials is not implemented yet');
     },
     async issueToken(request) {
       return issueToken(em(), secrets, signingKey, tokens, {
