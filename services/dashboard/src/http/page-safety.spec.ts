@@ -23,7 +23,7 @@ describe('security headers and CSRF', () => {
       const page = await browser.get(path);
       expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
       expect(page.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
     }
     expect((await browser.get('/sign-in')).headers.get('cache-control')).toBe('no-store');
     expect((await browser.get('/no-such-page')).status).toBe(404);

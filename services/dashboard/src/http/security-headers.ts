@@ -18,7 +18,10 @@ export const CONTENT_SECURITY_POLICY = [
 export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: under no-referrer browsers send `Origin: null` with every form POST
+  // (Fetch, "append a request Origin header"), which refuseForgedPosts rightly refuses. Other sites
+  // still get no Referer, so no link's token leaves the dashboard.
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   next();
