@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import axe from 'axe-core';
 import { REPO_ROOT } from '@corridor/testing';
 import { Secret, TOTP } from 'otpauth';
@@ -281,6 +281,8 @@ describe('the dashboard in headless Chromium: a business team’s journey and it
     person.page.$$eval('tbody th code', (codes) => codes.map((code) => code.textContent ?? ''));
 
   beforeAll(async () => {
+    // This run's screenshots only: none left of an earlier run's pages.
+    await rm(SCREENSHOTS, { recursive: true, force: true });
     browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
