@@ -4,6 +4,19 @@ const swc = [
   '@swc/jest',
   { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' }, sourceMaps: 'inline' },
 ];
+// The dashboard's server-rendered templates (JSX, React's automatic runtime, as its tsconfig says).
+const swcTsx = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'es6' },
+    sourceMaps: 'inline',
+  },
+];
 
 /** The shared project factory. */
 function project(displayName, testMatch, extra = {}) {
@@ -14,8 +27,8 @@ function project(displayName, testMatch, extra = {}) {
     roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
     testMatch,
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-    transform: { '^.+\\.ts$': swc },
-    extensionsToTreatAsEsm: ['.ts'],
+    transform: { '^.+\\.ts$': swc, '^.+\\.tsx$': swcTsx },
+    extensionsToTreatAsEsm: ['.ts', '.tsx'],
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
     ...extra,
   };

@@ -12,8 +12,9 @@
 #      period, spreading; default-deny NetworkPolicies that allow each configured *_GRPC_ADDRESS, admit each gRPC port's callers
 #      alone, reach each dependency's port, and send webhooks to public addresses alone; a topics Job
 #      for the declared topics, before the migrations; a scraped metrics port is a container port; a
-#      consumer's topic prefix is its producer's; values the schemas must refuse; the optional parts
-#      (digest, Ingress, admin namespace, autoscaling, ServiceMonitor) rendered on
+#      consumer's topic prefix is its producer's; the dashboard's Redis and key prefix are the gateway's;
+#      values the schemas must refuse; the optional parts (digest, the gateway's and the dashboard's
+#      Ingress, admin namespace, autoscaling, ServiceMonitor) rendered on
 #   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
 #
 # Tools, built once with the machine's `go` from the Go module proxy and reused: binaries and
@@ -37,7 +38,7 @@ KUBECONFORM_VERSION=v0.8.0
 # charts promise to run on. Raise it deliberately (the schemas are made again for a new version).
 KUBERNETES_VERSION=v1.34.4
 ENVIRONMENTS=(sandbox production)
-SERVICES=(gateway identity customer-kyb payments notification)
+SERVICES=(gateway identity customer-kyb payments notification dashboard)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 go_dir="$root/.local/go"
@@ -245,6 +246,19 @@ same_topic_prefix() {
     fail "$environment: $consumer's KAFKA_TOPIC_PREFIX ($b) differs from $producer's ($a), whose topic it consumes"
   step "topic prefix $environment: $consumer reads $producer's topics with its prefix \"$a\""
 }
+# The dashboard writes the gateways' access cache (key rotation and revocation): the same Redis and
+# REDIS_KEY_PREFIX as the gateway's in each environment, or a revoked key stays valid at the gateways.
+same_redis() {
+  local environment=$1 variable a b
+  for variable in REDIS_URL REDIS_KEY_PREFIX; do
+    value_of() { sed -n "s/^  $variable: *//p" "$work/rendered/$1-$environment.yaml" | tr -d '"'; }
+    a=$(value_of gateway)
+    b=$(value_of dashboard)
+    [ -n "$a" ] || fail "$environment: the gateway's ConfigMap has no $variable"
+    [ "$a" = "$b" ] || fail "$environment: the dashboard's $variable ($b) differs from the gateway's ($a), whose access cache it writes"
+  done
+  step "access cache $environment: the dashboard's REDIS_URL and REDIS_KEY_PREFIX are the gateway's"
+}
 # What the rendered objects of one environment promise, across its service charts (one line each;
 # deploy/helm/rendered-promises.mjs says which): selectors, ServiceAccounts, probes and shutdown, the
 # NetworkPolicies against the services' own configuration, the topics Job.
@@ -268,6 +282,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
   same_topic_prefix "$environment" customer-kyb notification
   same_topic_prefix "$environment" customer-kyb payments
   same_topic_prefix "$environment" payments notification
+  same_redis "$environment"
   environment_promises "$environment"
   manifest="$work/rendered/corridor-$environment.yaml"
   capture "$manifest" "helm template corridor with helm/environments/$environment/*.yaml" \
@@ -278,15 +293,17 @@ done
 
 # The schemas must refuse what they do not describe: an unknown key, a secret as a plain variable
 # (the gateway's admin token, payments' database URL), a spread above payments' 50 % limit; the
-# admin API opened to a namespace pattern or to anyone, Prometheus's port to addresses, a digest
-# that is not sha256:, the Ingress on the admin port, an OTLP endpoint that is not a URL, a topic
+# admin API opened to a namespace pattern or to anyone, Prometheus's port to addresses, the
+# dashboard opened to anyone but a namespace or its origin in plain HTTP off loopback, a digest that
+# is not sha256:, the Ingress on the admin port, an OTLP endpoint that is not a URL, a topic
 # without partitions; and, with the production files (the last environment above), notification's
 # test-only allow-list and extra CA file.
 for bad in gateway.replicas=3 gateway.env.ADMIN_TOKEN=not-a-secret notification.env.WEBHOOK_ALLOW_CIDRS=127.0.0.0/8 \
   notification.env.WEBHOOK_EXTRA_CA_FILE=/etc/corridor/test-ca.pem payments.env.DATABASE_URL=postgres://not-a-secret \
   payments.env.DEFAULT_SPREAD_BPS=5001 'gateway.networkPolicy.ingress.admin[0].namespace=*' \
   'gateway.networkPolicy.ingress.admin[0].anywhere=true' 'notification.networkPolicy.ingress.metrics[0].cidr=0.0.0.0/0' \
-  gateway.image.digest=4d3c2b1a gateway.ingress.port=admin identity.env.OTEL_EXPORTER_OTLP_ENDPOINT=otel-collector:4318 \
+  'dashboard.networkPolicy.ingress.http[0].anywhere=true' 'dashboard.networkPolicy.ingress.http[0].cidr=0.0.0.0/0' \
+  dashboard.env.DASHBOARD_ORIGIN=http://dashboard.corridor.example gateway.image.digest=4d3c2b1a gateway.ingress.port=admin identity.env.OTEL_EXPORTER_OTLP_ENDPOINT=otel-collector:4318 \
   'payments.kafka.topics[0].partitions=0'; do
   if "$helm" template x "$charts/corridor" --kube-version "$kube_version" "${files[@]}" --set "$bad" >"$out" 2>&1; then
     fail "helm template accepted --set $bad: values.schema.json should refuse it"
@@ -329,6 +346,13 @@ holds "$manifest" "networkPolicy.ingress.admin: the admin port admits the named 
   "JSON.stringify(objects.find((o) => o.kind === 'NetworkPolicy').spec.ingress.find((r) => r.ports[0].port === 'admin').from) === JSON.stringify([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'back-office' } } }])"
 holds "$manifest" "autoscaling: helm template (no live Deployment) renders minReplicas" \
   "objects.find((o) => o.kind === 'Deployment').spec.replicas === objects.find((o) => o.kind === 'HorizontalPodAutoscaler').spec.minReplicas"
+manifest=$(variant dashboard ingress --set ingress.enabled=true --set ingress.className=nginx \
+  --set 'ingress.hosts[0].host=dashboard.corridor.example' --set 'ingress.hosts[0].paths[0].path=/' \
+  --set 'ingress.hosts[0].paths[0].pathType=Prefix' --set 'ingress.tls[0].secretName=dashboard-tls' \
+  --set 'ingress.tls[0].hosts[0]=dashboard.corridor.example' --set env.DASHBOARD_ORIGIN=https://dashboard.corridor.example)
+validate "dashboard with an Ingress" "$manifest"
+holds "$manifest" "ingress: the dashboard's Ingress routes its one port, which admits the ingress controller's namespace alone" \
+  "objects.filter((o) => o.kind === 'Ingress').flatMap((o) => o.spec.rules.flatMap((r) => r.http.paths)).every((p) => p.backend.service.port.name === 'http') && JSON.stringify(objects.find((o) => o.kind === 'NetworkPolicy').spec.ingress) === JSON.stringify([{ ports: [{ port: 'http', protocol: 'TCP' }], from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }] }])"
 if "$helm" template notification "$charts/notification" --kube-version "$kube_version" \
   -f "$work/rendered/notification-production.values.yaml" --set serviceMonitor.enabled=true >"$out" 2>&1 || ! grep -q 'no monitoring.coreos.com/v1 ServiceMonitor' "$out"; then
   fail "serviceMonitor.enabled without the ServiceMonitor CRD should fail rendering, naming it" "$out"

@@ -25,8 +25,9 @@ COMPONENT=cluster
 
 ENVIRONMENTS=(sandbox production)
 # Dependency order: identity first (every service calls it), the producers of a topic before its
-# consumers (payments consumes customer-kyb's events, notification everyone's), the gateway last.
-SERVICES=(identity customer-kyb payments notification gateway)
+# consumers (payments consumes customer-kyb's events, notification everyone's), then the gateway, then
+# the dashboard (it calls the four services and writes the gateway's access cache; no migration Job).
+SERVICES=(identity customer-kyb payments notification gateway dashboard)
 # Image tags the fake nodes act on (deploy/kube/kwok.yaml): a Job of the first fails, one of the
 # second keeps running.
 OLD=1.0.0 NEW=1.1.0 FAILING=migration-fails HOLDING=migration-holds
@@ -138,12 +139,19 @@ for environment in "${ENVIRONMENTS[@]}"; do
       die "$environment: $service's objects, server-side dry run" "$work/dry-run.out"
     fi
   done
-  # The optional objects too (the gateway's Ingress), and the umbrella chart's whole environment.
+  # The optional objects too (the gateway's and the dashboard's Ingress), and the umbrella chart's
+  # whole environment.
   "$helm" template gateway "$work/charts/gateway" -n "$namespace" -f "$(values "$environment" gateway)" \
     --kube-version "$kube_version" --set image.tag="$OLD" --set ingress.enabled=true \
     --set 'ingress.hosts[0].host=api.corridor.test' --set 'ingress.hosts[0].paths[0].path=/' \
     --set 'ingress.hosts[0].paths[0].pathType=Prefix' >"$work/$environment-optional.yaml" 2>>"$log" ||
     die "helm template gateway with its Ingress ($environment)" "$log"
+  "$helm" template dashboard "$work/charts/dashboard" -n "$namespace" -f "$(values "$environment" dashboard)" \
+    --kube-version "$kube_version" --set image.tag="$OLD" --set ingress.enabled=true \
+    --set 'ingress.hosts[0].host=dashboard.corridor.test' --set 'ingress.hosts[0].paths[0].path=/' \
+    --set 'ingress.hosts[0].paths[0].pathType=Prefix' --set env.DASHBOARD_ORIGIN=https://dashboard.corridor.test \
+    --show-only templates/ingress.yaml >>"$work/$environment-optional.yaml" 2>>"$log" ||
+    die "helm template dashboard with its Ingress ($environment)" "$log"
   umbrella_values=()
   for service in "${SERVICES[@]}"; do
     umbrella_values+=(-f "$helm_dir/environments/$environment/$service.yaml" --set "$service.image.tag=$OLD")
@@ -156,7 +164,7 @@ for environment in "${ENVIRONMENTS[@]}"; do
       die "$environment: the $rendered objects, server-side dry run" "$work/dry-run.out"
     fi
   done
-  ok "$environment: every object of the ${#SERVICES[@]} charts, the gateway's Ingress and the umbrella chart pass a server-side dry run, no warning"
+  ok "$environment: every object of the ${#SERVICES[@]} charts, the gateway's and the dashboard's Ingress and the umbrella chart pass a server-side dry run, no warning"
 
   # 2. One release per service, in dependency order.
   for service in "${SERVICES[@]}"; do

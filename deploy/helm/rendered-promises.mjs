@@ -7,7 +7,8 @@
 //   2. each service's ServiceAccount mounts no token, nor does any pod
 //   3. a startup probe, a preStop sleep within the grace period, zone and node spreading
 //   4. every pod (server, each Job's) under exactly one Ingress+Egress NetworkPolicy; no port open to
-//      anyone but the gateway's public one; admin and metrics from named namespaces alone
+//      anyone but the gateway's public one; admin, metrics and the dashboard's (the ingress
+//      controller's) from named namespaces alone
 //   5. each *_GRPC_ADDRESS of a ConfigMap (not the service's own listener) is an egress rule to that
 //      service's server pods, and each gRPC port admits exactly the services configured to call it
 //   6. DNS, and the ports of KAFKA_BROKERS, REDIS_URL, S3_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT (set everywhere)
@@ -112,7 +113,7 @@ for (const service of services) {
     if (!rule.from && !(service === 'gateway' && ports.join() === 'public'))
       problem(service, `ingress to ${ports} from anywhere`);
     if (
-      ports.some((p) => p === 'admin' || p === 'metrics') &&
+      ports.some((p) => p === 'admin' || p === 'metrics' || (service === 'dashboard' && p === 'http')) &&
       (rule.from ?? [{}]).some(
         (peer) => !peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] || peer.ipBlock,
       )

@@ -5,7 +5,7 @@
 #   deploy/image/build.sh [--offline] [TAG [SERVICE...]]
 #
 #   TAG        default (or ""): the git short SHA, with -dirty when tracked files differ from it
-#   SERVICE    default: gateway identity customer-kyb payments notification
+#   SERVICE    default: gateway identity customer-kyb payments notification dashboard
 #   --offline  build with no network at all (in a network namespace with no interface): fails if the
 #              machine's pnpm store or metadata cache lacks something, instead of fetching it
 #
@@ -28,8 +28,9 @@
 # included), every address in it pointed at a closed port of its own on 127.0.0.1 and the Secrets'
 # variables at dummies; read-only root, tmpfs /tmp, uid/gid 1000, loopback only. Each must load its
 # code, parse its configuration and fail first on a refused connection (a Job: to its own
-# dependency), or, the gateway, keep serving while its dependencies are down: its health, its
-# documentation page and assets, its OpenAPI document are requested. Then every other module of
+# dependency), or, the gateway and the dashboard, keep serving while their dependencies are down:
+# the gateway's health, documentation page and assets, OpenAPI document; the dashboard's health, sign-in
+# page and assets (services/dashboard/assets, copied beside dist) are requested. Then every other module of
 # dist is imported (a test helper that slipped in fails there: its dev dependencies are not in the
 # image). Logs: .local/log/image.log (builds), .local/image/check/<service>-<run>.log (runs).
 set -euo pipefail
@@ -37,7 +38,7 @@ set -euo pipefail
 # shellcheck source=deploy/image/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL_SERVICES=(gateway identity customer-kyb payments notification)
+ALL_SERVICES=(gateway identity customer-kyb payments notification dashboard)
 CHECK_SECONDS=30
 # HTTP requests made to a service that keeps running without its dependencies, once it listens:
 # URL=expected status. The gateway: liveness, readiness (503: nothing answers), the documentation.
@@ -45,6 +46,11 @@ CHECK_SECONDS=30
 PROBES_gateway="http://127.0.0.1:8080/healthz=200 http://127.0.0.1:8081/healthz=200 http://127.0.0.1:8080/readyz=503
 http://127.0.0.1:8080/docs=200 http://127.0.0.1:8080/docs/assets/swagger-ui-bundle.js=200
 http://127.0.0.1:8080/docs/assets/swagger-ui.css=200 http://127.0.0.1:8080/api/external/openapi.json=200"
+# The dashboard: liveness, readiness (503: neither Redis nor identity answers), the sign-in page and
+# the static assets it links (served from /app/assets).
+# shellcheck disable=SC2034 # read as ${!probes_var}
+PROBES_dashboard="http://127.0.0.1:8090/healthz=200 http://127.0.0.1:8090/readyz=503 http://127.0.0.1:8090/sign-in=200
+http://127.0.0.1:8090/assets/dashboard.css=200 http://127.0.0.1:8090/assets/dashboard.js=200"
 
 offline=false
 if [ "${1:-}" = --offline ]; then

@@ -19,8 +19,9 @@ COMPONENT=services
 # shellcheck source=deploy/local/toolchain.sh
 . "$CORRIDOR_DEPLOY/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
 
-# Start order: a service comes after everything it calls.
-SERVICES=(identity customer-kyb notification payments gateway)
+# Start order: a service comes after everything it calls (the dashboard calls the four gRPC services
+# and writes the gateway's access cache).
+SERVICES=(identity customer-kyb notification payments gateway dashboard)
 # Services with a database and migrations.
 MIGRATED=(identity customer-kyb notification payments)
 
@@ -76,6 +77,9 @@ start_named() {
   case $1 in
     # Prometheus /metrics of the webhook deliveries: http://127.0.0.1:9464/metrics
     notification) start_service "$1" METRICS_PORT=9464 ;;
+    # The members' web app (README.md, "Dashboard"): its own origin, and the API it shows. The gRPC
+    # addresses are the services' local defaults (127.0.0.1:50051 to 50054), as for the gateway.
+    dashboard) start_service "$1" DASHBOARD_PORT=8090 DASHBOARD_ORIGIN=http://127.0.0.1:8090 API_BASE_URL=http://127.0.0.1:8080 ;;
     *) start_service "$1" ;;
   esac
 }
@@ -101,6 +105,13 @@ export_environment() {
   # Kafka of deploy/local/kafka.sh, whose topics (deploy/local/topics.txt) carry no prefix: identity,
   # customer-kyb and payments publish to, and notification and payments consume, the same names.
   export KAFKA_BROKERS=127.0.0.1:9092 KAFKA_TOPIC_PREFIX=''
+  # The gateway and the dashboard share Redis's keys (the access cache: a key the dashboard revokes
+  # is refused by the gateway at once), so one prefix for both.
+  export REDIS_KEY_PREFIX=corridor
+  # The links of identity's invitation and password-reset mails, and the sandbox admin API's
+  # invitation_url. SMTP_URL stays unset: identity's mail relay is off and mails stay queued in its
+  # outbox (no mail catcher runs here); the sandbox reads invitation links from the admin API.
+  export DASHBOARD_URL=http://127.0.0.1:8090
 }
 
 cmd_up() {
@@ -109,13 +120,15 @@ cmd_up() {
   for name in "${MIGRATED[@]}"; do migrate_service "$name"; done
   for name in "${SERVICES[@]}"; do start_named "$name"; done
   for ((i = 0; i < 100; i++)); do
-    if curl -fsS http://127.0.0.1:8080/readyz >/dev/null 2>&1; then
-      step "ready: public API http://127.0.0.1:8080, admin API http://127.0.0.1:8081"
+    if curl -fsS http://127.0.0.1:8080/readyz >/dev/null 2>&1 && curl -fsS http://127.0.0.1:8090/readyz >/dev/null 2>&1; then
+      step "ready: public API http://127.0.0.1:8080, admin API http://127.0.0.1:8081, dashboard http://127.0.0.1:8090"
       return 0
     fi
     sleep 0.2
   done
-  die "the gateway is not ready: $(curl -sS http://127.0.0.1:8080/readyz 2>&1)" "$LOG_DIR/gateway.log"
+  curl -fsS http://127.0.0.1:8080/readyz >/dev/null 2>&1 ||
+    die "the gateway is not ready: $(curl -sS http://127.0.0.1:8080/readyz 2>&1)" "$LOG_DIR/gateway.log"
+  die "the dashboard is not ready: $(curl -sS http://127.0.0.1:8090/readyz 2>&1)" "$LOG_DIR/dashboard.log"
 }
 
 cmd_restart() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm start`: toolchain, packages, build, PostgreSQL/Redis/Kafka, migrations, every service, then
-# the sandbox business (.local/sandbox.json) and the curl commands that use it.
+# the sandbox business (.local/sandbox.json) and its dashboard owner, and the curl commands that use it.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 bash "$here/workspace.sh"
@@ -14,7 +14,7 @@ COMPONENT=sandbox
 . "$here/toolchain.sh" || die "could not provide Node 24 and pnpm" "$LOG_DIR/toolchain.log"
 
 # The running deployment's admin API, whatever an older sandbox.json says.
-export CORRIDOR_ADMIN_URL=http://127.0.0.1:8081 CORRIDOR_BASE_URL=http://127.0.0.1:8080
+export CORRIDOR_ADMIN_URL=http://127.0.0.1:8081 CORRIDOR_BASE_URL=http://127.0.0.1:8080 CORRIDOR_DASHBOARD_URL=http://127.0.0.1:8090
 ADMIN_TOKEN=$(cat "$CORRIDOR_LOCAL/admin-token")
 export ADMIN_TOKEN
 log="$LOG_DIR/sandbox.log"
@@ -22,6 +22,12 @@ printf '\n===== %s: corridor admin sandbox seed\n' "$(date '+%F %T')" >>"$log"
 # stdout (JSON without secrets) goes to the log; the one-line verdict (stderr) to the terminal.
 if ! node "$CORRIDOR_ROOT/packages/admin-cli/dist/main.js" admin sandbox seed 2>&1 >>"$log" | sed "s/^/[$COMPONENT] /"; then
   die "could not seed the sandbox business, its rates or its wallets (the gateway's log, or .local/log/payments.log, may say why)" "$LOG_DIR/gateway.log"
+fi
+# Its dashboard owner, once: invited through the admin API, the invitation accepted in the dashboard
+# with a generated password; kept while .local/sandbox.json names an active owner of the business.
+printf '\n===== %s: corridor admin sandbox seed-owner\n' "$(date '+%F %T')" >>"$log"
+if ! node "$CORRIDOR_ROOT/packages/admin-cli/dist/main.js" admin sandbox seed-owner 2>&1 >>"$log" | sed "s/^/[$COMPONENT] /"; then
+  die "could not seed the sandbox business's dashboard owner (.local/log/dashboard.log or identity.log may say why)" "$LOG_DIR/dashboard.log"
 fi
 
 sandbox_field() {
@@ -31,6 +37,8 @@ sandbox_field() {
 client_id=$(sandbox_field client_id)
 client_secret=$(sandbox_field client_secret)
 business_id=$(sandbox_field business_id)
+dashboard_email=$(sandbox_field dashboard_email)
+dashboard_password=$(sandbox_field dashboard_password)
 token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read wallet:read rates:read swap:create transaction:read fees:read currency:read'"
 
 cat <<MSG
@@ -38,8 +46,10 @@ cat <<MSG
 Corridor is running (sandbox).
   public API  http://127.0.0.1:8080   (/healthz, /readyz)
   admin API   http://127.0.0.1:8081   (Authorization: Bearer \$(cat .local/admin-token))
+  dashboard   http://127.0.0.1:8090   sign in as $dashboard_email, password $dashboard_password (owner)
   sandbox     business $business_id "Sandbox Platform", full-access credentials
-              in .local/sandbox.json (base_url, admin_url, admin_token, business_id, client_id, client_secret)
+              in .local/sandbox.json (base_url, admin_url, admin_token, business_id, client_id, client_secret,
+              dashboard_url, dashboard_email, dashboard_password)
   logs        .local/log/
 
 Get an access token:

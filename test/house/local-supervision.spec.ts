@@ -69,7 +69,7 @@ describe('deploy/local/services.sh', () => {
     );
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain(
-      "no service named 'billing' (one of: identity customer-kyb notification payments gateway)",
+      "no service named 'billing' (one of: identity customer-kyb notification payments gateway dashboard)",
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   freePort,
   KAFKA_BROKERS,
   logged,
+  MailReceiver,
   startService,
   uniqueSuffix,
   type ServiceProcess,
@@ -94,6 +95,22 @@ export interface PlatformOptions {
    * comes back by itself.
    */
   supervised?: boolean;
+  /**
+   * Start the dashboard (services/dashboard) on a port of its own, against this platform's identity
+   * and its gateway's Redis prefix (it writes the gateways' access cache), with identity mailing a
+   * `MailReceiver` the platform starts (`mail`) and its links pointing at the dashboard. Off by default.
+   */
+  dashboard?: boolean;
+  /** Extra environment for the dashboard (e.g. SESSION_IDLE_SECONDS). */
+  dashboardEnv?: Record<string, string>;
+}
+
+/** A dashboard process of the platform: where members open it. */
+export interface DashboardProcess {
+  process: ServiceProcess;
+  /** http://127.0.0.1:<port>, its DASHBOARD_ORIGIN. */
+  url: string;
+  stop(): Promise<void>;
 }
 
 /**
@@ -114,6 +131,9 @@ export class Platform {
   /** notification and its database: unset when started with `notifications: false`. */
   notification: ServiceProcess | undefined;
   notificationDb: TestDatabase | undefined;
+  /** The dashboard and the SMTP server identity's mails reach: set when started with `dashboard: true`. */
+  dashboard: DashboardProcess | undefined;
+  mail: MailReceiver | undefined;
   readonly adminToken: string;
   readonly identitySecretKey: string;
   readonly notificationSecretKey: string;
@@ -138,6 +158,8 @@ export class Platform {
   notificationMetricsPort = 0;
   private publicPort = 0;
   private adminPort = 0;
+  /** The dashboard's port (identity's DASHBOARD_URL names it before the dashboard starts); 0 without one. */
+  private dashboardPort = 0;
   /** Replicas and other extra processes, stopped with the platform. */
   private readonly extraProcesses: ServiceProcess[] = [];
   private starting: Promise<this> | undefined;
@@ -243,6 +265,7 @@ export class Platform {
     const customers = this.options.customers ?? true;
     const notifications = this.options.notifications ?? true;
     const payments = this.options.payments ?? true;
+    const dashboard = this.options.dashboard ?? false;
     [
       this.identityPort,
       this.customerPort,
@@ -251,7 +274,17 @@ export class Platform {
       this.publicPort,
       this.adminPort,
       this.paymentsService.port,
-    ] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+      this.dashboardPort,
+    ] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      dashboard ? freePort() : 0,
+    ]);
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
@@ -264,6 +297,7 @@ export class Platform {
         ? migratedDatabase('notification', this.postgresAdminUrl).then((db) => (this.notificationDb = db))
         : undefined,
       payments ? this.paymentsService.createDatabase() : undefined,
+      dashboard ? MailReceiver.start().then((mail) => (this.mail = mail)) : undefined,
       // All always: notification consumes every event topic, whichever producers are started.
       (this.options.kafka?.createTopics.bind(this.options.kafka) ?? createTopics)([
         this.identityTopic,
@@ -280,6 +314,7 @@ export class Platform {
       payments ? this.paymentsService.start() : undefined,
     ]);
     this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
+    if (dashboard) this.dashboard = await this.spawnDashboard(this.dashboardPort, {});
     if (this.shared) publishShared(this.shared.file, this.sharedStateOf());
   }
 
@@ -441,6 +476,8 @@ export class Platform {
       CORRIDOR_ENVIRONMENT: this.environment,
       // Suites share one Redis: each platform counts its own rate-limit windows and caches.
       REDIS_KEY_PREFIX: this.redisKeyPrefix,
+      // The admin API's invitation_url names the dashboard, as identity's mails do.
+      ...(this.dashboardPort === 0 ? {} : { DASHBOARD_URL: this.dashboardUrl }),
       ...this.telemetryEnv(),
       ...this.options.gatewayEnv,
       ...extra,
@@ -502,9 +539,75 @@ export class Platform {
       OUTBOX_POLL_INTERVAL_MS: '200',
       IDENTITY_SECRET_KEY: this.identitySecretKey,
       CORRIDOR_ENVIRONMENT: this.environment,
+      ...this.mailEnv(),
       ...this.telemetryEnv(),
       ...extra,
     };
+  }
+
+  /** identity's mail relay and links, with a dashboard: the platform's MailReceiver, the dashboard's origin. */
+  private mailEnv(): Record<string, string> {
+    if (!this.mail) return {};
+    return {
+      SMTP_URL: this.mail.smtpUrl,
+      MAIL_FROM: 'Corridor <no-reply@corridor.test>',
+      MAIL_POLL_INTERVAL_MS: '200',
+      DASHBOARD_URL: this.dashboardUrl,
+    };
+  }
+
+  /** The platform's dashboard origin (what identity's mails and the admin API's invitation_url name). */
+  get dashboardUrl(): string {
+    if (this.dashboardPort === 0) throw new Error('the dashboard is not part of this platform (dashboard: true)');
+    return `http://127.0.0.1:${this.dashboardPort}`;
+  }
+
+  /** The dashboard's environment: this platform's services, its gateway's Redis prefix, its public URL. */
+  dashboardEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      DASHBOARD_PORT: String(port),
+      DASHBOARD_ORIGIN: `http://127.0.0.1:${port}`,
+      API_BASE_URL: this.publicUrl,
+      CORRIDOR_ENVIRONMENT: this.environment,
+      IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
+      CUSTOMER_GRPC_ADDRESS: `127.0.0.1:${this.customerPort}`,
+      NOTIFICATION_GRPC_ADDRESS: `127.0.0.1:${this.notificationPort}`,
+      PAYMENTS_GRPC_ADDRESS: this.paymentsService.address,
+      // The gateway's prefix: the dashboard's rotations and revocations reach it through the access cache.
+      REDIS_KEY_PREFIX: this.redisKeyPrefix,
+      // Short enough for a suite to see a session end; a suite may set its own.
+      SESSION_IDLE_SECONDS: '600',
+      SESSION_ABSOLUTE_SECONDS: '3600',
+      ...this.telemetryEnv(),
+      ...this.options.dashboardEnv,
+      ...extra,
+    };
+  }
+
+  /** A dashboard is started once it listens and its /readyz says Redis and identity answer. */
+  private spawnDashboard(port: number, extra: Record<string, string>): Promise<DashboardProcess> {
+    const url = `http://127.0.0.1:${port}`;
+    return startService({
+      service: 'dashboard',
+      env: this.dashboardEnv(port, extra),
+      supervised: this.supervised,
+      ready: async (process) => {
+        await logged('dashboard listening')(process);
+        const ready = await fetch(`${url}/readyz`);
+        if (ready.status !== 200) throw new Error(`dashboard not ready yet: ${await ready.text()}`);
+      },
+    }).then((process) => ({ process, url, stop: async () => void (await process.kill()) }));
+  }
+
+  /**
+   * Another dashboard process against this platform, on a port (and so an origin) of its own, with
+   * `env` overriding the platform's dashboard environment (e.g. SESSION_IDLE_SECONDS). Its sessions
+   * are in the same Redis keys as the platform's dashboard. Stopped with the platform.
+   */
+  async startDashboard(env: Record<string, string> = {}): Promise<DashboardProcess> {
+    const dashboard = await this.spawnDashboard(await freePort(), env);
+    this.extraProcesses.push(dashboard.process);
+    return dashboard;
   }
 
   /** (Re)starts identity, for example after killing it. */
@@ -695,6 +798,7 @@ export class Platform {
   private async stopStarted(): Promise<void> {
     await Promise.all([
       ...this.extraProcesses.map((process) => process.kill()),
+      this.dashboard?.stop(),
       this.gateway?.kill(),
       this.identity?.kill(),
       this.customerKyb?.kill(),
@@ -707,6 +811,7 @@ export class Platform {
       this.bucket?.drop(),
       this.notificationDb?.drop(),
       this.paymentsService.drop(),
+      this.mail?.stop(),
     ]);
   }
 }

@@ -5,6 +5,7 @@ import { registerCredentialCommands } from './commands/credentials.js';
 import { registerCustomerCommands } from './commands/customers.js';
 import { registerDeadLetterCommands } from './commands/dead-letters.js';
 import { registerLedgerCommands } from './commands/ledger.js';
+import { registerMemberCommands } from './commands/members.js';
 import { registerRateCommands } from './commands/rates.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
 import { registerWalletCommands } from './commands/wallets.js';
@@ -57,6 +58,7 @@ export function buildProgram(io: CliEnvironment): Command {
     .option('--admin-token <token>', 'bearer token; else $ADMIN_TOKEN, .local/sandbox.json, .local/admin-token');
   registerBusinessCommands(admin, context);
   registerCredentialCommands(admin, context);
+  registerMemberCommands(admin, context);
   registerCustomerCommands(admin, context);
   registerRateCommands(admin, context);
   registerWalletCommands(admin, context);

@@ -21,11 +21,14 @@ export function encodeCursor(cursor: Cursor): string {
   ).toString('base64url');
 }
 
-/** The cursor, or undefined when the text is not one this service made. */
-export function decodeCursor(text: string): Cursor | undefined {
+/**
+ * The cursor, or undefined when the text is not one this service made. `isId` says what an id of the
+ * list looks like: a uuid unless the list's rows are keyed otherwise (credentials by client_id).
+ */
+export function decodeCursor(text: string, isId: (id: string) => boolean = (id) => UUID.test(id)): Cursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [direction, at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || (direction !== 'n' && direction !== 'p') || !at || !id || !UUID.test(id)) return undefined;
+  if (rest.length > 0 || (direction !== 'n' && direction !== 'p') || !at || !id || !isId(id)) return undefined;
   const createdAt = new Date(at);
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at) return undefined;
   return { createdAt, id, direction: direction === 'n' ? 'older' : 'newer' };
@@ -44,15 +47,22 @@ export interface KeysetRead {
   order: string;
 }
 
-/** The page a list request asks for; 422 naming per_page or cursor when it cannot be read. */
-export function keysetRead(page: { cursor: string; limit: number } | undefined): KeysetRead {
+/**
+ * The page a list request asks for; 422 naming per_page or cursor when it cannot be read. `key`: a
+ * list whose rows are keyed by another column than a uuid `id` (credentials by client_id).
+ */
+export function keysetRead(
+  page: { cursor: string; limit: number } | undefined,
+  key: { isId?: (id: string) => boolean; idColumn?: string } = {},
+): KeysetRead {
+  const id = key.idColumn ?? 'id';
   const limit = page?.limit ? page.limit : DEFAULT_PAGE_SIZE;
   if (limit < 1 || limit > MAX_PAGE_SIZE) {
     throw invalidArgument(`per_page must be between 1 and ${MAX_PAGE_SIZE}`, {
       per_page: [`must be between 1 and ${MAX_PAGE_SIZE}`],
     });
   }
-  const cursor = page?.cursor ? decodeCursor(page.cursor) : undefined;
+  const cursor = page?.cursor ? decodeCursor(page.cursor, key.isId) : undefined;
   if (page?.cursor && !cursor) {
     throw invalidArgument('cursor is not a cursor this API returned', {
       cursor: ['is not a cursor this API returned'],
@@ -62,9 +72,9 @@ export function keysetRead(page: { cursor: string; limit: number } | undefined):
   return {
     limit,
     cursor,
-    seek: cursor ? `(created_at, id) ${newer ? '>' : '<'} (?, ?)` : undefined,
+    seek: cursor ? `(created_at, ${id}) ${newer ? '>' : '<'} (?, ?)` : undefined,
     seekParams: cursor ? [cursor.createdAt, cursor.id] : [],
-    order: newer ? 'created_at asc, id asc' : 'created_at desc, id desc',
+    order: newer ? `created_at asc, ${id} asc` : `created_at desc, ${id} desc`,
   };
 }
 

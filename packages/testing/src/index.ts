@@ -7,6 +7,7 @@ export * from './otlp.js';
 export * from './s3.js';
 export * from './certificates.js';
 export * from './webhook-receiver.js';
+export * from './mail-receiver.js';
 export * from './query-plan.js';
 export * from './shared-resources.js';
 export * from './dead-letters.js';

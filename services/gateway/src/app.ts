@@ -32,6 +32,8 @@ export interface AppOptions {
   readiness: DependencyCheck[];
   /** The origin the verification page's browser uploads to (customer-kyb's presigned URLs). */
   uploadOrigin?: string;
+  /** The dashboard's origin, for the invitation links the admin API answers in the sandbox. */
+  dashboardUrl: string;
 }
 
 function baseApp(): Express {

@@ -40,6 +40,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     tokenRequestsPerMinute: config.TOKEN_REQUESTS_PER_MINUTE,
     tokenRequestsPerMinutePerAddress: config.TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS,
     uploadOrigin: config.VERIFICATION_UPLOAD_ORIGIN,
+    dashboardUrl: config.DASHBOARD_URL.replace(/\/+$/, ''),
     readiness: [
       {
         name: 'redis',

@@ -3,6 +3,7 @@ import { DeadLetterService } from '@corridor/contracts/corridor/bus/v1/dead_lett
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
+import { MemberService } from '@corridor/contracts/corridor/identity/v1/member_service_pb';
 import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { createClient, type ClientOf } from '@corridor/grpc';
@@ -11,6 +12,8 @@ import { createClient, type ClientOf } from '@corridor/grpc';
 export interface Clients {
   identity: ClientOf<typeof IdentityService>;
   identityHealth: ClientOf<typeof Health>;
+  /** Dashboard members of businesses (decision 0028), served by identity beside IdentityService. */
+  members: ClientOf<typeof MemberService>;
   customer: ClientOf<typeof CustomerService>;
   customerHealth: ClientOf<typeof Health>;
   /** Merchant KYC sessions, served by customer-kyb beside CustomerService. */
@@ -40,6 +43,7 @@ export function createClients(config: {
   const clients = {
     identity: createClient(IdentityService, identityTarget),
     identityHealth: createClient(Health, identityTarget),
+    members: createClient(MemberService, identityTarget),
     customer: createClient(CustomerService, customerTarget),
     customerHealth: createClient(Health, customerTarget),
     kycSessions: createClient(KycSessionService, customerTarget),

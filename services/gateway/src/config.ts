@@ -41,6 +41,14 @@ export const gatewayConfigShape = {
    * S3_PUBLIC_ENDPOINT, else S3_ENDPOINT). The page's Content-Security-Policy allows it alone.
    */
   VERIFICATION_UPLOAD_ORIGIN: z.url().default('http://127.0.0.1:9000'),
+  /**
+   * The environment's dashboard origin: an invitation the back office makes in the sandbox is
+   * answered with its link, `${DASHBOARD_URL}/invitation/<token>` (decision 0028).
+   */
+  DASHBOARD_URL: z
+    .url({ message: 'must be an http(s) URL, e.g. http://127.0.0.1:8090' })
+    .regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin without a path, e.g. http://127.0.0.1:8090')
+    .default('http://127.0.0.1:8090'),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

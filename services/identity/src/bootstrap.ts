@@ -1,10 +1,12 @@
 import { topicName } from '@corridor/contracts/events';
-import { offsetClock, startService } from '@corridor/runtime';
+import { offsetClock, startService, type RunningService } from '@corridor/runtime';
 import type { Telemetry } from '@corridor/telemetry';
 import { identityServiceRegistration } from './identity.grpc.js';
+import { MailRelay } from './mail/mail-relay.js';
+import { memberServiceRegistration } from './members/member.grpc.js';
 import { IdentitySecrets } from './secrets/identity-secrets.js';
 import { loadSigningKey } from './tokens/signing-keys.js';
-import { loadIdentityConfig } from './config.js';
+import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import type { IdentityContext } from './context.js';
 import { identityDatabase } from './database.js';
 
@@ -34,6 +36,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     topic: topicName(config.KAFKA_TOPIC_PREFIX, 'identity'),
     now: service.clock,
   };
+  startMailRelay(service, config);
   await service.serve({
     address: config.IDENTITY_GRPC_ADDRESS,
     services: [
@@ -50,6 +53,26 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
           now: context.now,
         },
       }),
+      memberServiceRegistration({
+        orm,
+        // Links are `${dashboardUrl}/invitation/<token>`: a trailing slash in the setting is not doubled.
+        context: { ...context, secrets, dashboardUrl: config.DASHBOARD_URL.replace(/\/+$/, '') },
+      }),
     ],
   });
+}
+
+/** Sends the mail outbox through SMTP_URL; without it mails stay queued (a later start with it sends them). */
+function startMailRelay(service: RunningService, config: IdentityConfig): void {
+  const { logger, orm } = service;
+  if (!config.SMTP_URL) {
+    logger.warn('SMTP_URL is not set: the mail relay is off, invitation and password-reset mails stay queued');
+    return;
+  }
+  const relay = new MailRelay({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, now: service.clock, logger });
+  service.every('mail relay', config.MAIL_POLL_INTERVAL_MS, async (signal) => {
+    const sent = await relay.sendDue(orm.em.fork(), signal);
+    if (sent > 0) logger.info({ sent }, 'mails sent');
+  });
+  service.onStop('mail transport', () => relay.close());
 }

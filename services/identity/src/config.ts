@@ -27,6 +27,26 @@ export const identityConfigShape = {
    * token that has already expired (-7200 with a 3600 s lifetime). Refused in production.
    */
   CLOCK_OFFSET_SECONDS: z.coerce.number().int().default(0),
+  /**
+   * Where the mail relay sends identity's mails (invitations, password resets), e.g.
+   * smtp://127.0.0.1:2525 or smtps://user:pass@host:465. Unset: the relay is off and mails stay queued.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525')
+    .optional(),
+  /** The From of identity's mails. */
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be a mail address, e.g. Corridor <no-reply@corridor.test>')
+    .default('Corridor <no-reply@corridor.test>'),
+  /** How often the mail relay looks for due mails. */
+  MAIL_POLL_INTERVAL_MS: env.positiveInt(1_000),
+  /** The dashboard's origin: the links in invitation and password-reset mails point there. */
+  DASHBOARD_URL: z
+    .url({ message: 'must be an http(s) URL, e.g. http://127.0.0.1:8090' })
+    .regex(/^https?:\/\//, 'must be an http(s) URL, e.g. http://127.0.0.1:8090')
+    .default('http://127.0.0.1:8090'),
 };
 
 export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;

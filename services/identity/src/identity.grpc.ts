@@ -8,6 +8,7 @@ import type { IdentityContext } from './context.js';
 import {
   createCredential,
   getCredential,
+  listCredentials,
   revokeCredential,
   rotateCredential,
 } from './credentials/manage-credentials.js';
@@ -64,6 +65,9 @@ export function identityServiceRegistration({ orm, context, secrets, signingKey,
     },
     async revokeCredential(request) {
       return { credential: await revokeCredential(em(), context, request.clientId) };
+    },
+    async listCredentials(request) {
+      return listCredentials(em(), request.businessId, request.page);
     },
     async getCredential(request) {
       return { credential: await getCredential(em(), request.clientId) };

@@ -2,10 +2,15 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../cli.js';
 import { sandboxFilePath } from '../sandbox/sandbox-file.js';
 import type { MoneySeedOutcome } from '../sandbox/money.js';
+import { DEFAULT_DASHBOARD_URL, seedSandboxOwner } from '../sandbox/owner.js';
 import { DEFAULT_BASE_URL, SANDBOX_BUSINESS_NAME, seedSandbox } from '../sandbox/seed.js';
 
 interface SeedCommandOptions {
   baseUrl?: string;
+}
+
+interface SeedOwnerCommandOptions {
+  dashboardUrl?: string;
 }
 
 /** 1000000 → "10000.00": the sandbox currencies all have exponent 2. */
@@ -52,6 +57,39 @@ export function registerSandboxCommands(admin: Command, context: CommandContext)
         business_id: seeded.business_id,
         client_id: seeded.client_id,
         ...outcome.money,
+      });
+    });
+
+  sandbox
+    .command('seed-owner')
+    .description(
+      "keep .local/sandbox.json's dashboard owner while it is an active member of the sandbox business, else invite one and accept the invitation in the dashboard with a generated password",
+    )
+    .option(
+      '--dashboard-url <url>',
+      `the dashboard whose invitation form accepts it; else $CORRIDOR_DASHBOARD_URL, ${DEFAULT_DASHBOARD_URL}`,
+    )
+    .action(async (options: SeedOwnerCommandOptions, command: Command) => {
+      const { api } = await context.connect(command);
+      const file = sandboxFilePath(context.localDir);
+      const outcome = await seedSandboxOwner({
+        api,
+        dashboardUrl: options.dashboardUrl || context.io.env.CORRIDOR_DASHBOARD_URL || DEFAULT_DASHBOARD_URL,
+        file,
+        fetchImpl: context.io.fetch,
+      });
+      const { sandbox: seeded } = outcome;
+      context.io.stderr(
+        outcome.reused
+          ? `kept the dashboard owner ${seeded.dashboard_email} (${outcome.reason})\n`
+          : `invited ${seeded.dashboard_email} as owner of ${seeded.business_id} and accepted it in the dashboard (${outcome.reason}); wrote ${file}\n`,
+      );
+      // The password stays in the 0600 file: this output ends up in logs.
+      context.print({
+        reused: outcome.reused,
+        file,
+        dashboard_url: seeded.dashboard_url,
+        dashboard_email: seeded.dashboard_email,
       });
     });
 }

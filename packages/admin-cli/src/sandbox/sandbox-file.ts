@@ -11,9 +11,15 @@ export interface SandboxFile {
   business_id: string;
   client_id: string;
   client_secret: string;
+  /** The sandbox business's dashboard owner (`corridor admin sandbox seed-owner`), once seeded. */
+  dashboard_url?: string;
+  dashboard_email?: string;
+  dashboard_password?: string;
 }
 
 const FIELDS = ['base_url', 'admin_url', 'admin_token', 'business_id', 'client_id', 'client_secret'] as const;
+/** Written when present; a new sandbox business drops them (its owner is another business's). */
+const OPTIONAL_FIELDS = ['dashboard_url', 'dashboard_email', 'dashboard_password'] as const;
 
 export const sandboxFilePath = (localDir: string) => join(localDir, 'sandbox.json');
 
@@ -47,7 +53,11 @@ export async function readSandboxFile(path: string): Promise<SandboxFile | undef
 export async function writeSandboxFile(path: string, sandbox: SandboxFile): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
-  const ordered = Object.fromEntries(FIELDS.map((field) => [field, sandbox[field]]));
+  const ordered = Object.fromEntries(
+    [...FIELDS, ...OPTIONAL_FIELDS]
+      .filter((field) => sandbox[field] !== undefined)
+      .map((field) => [field, sandbox[field]]),
+  );
   await writeFile(temporary, `${JSON.stringify(ordered, null, 2)}\n`, { mode: 0o600 });
   // writeFile's mode applies only when it creates the file; a leftover temp file keeps its own.
   await chmod(temporary, 0o600);

@@ -25,6 +25,7 @@ export async function startAdminListener(
     environment: 'sandbox',
     adminToken,
     bodyLimit: '1mb',
+    dashboardUrl: 'http://dashboard.test',
   } as unknown as AppOptions;
   const server = adminApp(options).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

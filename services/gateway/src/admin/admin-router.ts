@@ -17,6 +17,7 @@ export interface AdminRouterOptions {
   environment: 'sandbox' | 'production';
   adminToken: string;
   bodyLimit: string;
+  dashboardUrl: string;
 }
 
 /**
@@ -35,8 +36,8 @@ export function adminApiRouter(options: AdminRouterOptions): Router {
     const body = route.requestBody ? jsonBody(options.bodyLimit) : [];
     router[route.method](expressPath(route.path), tracedAs(route.path), ...body, async (req, res) => {
       const metadata = callerMetadata({ requestId: res.locals.requestId as string, environment: options.environment });
-      const { clients, guard, logger } = options;
-      await route.handle({ req, res, clients, guard, logger, call: { metadata } });
+      const { clients, guard, logger, dashboardUrl } = options;
+      await route.handle({ req, res, clients, guard, logger, call: { metadata }, dashboardUrl });
     });
   }
   return router;

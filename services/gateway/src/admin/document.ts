@@ -9,6 +9,7 @@ import { businessSchemaComponents } from './businesses.js';
 import { credentialSchemaComponents } from './credentials.js';
 import { customerReviewSchemaComponents } from './customers.js';
 import { deadLetterSchemaComponents } from './dead-letters.js';
+import { memberSchemaComponents } from './members.js';
 import { adminMoneySchemaComponents } from './json-schema.js';
 import { ADMIN_ROUTES, type AdminRoute } from './routes.js';
 
@@ -35,6 +36,7 @@ formats, whether a currency or business exists) and its refusal is answered as i
 /** The tag of a path under /admin/businesses/{id}/… that concerns something else than the business. */
 const CONCERNS: Readonly<Record<string, string>> = {
   credentials: 'credentials',
+  members: 'members',
   spread: 'rates',
   wallets: 'wallets',
   'payout-limits': 'payouts',
@@ -56,6 +58,7 @@ const adminComponents: ComponentsObject = {
     ...customerReviewSchemaComponents,
     ...adminMoneySchemaComponents,
     ...deadLetterSchemaComponents,
+    ...memberSchemaComponents,
   },
   responses: {
     ...components.responses,

@@ -9,6 +9,7 @@ import { CREDENTIAL_ROUTES } from './credentials.js';
 import { CUSTOMER_REVIEW_ROUTES } from './customers.js';
 import { DEAD_LETTER_ROUTES } from './dead-letters.js';
 import { KYC_VERDICT_ROUTES } from './kyc-sessions.js';
+import { MEMBER_ROUTES } from './members.js';
 import { PAYOUT_CONTROL_ROUTES } from './payout-controls.js';
 import { RATE_AND_FEE_ROUTES } from './rates-and-fees.js';
 import { WALLET_CONTROL_ROUTES } from './wallet-controls.js';
@@ -22,6 +23,8 @@ export interface AdminRouteContext {
   logger: Logger;
   /** The back office's request id and environment, and no business: Admin* calls name it themselves. */
   call: CallSettings;
+  /** The dashboard's origin (DASHBOARD_URL), for the links the back office is answered with. */
+  dashboardUrl: string;
 }
 
 export interface AdminRoute extends DocumentedRoute {
@@ -35,6 +38,7 @@ export interface AdminRoute extends DocumentedRoute {
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...BUSINESS_ROUTES,
   ...CREDENTIAL_ROUTES,
+  ...MEMBER_ROUTES,
   ...CUSTOMER_REVIEW_ROUTES,
   ...KYC_VERDICT_ROUTES,
   ...RATE_AND_FEE_ROUTES,

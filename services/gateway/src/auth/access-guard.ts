@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Business } from '@corridor/contracts/corridor/identity/v1/business_pb';
-import type { Credential } from '@corridor/contracts/corridor/identity/v1/credential_pb';
-import { withoutSpans } from '@corridor/telemetry/route';
+import { AccessCache } from '@corridor/access-cache';
 import type { RedisClientType } from 'redis';
 import { HttpError } from '../http/errors.js';
 
@@ -10,15 +8,11 @@ import { HttpError } from '../http/errors.js';
  * the credential generation (rotation and revocation), the business policy (api_enabled, limits,
  * IP allow-list) and both rate-limit windows (seed part 8), counted atomically.
  *
- * Redis holds caches of identity's truth, filled from identity on a miss and pushed by the admin
- * API on every change. Writes keep the highest generation / version, so a slow cache fill can never
- * undo a newer rotation.
+ * Redis holds caches of identity's truth (@corridor/access-cache), filled from identity on a miss
+ * and pushed by the admin API and the dashboard on every change.
  */
 
-/** A revoked credential's cached generation: higher than any real one, so no token matches it. */
-export const REVOKED_GENERATION = 2 ** 31;
-/** Cache entries expire so that a lost push is corrected from identity within this time. */
-export const CACHE_TTL_SECONDS = 300;
+export { CACHE_TTL_SECONDS, REVOKED_GENERATION } from '@corridor/access-cache';
 
 // Redis Cluster runs a script only when every key it touches is in KEYS and all of them hash to one
 // slot: a business's keys share the hash tag {<business id>} (businessKeys), and the rate-limit
@@ -58,27 +52,6 @@ else
 end
 return {verdict, per_minute, used_minute, minute_reset, per_hour, used_hour, hour_reset, policy[4]}
 `;
-
-// KEYS: credential. ARGV: generation, ttl.
-const STORE_CREDENTIAL_SCRIPT = `
-local current = redis.call('GET', KEYS[1])
-if (not current) or tonumber(current) <= tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-end
-return 1
-`;
-
-// KEYS: business. ARGV: version, ttl, api_enabled, per_minute, per_hour, ip_allowlist (JSON).
-const STORE_BUSINESS_SCRIPT = `
-local current = redis.call('HGET', KEYS[1], 'version')
-if (not current) or tonumber(current) <= tonumber(ARGV[1]) then
-  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'api_enabled', ARGV[3], 'per_minute', ARGV[4], 'per_hour', ARGV[5], 'ip_allowlist', ARGV[6])
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-end
-return 1
-`;
-
-const FORGET_SCRIPT = `return redis.call('DEL', KEYS[1])`;
 
 // KEYS: the subject's minute window (a hash). ARGV: limit.
 const TOKEN_LIMIT_SCRIPT = `
@@ -123,71 +96,9 @@ export class GuardUnavailable extends HttpError {
   }
 }
 
-type Redis = RedisClientType;
-type Reply = (string | number)[];
-
-/** How long a request waits for Redis before it is refused 503 (fail closed, decision 0007). */
-const REDIS_TIMEOUT_MS = 1_000;
-
-export class AccessGuard {
-  private readonly shas = new Map<string, string>();
-
-  constructor(
-    private readonly redis: Redis,
-    private readonly environment: string,
-    private readonly keyPrefix = 'corridor',
-    private readonly timeoutMs = REDIS_TIMEOUT_MS,
-  ) {}
-
-  /**
-   * The keys of one business: its policy, its credentials' generations and its rate-limit windows,
-   * all under the hash tag {<business id>} so one script may use them together on Redis Cluster.
-   */
-  private businessKeys(businessId: string): {
-    business: string;
-    windows: string;
-    credential(clientId: string): string;
-  } {
-    const tag = `${this.keyPrefix}:{${businessId}}`;
-    return {
-      business: `${tag}:biz`,
-      windows: `${tag}:rl:${this.environment}`,
-      credential: (clientId) => `${tag}:cred:${clientId}`,
-    };
-  }
-
-  /** EVALSHA, loading the script once when Redis does not know it yet; bounded in time. */
-  private async run(script: string, keys: string[], args: string[]): Promise<Reply> {
-    let sha = this.shas.get(script);
-    if (!sha) {
-      sha = createHash('sha1').update(script).digest('hex');
-      this.shas.set(script, sha);
-    }
-    const call = async (): Promise<Reply> => {
-      if (!this.redis.isReady) throw new Error('not connected');
-      try {
-        return (await this.redis.evalSha(sha, { keys, arguments: args })) as Reply;
-      } catch (error) {
-        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return (await this.redis.eval(script, { keys, arguments: args })) as Reply;
-      }
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        // No Redis span of its own: every request runs a script here, and a span per script cost the
-        // gateway more than the script (issue 14). Its time is in the request's span, a failure in
-        // the answer (503) and the log.
-        withoutSpans(call),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-        }),
-      ]);
-    } catch (error) {
-      throw new GuardUnavailable(error);
-    } finally {
-      clearTimeout(timer);
-    }
+export class AccessGuard extends AccessCache {
+  constructor(redis: RedisClientType, environment: string, keyPrefix = 'corridor', timeoutMs?: number) {
+    super(redis, environment, keyPrefix, (cause) => new GuardUnavailable(cause), timeoutMs);
   }
 
   async check(clientId: string, businessId: string, generation: number): Promise<GuardVerdict> {
@@ -207,49 +118,6 @@ export class AccessGuard {
       hour: { limit: Number(perHour), used: Number(usedHour), resetSeconds: Number(hourReset) },
       ipAllowlist: JSON.parse(String(allowlist ?? '[]')) as string[],
     };
-  }
-
-  /**
-   * Drops the cached state before an admin change: if Redis cannot be reached the change is refused
-   * (503) instead of committed-but-not-applied; after the commit, store* pushes the new state.
-   */
-  async forgetCredential(businessId: string, clientId: string): Promise<void> {
-    await this.run(FORGET_SCRIPT, [this.businessKeys(businessId).credential(clientId)], []);
-  }
-
-  async forgetBusiness(businessId: string): Promise<void> {
-    await this.run(FORGET_SCRIPT, [this.businessKeys(businessId).business], []);
-  }
-
-  storeCredential(credential: Credential): Promise<void> {
-    return this.storeCredentialGeneration(
-      credential.businessId,
-      credential.clientId,
-      credential.revoked ? REVOKED_GENERATION : credential.generation,
-    );
-  }
-
-  async storeCredentialGeneration(businessId: string, clientId: string, generation: number): Promise<void> {
-    await this.run(
-      STORE_CREDENTIAL_SCRIPT,
-      [this.businessKeys(businessId).credential(clientId)],
-      [String(generation), String(CACHE_TTL_SECONDS)],
-    );
-  }
-
-  async storeBusiness(business: Business): Promise<void> {
-    await this.run(
-      STORE_BUSINESS_SCRIPT,
-      [this.businessKeys(business.id).business],
-      [
-        String(business.version),
-        String(CACHE_TTL_SECONDS),
-        business.apiEnabled ? '1' : '0',
-        String(business.rateLimits?.perMinute ?? 0),
-        String(business.rateLimits?.perHour ?? 0),
-        JSON.stringify(business.ipAllowlist),
-      ],
-    );
   }
 
   /**

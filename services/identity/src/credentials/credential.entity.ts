@@ -13,6 +13,7 @@ export const Credential = defineEntity({
     createdAt: p.datetime(),
     rotatedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().nullable(),
   },
 });
 

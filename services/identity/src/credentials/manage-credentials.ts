@@ -5,7 +5,10 @@ import {
   CredentialSchema,
   type Credential as CredentialMessage,
 } from '@corridor/contracts/corridor/identity/v1/credential_pb';
+import type { CursorPage } from '@corridor/contracts/corridor/pagination/v1/cursor_pb';
+import { dateOf, sql } from '@corridor/db';
 import { failedPrecondition, invalidArgument, notFound } from '@corridor/grpc';
+import { keysetPage, keysetRead } from '@corridor/pagination';
 import { isUuid } from '@corridor/validation';
 import { expandGrant } from '@corridor/scopes';
 import { LockMode, type EntityManager } from '@mikro-orm/core';
@@ -60,6 +63,7 @@ export function toCredentialMessage(credential: Credential): CredentialMessage {
     revoked: credential.revokedAt !== null && credential.revokedAt !== undefined,
     createdAt: timestampFromDate(credential.createdAt),
     rotatedAt: credential.rotatedAt ? timestampFromDate(credential.rotatedAt) : undefined,
+    lastUsedAt: credential.lastUsedAt ? timestampFromDate(credential.lastUsedAt) : undefined,
   });
 }
 
@@ -104,6 +108,7 @@ export async function createCredential(
       createdAt: context.now(),
       rotatedAt: null,
       revokedAt: null,
+      lastUsedAt: null,
     });
     const message = toCredentialMessage(credential);
     recordChange(tx, context, message, 'created');
@@ -154,4 +159,30 @@ export async function getCredential(em: EntityManager, clientId: string): Promis
   const credential = couldBeClientId(clientId) ? await em.findOne(Credential, { clientId }) : null;
   if (!credential) throw credentialNotFound(clientId);
   return toCredentialMessage(credential);
+}
+
+/** The business's credentials, revoked ones too, newest first, in keyset pages on (created_at, client_id). */
+export async function listCredentials(
+  em: EntityManager,
+  businessId: string,
+  page: { cursor: string; limit: number } | undefined,
+): Promise<{ credentials: CredentialMessage[]; page: Omit<CursorPage, '$typeName'> }> {
+  const read = keysetRead(page, { isId: couldBeClientId, idColumn: 'client_id' });
+  if (!isUuid(businessId)) return { credentials: [], page: { limit: read.limit } };
+  const rows = await sql<{ client_id: string; created_at: Date }>(
+    em,
+    `select client_id, created_at from credential where business_id = ? ${read.seek ? `and ${read.seek}` : ''}
+      order by ${read.order} limit ?`,
+    [businessId, ...read.seekParams, read.limit + 1],
+  );
+  const listed = keysetPage(rows, read, (row) => ({ createdAt: dateOf(row.created_at), id: row.client_id }));
+  const found = await em.find(Credential, { clientId: { $in: listed.rows.map((row) => row.client_id) } });
+  const byId = new Map(found.map((credential) => [credential.clientId, credential]));
+  return {
+    credentials: listed.rows.flatMap((row) => {
+      const credential = byId.get(row.client_id);
+      return credential ? [toCredentialMessage(credential)] : [];
+    }),
+    page: { nextCursor: listed.nextCursor, previousCursor: listed.previousCursor, limit: listed.limit },
+  };
 }

@@ -4,7 +4,7 @@ import { invalidArgument, permissionDenied, unauthenticated } from '@corridor/gr
 import { ipAllowed } from '@corridor/ip-allowlist';
 import { requestedTokenScopes } from '@corridor/scopes';
 import type { Clock } from '@corridor/runtime';
-import { sql } from '@corridor/db';
+import { dateOf, sql } from '@corridor/db';
 import type { EntityManager } from '@mikro-orm/core';
 import { couldBeClientId } from '../credentials/manage-credentials.js';
 import type { IdentitySecrets } from '../secrets/identity-secrets.js';
@@ -54,14 +54,29 @@ interface GrantRow {
   scopes: string[];
   generation: number;
   revoked_at: Date | null;
+  last_used_at: Date | null;
   api_enabled: boolean;
   ip_allowlist: string[];
 }
 const GRANT = `
-  select c.client_id, c.business_id, c.secret_hash, c.scopes, c.generation, c.revoked_at,
+  select c.client_id, c.business_id, c.secret_hash, c.scopes, c.generation, c.revoked_at, c.last_used_at,
     b.api_enabled, b.ip_allowlist
   from credential c join business b on b.id = c.business_id
   where c.client_id = ?`;
+
+/** last_used_at is written at most once a minute: a burst of tokens stays one read each. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+async function noteUse(em: EntityManager, grant: GrantRow, now: Date): Promise<void> {
+  const last = grant.last_used_at ? dateOf(grant.last_used_at).getTime() : undefined;
+  if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+  // The condition again in the statement: of replicas minting at once, one writes.
+  await sql(
+    em,
+    `update credential set last_used_at = ? where client_id = ? and (last_used_at is null or last_used_at < ?)`,
+    [now, grant.client_id, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)],
+  );
+}
 
 /** The client-credentials grant (RFC 6749 section 4.4; seed 4.1 and part 5). */
 export async function issueToken(
@@ -102,5 +117,6 @@ export async function issueToken(
     .setExpirationTime(issuedAt + settings.lifetimeSeconds)
     .setJti(randomUUID())
     .sign(key.privateKey);
+  await noteUse(em, grant, settings.now());
   return { accessToken, expiresIn: settings.lifetimeSeconds, scopes: requested.scopes };
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/identity/v1/credential.proto.
  */
 export const file_corridor_identity_v1_credential: GenFile = /*@__PURE__*/
-  fileDesc("CiVjb3JyaWRvci9pZGVudGl0eS92MS9jcmVkZW50aWFsLnByb3RvEhRjb3JyaWRvci5pZGVudGl0eS52MSLJAQoKQ3JlZGVudGlhbBIRCgljbGllbnRfaWQYASABKAkSEwoLYnVzaW5lc3NfaWQYAiABKAkSDgoGc2NvcGVzGAMgAygJEhIKCmdlbmVyYXRpb24YBCABKA0SDwoHcmV2b2tlZBgFIAEoCBIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyb3RhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIwCgpTaWduaW5nS2V5Eg4KBmtleV9pZBgBIAEoCRISCgpwdWJsaWNfandrGAIgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiVjb3JyaWRvci9pZGVudGl0eS92MS9jcmVkZW50aWFsLnByb3RvEhRjb3JyaWRvci5pZGVudGl0eS52MSKRAgoKQ3JlZGVudGlhbBIRCgljbGllbnRfaWQYASABKAkSEwoLYnVzaW5lc3NfaWQYAiABKAkSDgoGc2NvcGVzGAMgAygJEhIKCmdlbmVyYXRpb24YBCABKA0SDwoHcmV2b2tlZBgFIAEoCBIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpyb3RhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI1CgxsYXN0X3VzZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCDwoNX2xhc3RfdXNlZF9hdCIwCgpTaWduaW5nS2V5Eg4KBmtleV9pZBgBIAEoCRISCgpwdWJsaWNfandrGAIgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * OAuth client credentials of a business (seed part 5). The secret is never stored or returned
@@ -59,6 +59,14 @@ export type Credential = Message<"corridor.identity.v1.Credential"> & {
    * @generated from field: google.protobuf.Timestamp rotated_at = 7;
    */
   rotatedAt?: Timestamp | undefined;
+
+  /**
+   * When a token was last issued from them, to the minute (IssueToken writes it at most once a
+   * minute, so issuance stays one read); absent until the first token.
+   *
+   * @generated from field: optional google.protobuf.Timestamp last_used_at = 8;
+   */
+  lastUsedAt?: Timestamp | undefined;
 };
 
 /**

@@ -8,13 +8,15 @@ import type { Business, IpAllowlist, RateLimits } from "./business_pb.js";
 import { file_corridor_identity_v1_business } from "./business_pb.js";
 import type { Credential, SigningKey } from "./credential_pb.js";
 import { file_corridor_identity_v1_credential } from "./credential_pb.js";
+import type { CursorPage, CursorPageRequest } from "../../pagination/v1/cursor_pb.js";
+import { file_corridor_pagination_v1_cursor } from "../../pagination/v1/cursor_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file corridor/identity/v1/identity_service.proto.
  */
 export const file_corridor_identity_v1_identity_service: GenFile = /*@__PURE__*/
-  fileDesc("Citjb3JyaWRvci9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhRjb3JyaWRvci5pZGVudGl0eS52MSKJAQoVQ3JlYXRlQnVzaW5lc3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQFCDgoMX2FwaV9lbmFibGVkQhYKFF9reWJfbWluaW1hbF9hbGxvd2VkIkoKFkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USMAoIYnVzaW5lc3MYASABKAsyHi5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzcyIgChJHZXRCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkiRwoTR2V0QnVzaW5lc3NSZXNwb25zZRIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzIvcBChVVcGRhdGVCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQESNwoMaXBfYWxsb3dsaXN0GAQgASgLMiEuY29ycmlkb3IuaWRlbnRpdHkudjEuSXBBbGxvd2xpc3QSNQoLcmF0ZV9saW1pdHMYBSABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5SYXRlTGltaXRzQg4KDF9hcGlfZW5hYmxlZEIWChRfa3liX21pbmltYWxfYWxsb3dlZCJKChZVcGRhdGVCdXNpbmVzc1Jlc3BvbnNlEjAKCGJ1c2luZXNzGAEgASgLMh4uY29ycmlkb3IuaWRlbnRpdHkudjEuQnVzaW5lc3MiTwoXQ3JlYXRlQ3JlZGVudGlhbFJlcXVlc3QSEwoLYnVzaW5lc3NfaWQYASABKAkSDwoHYnVuZGxlcxgCIAMoCRIOCgZzY29wZXMYAyADKAkiZwoYQ3JlYXRlQ3JlZGVudGlhbFJlc3BvbnNlEjQKCmNyZWRlbnRpYWwYASABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsEhUKDWNsaWVudF9zZWNyZXQYAiABKAkiTQoXUm90YXRlQ3JlZGVudGlhbFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEg8KB2J1bmRsZXMYAiADKAkSDgoGc2NvcGVzGAMgAygJImcKGFJvdGF0ZUNyZWRlbnRpYWxSZXNwb25zZRI0CgpjcmVkZW50aWFsGAEgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlZGVudGlhbBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIiwKF1Jldm9rZUNyZWRlbnRpYWxSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCSJQChhSZXZva2VDcmVkZW50aWFsUmVzcG9uc2USNAoKY3JlZGVudGlhbBgBIAEoCzIgLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWRlbnRpYWwiKQoUR2V0Q3JlZGVudGlhbFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJIk0KFUdldENyZWRlbnRpYWxSZXNwb25zZRI0CgpjcmVkZW50aWFsGAEgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlZGVudGlhbCJuChFJc3N1ZVRva2VuUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRISCgVzY29wZRgDIAEoCUgAiAEBEhEKCWNsaWVudF9pcBgEIAEoCUIICgZfc2NvcGUiTgoSSXNzdWVUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgpleHBpcmVzX2luGAIgASgNEg4KBnNjb3BlcxgDIAMoCSIXChVHZXRTaWduaW5nS2V5c1JlcXVlc3QiagoWR2V0U2lnbmluZ0tleXNSZXNwb25zZRIuCgRrZXlzGAEgAygLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuU2lnbmluZ0tleRIOCgZpc3N1ZXIYAiABKAkSEAoIYXVkaWVuY2UYAyABKAky4AcKD0lkZW50aXR5U2VydmljZRJrCg5DcmVhdGVCdXNpbmVzcxIrLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWF0ZUJ1c2luZXNzUmVxdWVzdBosLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USYgoLR2V0QnVzaW5lc3MSKC5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRCdXNpbmVzc1JlcXVlc3QaKS5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRCdXNpbmVzc1Jlc3BvbnNlEmsKDlVwZGF0ZUJ1c2luZXNzEisuY29ycmlkb3IuaWRlbnRpdHkudjEuVXBkYXRlQnVzaW5lc3NSZXF1ZXN0GiwuY29ycmlkb3IuaWRlbnRpdHkudjEuVXBkYXRlQnVzaW5lc3NSZXNwb25zZRJxChBDcmVhdGVDcmVkZW50aWFsEi0uY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlYXRlQ3JlZGVudGlhbFJlcXVlc3QaLi5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVhdGVDcmVkZW50aWFsUmVzcG9uc2UScQoQUm90YXRlQ3JlZGVudGlhbBItLmNvcnJpZG9yLmlkZW50aXR5LnYxLlJvdGF0ZUNyZWRlbnRpYWxSZXF1ZXN0Gi4uY29ycmlkb3IuaWRlbnRpdHkudjEuUm90YXRlQ3JlZGVudGlhbFJlc3BvbnNlEnEKEFJldm9rZUNyZWRlbnRpYWwSLS5jb3JyaWRvci5pZGVudGl0eS52MS5SZXZva2VDcmVkZW50aWFsUmVxdWVzdBouLmNvcnJpZG9yLmlkZW50aXR5LnYxLlJldm9rZUNyZWRlbnRpYWxSZXNwb25zZRJoCg1HZXRDcmVkZW50aWFsEiouY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0Q3JlZGVudGlhbFJlcXVlc3QaKy5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRDcmVkZW50aWFsUmVzcG9uc2USXwoKSXNzdWVUb2tlbhInLmNvcnJpZG9yLmlkZW50aXR5LnYxLklzc3VlVG9rZW5SZXF1ZXN0GiguY29ycmlkb3IuaWRlbnRpdHkudjEuSXNzdWVUb2tlblJlc3BvbnNlEmsKDkdldFNpZ25pbmdLZXlzEisuY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0U2lnbmluZ0tleXNSZXF1ZXN0GiwuY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0U2lnbmluZ0tleXNSZXNwb25zZWIGcHJvdG8z", [file_corridor_identity_v1_business, file_corridor_identity_v1_credential]);
+  fileDesc("Citjb3JyaWRvci9pZGVudGl0eS92MS9pZGVudGl0eV9zZXJ2aWNlLnByb3RvEhRjb3JyaWRvci5pZGVudGl0eS52MSKJAQoVQ3JlYXRlQnVzaW5lc3NSZXF1ZXN0EgwKBG5hbWUYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQFCDgoMX2FwaV9lbmFibGVkQhYKFF9reWJfbWluaW1hbF9hbGxvd2VkIkoKFkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USMAoIYnVzaW5lc3MYASABKAsyHi5jb3JyaWRvci5pZGVudGl0eS52MS5CdXNpbmVzcyIgChJHZXRCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkiRwoTR2V0QnVzaW5lc3NSZXNwb25zZRIwCghidXNpbmVzcxgBIAEoCzIeLmNvcnJpZG9yLmlkZW50aXR5LnYxLkJ1c2luZXNzIvcBChVVcGRhdGVCdXNpbmVzc1JlcXVlc3QSCgoCaWQYASABKAkSGAoLYXBpX2VuYWJsZWQYAiABKAhIAIgBARIgChNreWJfbWluaW1hbF9hbGxvd2VkGAMgASgISAGIAQESNwoMaXBfYWxsb3dsaXN0GAQgASgLMiEuY29ycmlkb3IuaWRlbnRpdHkudjEuSXBBbGxvd2xpc3QSNQoLcmF0ZV9saW1pdHMYBSABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5SYXRlTGltaXRzQg4KDF9hcGlfZW5hYmxlZEIWChRfa3liX21pbmltYWxfYWxsb3dlZCJKChZVcGRhdGVCdXNpbmVzc1Jlc3BvbnNlEjAKCGJ1c2luZXNzGAEgASgLMh4uY29ycmlkb3IuaWRlbnRpdHkudjEuQnVzaW5lc3MiTwoXQ3JlYXRlQ3JlZGVudGlhbFJlcXVlc3QSEwoLYnVzaW5lc3NfaWQYASABKAkSDwoHYnVuZGxlcxgCIAMoCRIOCgZzY29wZXMYAyADKAkiZwoYQ3JlYXRlQ3JlZGVudGlhbFJlc3BvbnNlEjQKCmNyZWRlbnRpYWwYASABKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsEhUKDWNsaWVudF9zZWNyZXQYAiABKAkiTQoXUm90YXRlQ3JlZGVudGlhbFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEg8KB2J1bmRsZXMYAiADKAkSDgoGc2NvcGVzGAMgAygJImcKGFJvdGF0ZUNyZWRlbnRpYWxSZXNwb25zZRI0CgpjcmVkZW50aWFsGAEgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlZGVudGlhbBIVCg1jbGllbnRfc2VjcmV0GAIgASgJIiwKF1Jldm9rZUNyZWRlbnRpYWxSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCSJQChhSZXZva2VDcmVkZW50aWFsUmVzcG9uc2USNAoKY3JlZGVudGlhbBgBIAEoCzIgLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWRlbnRpYWwiZgoWTGlzdENyZWRlbnRpYWxzUmVxdWVzdBITCgtidXNpbmVzc19pZBgBIAEoCRI3CgRwYWdlGAIgASgLMikuY29ycmlkb3IucGFnaW5hdGlvbi52MS5DdXJzb3JQYWdlUmVxdWVzdCKCAQoXTGlzdENyZWRlbnRpYWxzUmVzcG9uc2USNQoLY3JlZGVudGlhbHMYASADKAsyIC5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVkZW50aWFsEjAKBHBhZ2UYAiABKAsyIi5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2UiKQoUR2V0Q3JlZGVudGlhbFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJIk0KFUdldENyZWRlbnRpYWxSZXNwb25zZRI0CgpjcmVkZW50aWFsGAEgASgLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlZGVudGlhbCJuChFJc3N1ZVRva2VuUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRISCgVzY29wZRgDIAEoCUgAiAEBEhEKCWNsaWVudF9pcBgEIAEoCUIICgZfc2NvcGUiTgoSSXNzdWVUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgpleHBpcmVzX2luGAIgASgNEg4KBnNjb3BlcxgDIAMoCSIXChVHZXRTaWduaW5nS2V5c1JlcXVlc3QiagoWR2V0U2lnbmluZ0tleXNSZXNwb25zZRIuCgRrZXlzGAEgAygLMiAuY29ycmlkb3IuaWRlbnRpdHkudjEuU2lnbmluZ0tleRIOCgZpc3N1ZXIYAiABKAkSEAoIYXVkaWVuY2UYAyABKAky0AgKD0lkZW50aXR5U2VydmljZRJrCg5DcmVhdGVCdXNpbmVzcxIrLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWF0ZUJ1c2luZXNzUmVxdWVzdBosLmNvcnJpZG9yLmlkZW50aXR5LnYxLkNyZWF0ZUJ1c2luZXNzUmVzcG9uc2USYgoLR2V0QnVzaW5lc3MSKC5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRCdXNpbmVzc1JlcXVlc3QaKS5jb3JyaWRvci5pZGVudGl0eS52MS5HZXRCdXNpbmVzc1Jlc3BvbnNlEmsKDlVwZGF0ZUJ1c2luZXNzEisuY29ycmlkb3IuaWRlbnRpdHkudjEuVXBkYXRlQnVzaW5lc3NSZXF1ZXN0GiwuY29ycmlkb3IuaWRlbnRpdHkudjEuVXBkYXRlQnVzaW5lc3NSZXNwb25zZRJxChBDcmVhdGVDcmVkZW50aWFsEi0uY29ycmlkb3IuaWRlbnRpdHkudjEuQ3JlYXRlQ3JlZGVudGlhbFJlcXVlc3QaLi5jb3JyaWRvci5pZGVudGl0eS52MS5DcmVhdGVDcmVkZW50aWFsUmVzcG9uc2UScQoQUm90YXRlQ3JlZGVudGlhbBItLmNvcnJpZG9yLmlkZW50aXR5LnYxLlJvdGF0ZUNyZWRlbnRpYWxSZXF1ZXN0Gi4uY29ycmlkb3IuaWRlbnRpdHkudjEuUm90YXRlQ3JlZGVudGlhbFJlc3BvbnNlEnEKEFJldm9rZUNyZWRlbnRpYWwSLS5jb3JyaWRvci5pZGVudGl0eS52MS5SZXZva2VDcmVkZW50aWFsUmVxdWVzdBouLmNvcnJpZG9yLmlkZW50aXR5LnYxLlJldm9rZUNyZWRlbnRpYWxSZXNwb25zZRJuCg9MaXN0Q3JlZGVudGlhbHMSLC5jb3JyaWRvci5pZGVudGl0eS52MS5MaXN0Q3JlZGVudGlhbHNSZXF1ZXN0Gi0uY29ycmlkb3IuaWRlbnRpdHkudjEuTGlzdENyZWRlbnRpYWxzUmVzcG9uc2USaAoNR2V0Q3JlZGVudGlhbBIqLmNvcnJpZG9yLmlkZW50aXR5LnYxLkdldENyZWRlbnRpYWxSZXF1ZXN0GisuY29ycmlkb3IuaWRlbnRpdHkudjEuR2V0Q3JlZGVudGlhbFJlc3BvbnNlEl8KCklzc3VlVG9rZW4SJy5jb3JyaWRvci5pZGVudGl0eS52MS5Jc3N1ZVRva2VuUmVxdWVzdBooLmNvcnJpZG9yLmlkZW50aXR5LnYxLklzc3VlVG9rZW5SZXNwb25zZRJrCg5HZXRTaWduaW5nS2V5cxIrLmNvcnJpZG9yLmlkZW50aXR5LnYxLkdldFNpZ25pbmdLZXlzUmVxdWVzdBosLmNvcnJpZG9yLmlkZW50aXR5LnYxLkdldFNpZ25pbmdLZXlzUmVzcG9uc2ViBnByb3RvMw", [file_corridor_identity_v1_business, file_corridor_identity_v1_credential, file_corridor_pagination_v1_cursor]);
 
 /**
  * @generated from message corridor.identity.v1.CreateBusinessRequest
@@ -293,6 +295,50 @@ export const RevokeCredentialResponseSchema: GenMessage<RevokeCredentialResponse
   messageDesc(file_corridor_identity_v1_identity_service, 11);
 
 /**
+ * @generated from message corridor.identity.v1.ListCredentialsRequest
+ */
+export type ListCredentialsRequest = Message<"corridor.identity.v1.ListCredentialsRequest"> & {
+  /**
+   * @generated from field: string business_id = 1;
+   */
+  businessId: string;
+
+  /**
+   * @generated from field: corridor.pagination.v1.CursorPageRequest page = 2;
+   */
+  page?: CursorPageRequest | undefined;
+};
+
+/**
+ * Describes the message corridor.identity.v1.ListCredentialsRequest.
+ * Use `create(ListCredentialsRequestSchema)` to create a new message.
+ */
+export const ListCredentialsRequestSchema: GenMessage<ListCredentialsRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 12);
+
+/**
+ * @generated from message corridor.identity.v1.ListCredentialsResponse
+ */
+export type ListCredentialsResponse = Message<"corridor.identity.v1.ListCredentialsResponse"> & {
+  /**
+   * @generated from field: repeated corridor.identity.v1.Credential credentials = 1;
+   */
+  credentials: Credential[];
+
+  /**
+   * @generated from field: corridor.pagination.v1.CursorPage page = 2;
+   */
+  page?: CursorPage | undefined;
+};
+
+/**
+ * Describes the message corridor.identity.v1.ListCredentialsResponse.
+ * Use `create(ListCredentialsResponseSchema)` to create a new message.
+ */
+export const ListCredentialsResponseSchema: GenMessage<ListCredentialsResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_identity_v1_identity_service, 13);
+
+/**
  * @generated from message corridor.identity.v1.GetCredentialRequest
  */
 export type GetCredentialRequest = Message<"corridor.identity.v1.GetCredentialRequest"> & {
@@ -307,7 +353,7 @@ export type GetCredentialRequest = Message<"corridor.identity.v1.GetCredentialRe
  * Use `create(GetCredentialRequestSchema)` to create a new message.
  */
 export const GetCredentialRequestSchema: GenMessage<GetCredentialRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_identity_v1_identity_service, 12);
+  messageDesc(file_corridor_identity_v1_identity_service, 14);
 
 /**
  * @generated from message corridor.identity.v1.GetCredentialResponse
@@ -324,7 +370,7 @@ export type GetCredentialResponse = Message<"corridor.identity.v1.GetCredentialR
  * Use `create(GetCredentialResponseSchema)` to create a new message.
  */
 export const GetCredentialResponseSchema: GenMessage<GetCredentialResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_identity_v1_identity_service, 13);
+  messageDesc(file_corridor_identity_v1_identity_service, 15);
 
 /**
  * @generated from message corridor.identity.v1.IssueTokenRequest
@@ -360,7 +406,7 @@ export type IssueTokenRequest = Message<"corridor.identity.v1.IssueTokenRequest"
  * Use `create(IssueTokenRequestSchema)` to create a new message.
  */
 export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_identity_v1_identity_service, 14);
+  messageDesc(file_corridor_identity_v1_identity_service, 16);
 
 /**
  * @generated from message corridor.identity.v1.IssueTokenResponse
@@ -387,7 +433,7 @@ export type IssueTokenResponse = Message<"corridor.identity.v1.IssueTokenRespons
  * Use `create(IssueTokenResponseSchema)` to create a new message.
  */
 export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_identity_v1_identity_service, 15);
+  messageDesc(file_corridor_identity_v1_identity_service, 17);
 
 /**
  * @generated from message corridor.identity.v1.GetSigningKeysRequest
@@ -400,7 +446,7 @@ export type GetSigningKeysRequest = Message<"corridor.identity.v1.GetSigningKeys
  * Use `create(GetSigningKeysRequestSchema)` to create a new message.
  */
 export const GetSigningKeysRequestSchema: GenMessage<GetSigningKeysRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_identity_v1_identity_service, 16);
+  messageDesc(file_corridor_identity_v1_identity_service, 18);
 
 /**
  * @generated from message corridor.identity.v1.GetSigningKeysResponse
@@ -427,7 +473,7 @@ export type GetSigningKeysResponse = Message<"corridor.identity.v1.GetSigningKey
  * Use `create(GetSigningKeysResponseSchema)` to create a new message.
  */
 export const GetSigningKeysResponseSchema: GenMessage<GetSigningKeysResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_identity_v1_identity_service, 17);
+  messageDesc(file_corridor_identity_v1_identity_service, 19);
 
 /**
  * IdentityService owns platform businesses, their credentials and the token signing keys.
@@ -494,6 +540,16 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof RevokeCredentialRequestSchema;
     output: typeof RevokeCredentialResponseSchema;
+  },
+  /**
+   * The business's credentials (revoked ones too), newest first, cursor pages.
+   *
+   * @generated from rpc corridor.identity.v1.IdentityService.ListCredentials
+   */
+  listCredentials: {
+    methodKind: "unary";
+    input: typeof ListCredentialsRequestSchema;
+    output: typeof ListCredentialsResponseSchema;
   },
   /**
    * The state the gateway caches to check tokens without calling identity per request.
