@@ -7,6 +7,7 @@ import TestSequencer from '@jest/test-sequencer';
 /** The longest suites of a run, longest first: file names without `.e2e.spec.ts` / `.int.spec.ts`. */
 const SLOWEST = [
   'webhook-resilience',
+  'dashboard-journey',
   'supervision',
   'webhook-delivery',
   'kyc-sessions',
