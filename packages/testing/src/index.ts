@@ -13,3 +13,4 @@ export * from './shared-resources.js';
 export * from './dead-letters.js';
 export * from './proto-words.js';
 export * from './waiting.js';
+export * from './fake-grpc-service.js';

@@ -11,6 +11,12 @@ function Navigation({ frame }: { frame: Frame }) {
   const links: [href: string, text: string][] = [
     ['/', 'Home'],
     ['/api-keys', 'API keys'],
+    ['/webhooks', 'Webhooks'],
+    ['/customers', 'Customers'],
+    ['/money', 'Money'],
+    ...(may(session.role, 'sandbox_tools', frame.environment)
+      ? [['/sandbox', 'Sandbox tools'] as [string, string]]
+      : []),
     ['/team', 'Team'],
     ...(may(session.role, 'read_audit', frame.environment) ? [['/audit', 'Audit log'] as [string, string]] : []),
     ['/totp', 'Two-step sign-in'],

@@ -30,7 +30,13 @@ export type Capability =
   /** Invite, change the role of and remove members. */
   | 'manage_members'
   /** Read the audit log: who changed what, from which address. */
-  | 'read_audit';
+  | 'read_audit'
+  /** Register and change webhook URLs, replay deliveries, send sandbox mock events. */
+  | 'manage_webhooks'
+  /** Move money from the dashboard: start a refund of a collection. */
+  | 'move_money'
+  /** The sandbox's simulations (incoming transfers, money request outcomes, verdicts); none in production. */
+  | 'sandbox_tools';
 
 /**
  * decision 0028: a viewer changes nothing; a developer manages webhooks and sandbox tools (so the
@@ -46,6 +52,12 @@ export function rolesAllowed(capability: Capability, environment: Environment): 
     case 'manage_members':
     case 'read_audit':
       return ['owner', 'admin'];
+    case 'manage_webhooks':
+      return ['owner', 'admin', 'developer'];
+    case 'move_money':
+      return environment === 'sandbox' ? ['owner', 'admin', 'developer'] : ['owner', 'admin'];
+    case 'sandbox_tools':
+      return environment === 'sandbox' ? ['owner', 'admin', 'developer'] : [];
   }
 }
 
@@ -53,6 +65,15 @@ export const may = (role: RoleName, capability: Capability, environment: Environ
   rolesAllowed(capability, environment).includes(role);
 
 const DEVELOPER_WRITES: readonly Scope[] = ['webhook:write', 'webhook:replay'];
+/** In the sandbox a developer also drives the simulations and refunds, whose money is play money. */
+const DEVELOPER_SANDBOX_WRITES: readonly Scope[] = [
+  'virtual-account:create',
+  'collection:create',
+  'collection:crypto:create',
+  'collection:interac:accept',
+  'customer:write',
+  'refund:create',
+];
 
 /**
  * The scopes a member's calls carry in caller metadata: what their role may do through the API's
@@ -63,7 +84,10 @@ export function scopesOf(role: RoleName, environment: Environment): Scope[] {
   const granted = new Set<Scope>(BUNDLES['read-only']);
   if (role === 'developer') {
     for (const scope of DEVELOPER_WRITES) granted.add(scope);
-    if (environment === 'sandbox') granted.add('mock:webhook:trigger');
+    if (environment === 'sandbox') {
+      granted.add('mock:webhook:trigger');
+      for (const scope of DEVELOPER_SANDBOX_WRITES) granted.add(scope);
+    }
   }
   return ALL_SCOPES.filter((scope) => granted.has(scope));
 }

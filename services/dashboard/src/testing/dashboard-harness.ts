@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccessCache } from '@corridor/access-cache';
+import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
+import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
+import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
+import { startFakeGrpcService } from '@corridor/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { dashboardApp } from '../app.js';
 import type { DashboardDependencies } from '../dependencies.js';
@@ -20,12 +26,22 @@ export interface HarnessOptions {
   signInFailures?: number;
 }
 
+/** Until a spec sets a method's answer in `answers`, the fake answers UNIMPLEMENTED, naming it. */
+const unanswered = (method: string) => () => {
+  throw new DomainError(Status.UNIMPLEMENTED, 'UNIMPLEMENTED', `the spec gave ${method} no answer`);
+};
+
 /**
- * The dashboard served on loopback over a fake identity (a real gRPC server) and the real Redis
- * with a key prefix of its own, as specs and the Chromium journey use it.
+ * The dashboard served on loopback over fakes of identity, customer-kyb, payments and notification
+ * (real gRPC servers) and the real Redis with a key prefix of its own, as specs and the Chromium
+ * journey use it.
  */
 export async function startDashboard(options: HarnessOptions = {}) {
   const identity = await startFakeIdentity();
+  const customers = await startFakeGrpcService(CustomerService, unanswered);
+  const kycSessions = await startFakeGrpcService(KycSessionService, unanswered);
+  const payments = await startFakeGrpcService(PaymentsService, unanswered);
+  const notification = await startFakeGrpcService(NotificationService, unanswered);
   const redis = createClient({ url: REDIS_URL }) as RedisClientType;
   await redis.connect();
   const prefix = `dashtest-${randomBytes(6).toString('hex')}`;
@@ -35,7 +51,13 @@ export async function startDashboard(options: HarnessOptions = {}) {
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const deps: DashboardDependencies = {
-    clients: identity.clients,
+    clients: {
+      ...identity.clients,
+      customers: customers.client,
+      kycSessions: kycSessions.client,
+      payments: payments.client,
+      notification: notification.client,
+    },
     sessions: new SessionStore(
       redis,
       prefix,
@@ -55,6 +77,10 @@ export async function startDashboard(options: HarnessOptions = {}) {
   return {
     base,
     identity,
+    customers,
+    kycSessions,
+    payments,
+    notification,
     redis,
     prefix,
     deps,
@@ -66,6 +92,7 @@ export async function startDashboard(options: HarnessOptions = {}) {
       if (keys.length > 0) await redis.del(keys);
       await redis.quit();
       await identity.stop();
+      await Promise.all([customers.stop(), kycSessions.stop(), payments.stop(), notification.stop()]);
     },
   };
 }

@@ -185,7 +185,7 @@ export async function startFakeIdentity() {
     logger: createLogger('test', { level: 'silent' }),
   });
   const address = `127.0.0.1:${server.port}`;
-  const clients: PageClients = {
+  const clients: Pick<PageClients, 'identity' | 'members'> = {
     identity: createClient(IdentityService, { address }),
     members: createClient(MemberService, { address }),
   };

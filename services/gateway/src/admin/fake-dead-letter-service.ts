@@ -1,5 +1,5 @@
 import { DeadLetterService, DeadLetterStatus } from '@corridor/contracts/corridor/bus/v1/dead_letter_service_pb';
-import { startFakeGrpcService, type Answer, type ReceivedCall } from '../public/fake-grpc-service.js';
+import { startFakeGrpcService, type Answer, type ReceivedCall } from '@corridor/testing';
 
 export const DEAD_LETTER_ID = '9c4e1a63-0000-4000-8000-00000000dead';
 export const RECEIVED = new Date('2026-11-26T09:00:00.123Z');

@@ -1,5 +1,5 @@
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
-import { startFakeGrpcService, type Answer } from '../public/fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '@corridor/testing';
 
 export const BUSINESS_ID = '4b8f3c2e-0000-4000-8000-00000000b001';
 export const CLIENT_ID = `ci_test_${'0'.repeat(31)}1`;

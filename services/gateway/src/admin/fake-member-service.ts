@@ -1,6 +1,6 @@
 import { MemberRole, MemberStatus } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { MemberService } from '@corridor/contracts/corridor/identity/v1/member_service_pb';
-import { startFakeGrpcService, type Answer } from '../public/fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '@corridor/testing';
 import { BUSINESS_ID, CREATED } from './fake-identity-service.js';
 
 export const MEMBER_ID = '4b8f3c2e-0000-4000-8000-00000000a001';

@@ -1,8 +1,8 @@
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
-import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '@corridor/testing';
 import { businessCustomer, fileUpload } from './customer.fixtures.js';
 
-export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
+export type { Answer, ReceivedCall } from '@corridor/testing';
 
 /** customer-kyb answering canned customers: every method a business customer unless set below. */
 export function startFakeCustomerService() {

@@ -1,13 +1,13 @@
 import { KycSessionStatus } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { Metadata } from '@grpc/grpc-js';
-import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '@corridor/testing';
 import { routesUnderTest, serveRoutes } from '../route-harness.js';
 import type { PublicRoute } from '../routes.js';
 import { kycCapture, kycSessionView, verificationUpload } from '../../verify/verification.fixtures.js';
 import { approvedSession, BUSINESS_ID, cancelledSession, kycSession } from './kyc-session.fixtures.js';
 
-export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
+export type { Answer, ReceivedCall } from '@corridor/testing';
 
 /** customer-kyb's KycSessionService answering canned sessions: the fixtures unless a spec sets an answer. */
 export function startFakeKycSessionService() {

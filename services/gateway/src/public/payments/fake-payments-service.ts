@@ -12,7 +12,7 @@ import {
 import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../../auth/authenticate.js';
-import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '@corridor/testing';
 import { routesUnderTest, serveRoutes } from '../route-harness.js';
 import type { PublicRoute } from '../routes.js';
 import {
@@ -44,7 +44,7 @@ import {
   interacTransferTransaction,
 } from './crypto-interac.fixtures.js';
 
-export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
+export type { Answer, ReceivedCall } from '@corridor/testing';
 
 /** payments answering canned messages: the fixtures unless a spec sets an answer. */
 export function startFakePaymentsService() {

@@ -15,9 +15,9 @@ import {
   type WebhookConfig,
   type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { startFakeGrpcService, type Answer } from '../fake-grpc-service.js';
+import { startFakeGrpcService, type Answer } from '@corridor/testing';
 
-export type { Answer, ReceivedCall } from '../fake-grpc-service.js';
+export type { Answer, ReceivedCall } from '@corridor/testing';
 
 /** notification's answers as the gateway receives them, for the specs of the webhook routes. */
 
