@@ -242,11 +242,20 @@ export class CollectionsApi extends PaymentsApi {
 
   /** A business customer, MINIMAL (the business must be allow-listed) or FULL with one owner, verified. */
   async verifiedCustomer(token: string, scope: 'MINIMAL' | 'FULL'): Promise<CustomerJson> {
+    return this.verify(await this.submittedCustomer(token, scope));
+  }
+
+  /** A business customer with every file and document it needs, submitted: under review. */
+  async submittedCustomer(
+    token: string,
+    scope: 'MINIMAL' | 'FULL',
+    extra: Record<string, unknown> = {},
+  ): Promise<CustomerJson> {
     const body = scope === 'FULL' ? { kyb_scope: 'FULL', owners: [ownerBody()] } : { kyb_scope: 'MINIMAL' };
-    const created = await this.createCustomer(token, businessBody(body));
+    const created = await this.createCustomer(token, businessBody({ ...body, ...extra }));
     await this.attachOwnerFiles(token, created);
     await this.registerDocument(token, created.id);
-    return this.verify(await this.submit(token, created.id));
+    return this.submit(token, created.id);
   }
 
   /** seed 4.2 then 3.1: a VERIFIED MINIMAL customer upgraded to FULL (one owner), submitted and verified again. */

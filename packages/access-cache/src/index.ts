@@ -163,3 +163,4 @@ export class AccessCache {
     );
   }
 }
+export { connectRedis, redisReadiness } from './redis-connection.js';

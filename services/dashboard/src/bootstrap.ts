@@ -1,8 +1,7 @@
 import { once } from 'node:events';
-import { AccessCache } from '@corridor/access-cache';
+import { AccessCache, connectRedis, redisReadiness } from '@corridor/access-cache';
 import { createLogger } from '@corridor/logging';
 import type { Telemetry } from '@corridor/telemetry';
-import { createClient as createRedisClient, type RedisClientType } from 'redis';
 import { dashboardApp } from './app.js';
 import { createClients } from './clients.js';
 import { cookiesAreSecure, loadDashboardConfig } from './config.js';
@@ -15,14 +14,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   const config = loadDashboardConfig();
   const logger = createLogger('dashboard', { level: config.LOG_LEVEL });
 
-  const redis = createRedisClient({
-    url: config.REDIS_URL,
-    // Fail a command at once while disconnected: the page says so instead of hanging.
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000), connectTimeout: 2_000 },
-  }) as RedisClientType;
-  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection problem'));
-  redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'redis not reachable at start'));
+  const redis = connectRedis(config.REDIS_URL, (error, what) => logger.warn({ err: error }, what));
 
   const clients = createClients(config);
   const environment = config.CORRIDOR_ENVIRONMENT;
@@ -51,16 +43,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     },
     {
       trustProxy: config.TRUST_PROXY,
-      readiness: [
-        {
-          name: 'redis',
-          async check() {
-            if (!redis.isReady) throw new Error('not connected');
-            await redis.ping();
-          },
-        },
-        grpcHealthCheck('identity', clients.identityHealth),
-      ],
+      readiness: [redisReadiness(redis), grpcHealthCheck('identity', clients.identityHealth)],
     },
   );
 

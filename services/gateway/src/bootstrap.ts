@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { connectRedis, redisReadiness } from '@corridor/access-cache';
 import { createLogger } from '@corridor/logging';
 import type { Telemetry } from '@corridor/telemetry';
-import { createClient as createRedisClient, type RedisClientType } from 'redis';
 import { adminApp, publicApp, type AppOptions } from './app.js';
 import { AccessGuard } from './auth/access-guard.js';
 import { TokenKeys } from './auth/token-keys.js';
@@ -15,15 +15,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', { level: config.LOG_LEVEL });
 
-  const redis = createRedisClient({
-    url: config.REDIS_URL,
-    // Fail a command at once while disconnected instead of queueing the request behind it.
-    disableOfflineQueue: true,
-    // Keep retrying in the background; /readyz reports Redis down meanwhile.
-    socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000), connectTimeout: 2_000 },
-  }) as RedisClientType;
-  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection problem'));
-  redis.connect().catch((error: unknown) => logger.warn({ err: error }, 'redis not reachable at start'));
+  const redis = connectRedis(config.REDIS_URL, (error, what) => logger.warn({ err: error }, what));
 
   const clients = createClients(config);
   const keys = new TokenKeys(clients.identity, logger);
@@ -42,13 +34,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     uploadOrigin: config.VERIFICATION_UPLOAD_ORIGIN,
     dashboardUrl: config.DASHBOARD_URL.replace(/\/+$/, ''),
     readiness: [
-      {
-        name: 'redis',
-        async check() {
-          if (!redis.isReady) throw new Error('not connected');
-          await redis.ping();
-        },
-      },
+      redisReadiness(redis),
       grpcHealthCheck('identity', clients.identityHealth),
       grpcHealthCheck('customer-kyb', clients.customerHealth),
       grpcHealthCheck('notification', clients.notificationHealth),
