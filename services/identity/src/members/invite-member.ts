@@ -92,6 +92,7 @@ export async function inviteMember(
           totpSecret: null,
           totpPendingSecret: null,
           totpEnabled: false,
+          totpLastStep: null,
           failedSignIns: 0,
           lockedUntil: null,
           createdAt: now,

@@ -23,6 +23,8 @@ export const Member = defineEntity({
     totpSecret: p.blob().nullable(),
     totpPendingSecret: p.blob().nullable(),
     totpEnabled: p.boolean(),
+    /** The time step (unix seconds / 30) of the last code accepted for `totpSecret`: never accepted again. */
+    totpLastStep: p.bigint('number').nullable(),
     failedSignIns: p.integer(),
     lockedUntil: p.datetime().nullable(),
     createdAt: p.datetime(),

@@ -6,7 +6,7 @@ import { toMemberMessage } from './member-message.js';
 import { Member } from './member.entity.js';
 import type { MembersContext } from './members-context.js';
 import { passwordMatches } from './passwords.js';
-import { totpCodeMatches } from './totp.js';
+import { totpCodeStep } from './totp.js';
 
 /** Consecutive failures that lock an email out, and for how long (decision 0028). */
 export const LOCKOUT_FAILURES = 5;
@@ -22,6 +22,8 @@ export interface SignInInput {
 }
 
 export type SignInResult = { member: MemberMessage; totpRequired: boolean };
+
+const totpCodeWrong = () => unauthenticated('TOTP_CODE_WRONG', 'the two-factor code is wrong');
 
 function lockedOut(until: Date, now: Date): DomainError {
   const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
@@ -51,8 +53,30 @@ async function countFailure(em: EntityManager, memberId: string, now: Date): Pro
 }
 
 /**
+ * Records the sign-in and uses up the code's time step in one statement (RFC 6238 §5.2), only for a
+ * step later than the last accepted one and only while the secret is the one the code matched. Of
+ * two sign-ins with one code, the second waits on the row lock and then finds the step taken.
+ */
+async function signedInWithStep(
+  em: EntityManager,
+  memberId: string,
+  secret: Uint8Array,
+  step: number,
+  now: Date,
+): Promise<boolean> {
+  const claimed = await sql(
+    em,
+    `update member set failed_sign_ins = 0, locked_until = null, last_sign_in_at = ?, totp_last_step = ?
+      where id = ? and totp_secret = ? and (totp_last_step is null or totp_last_step < ?)
+      returning id`,
+    [now, step, memberId, Buffer.from(secret), step],
+  );
+  return claimed.length === 1;
+}
+
+/**
  * Email and password, then the TOTP code once enabled. A right password without a code answers
- * totp_required (no failure counted); a wrong code counts as a failed sign-in.
+ * totp_required (no failure counted); a wrong code, or one already accepted, counts as a failed sign-in.
  */
 export async function signIn(em: EntityManager, context: MembersContext, input: SignInInput): Promise<SignInResult> {
   const now = context.now();
@@ -73,14 +97,18 @@ export async function signIn(em: EntityManager, context: MembersContext, input: 
   if (member.totpEnabled && member.totpSecret) {
     const code = input.totpCode.trim();
     if (code === '') return { member: toMemberMessage(member), totpRequired: true };
-    if (!totpCodeMatches(context, member.email, member.totpSecret, code)) {
-      return failed(unauthenticated('TOTP_CODE_WRONG', 'the two-factor code is wrong'));
+    const step = totpCodeStep(context, member.email, member.totpSecret, code);
+    // A code already accepted is refused as a wrong one: same answer, counted for the lockout.
+    if (step === null || !(await signedInWithStep(em, member.id, member.totpSecret, step, now))) {
+      return failed(totpCodeWrong());
     }
+    member.totpLastStep = step;
+  } else {
+    await sql(em, `update member set failed_sign_ins = 0, locked_until = null, last_sign_in_at = ? where id = ?`, [
+      now,
+      member.id,
+    ]);
   }
-  await sql(em, `update member set failed_sign_ins = 0, locked_until = null, last_sign_in_at = ? where id = ?`, [
-    now,
-    member.id,
-  ]);
   member.failedSignIns = 0;
   member.lockedUntil = null;
   member.lastSignInAt = now;

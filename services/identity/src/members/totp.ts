@@ -26,13 +26,16 @@ const unsealed = (secrets: IdentitySecrets, stored: Uint8Array) =>
   Secret.fromBase32(secrets.decrypt(stored).toString('utf8'));
 
 /**
- * Whether `code` is the member's current code, one 30-s step either side allowed (clock drift
- * between the phone and the server).
+ * The time step (unix seconds / 30) that `code` is the member's code for, one 30-s step either side
+ * allowed (clock drift between the phone and the server); null for a wrong code. The caller accepts
+ * it only for a step later than the last accepted one (RFC 6238 §5.2: no code twice).
  */
-export function totpCodeMatches(context: MembersContext, email: string, secret: Uint8Array, code: string): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
+export function totpCodeStep(context: MembersContext, email: string, secret: Uint8Array, code: string): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
   const totp = totpOf(context, email, unsealed(context.secrets, secret));
-  return totp.validate({ token: code, timestamp: context.now().getTime(), window: 1 }) !== null;
+  const timestamp = context.now().getTime();
+  const delta = totp.validate({ token: code, timestamp, window: 1 });
+  return delta === null ? null : totp.counter({ timestamp }) + delta;
 }
 
 async function lockedActiveMember(tx: EntityManager, memberId: string): Promise<Member> {
@@ -72,11 +75,15 @@ export async function confirmTotp(
     if (!pending) {
       throw failedPrecondition('TOTP_NOT_ENROLLED', 'start two-factor set-up (EnrollTotp) before confirming a code');
     }
-    if (!totpCodeMatches(context, member.email, pending, input.code.trim())) {
+    const step = totpCodeStep(context, member.email, pending, input.code.trim());
+    if (step === null) {
       throw invalidArgument('the two-factor code is wrong', { code: ['is wrong'] }, 'TOTP_CODE_WRONG');
     }
     const now = context.now();
     member.totpSecret = pending;
+    // The step belongs to the secret: the new one's codes were never accepted, and its confirming
+    // code is used up (the row is locked, so a sign-in with it waits and then sees this step).
+    member.totpLastStep = step;
     member.totpPendingSecret = null;
     member.totpEnabled = true;
     recordAuditEntry(tx, {
