@@ -18,6 +18,7 @@ import { refuseForgedPosts } from './sessions/csrf.js';
 import { loadSession } from './sessions/session-middleware.js';
 import { signInRouter } from './sign-in/sign-in-routes.js';
 import { teamRouter } from './team/team-routes.js';
+import { webhooksRouter } from './webhooks/webhooks-routes.js';
 
 /** The stylesheet and the progressive-enhancement script, files of the package (src/ and dist/ alike). */
 export const ASSETS_DIRECTORY = fileURLToPath(new URL('../assets/', import.meta.url));
@@ -50,6 +51,7 @@ export function dashboardApp(deps: DashboardDependencies, options: AppOptions): 
   app.use(apiKeysRouter(deps));
   app.use(customersRouter(deps));
   app.use(kycSessionsRouter(deps));
+  app.use(webhooksRouter(deps));
   app.use(teamRouter(deps));
   app.use(auditRouter(deps));
   app.use(routeNotFound);

@@ -1,0 +1,173 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { ErrorSummary, Field, Moment, Notice, PostForm } from '../layout/components.js';
+import type { Problems } from './delivery-filters.js';
+
+export const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
+
+/** The three URLs as a member typed them (or as registered), by the API's field names. */
+export interface WebhookUrls {
+  collection_url: string;
+  payout_url: string;
+  kyc_url: string;
+}
+
+export const urlsOf = (webhook: WebhookConfig): WebhookUrls => ({
+  collection_url: webhook.collectionUrl,
+  payout_url: webhook.payoutUrl,
+  kyc_url: webhook.kycUrl,
+});
+
+function WebhookFacts({ webhook }: { webhook: WebhookConfig }) {
+  return (
+    <dl className="facts">
+      <dt>Collection URL</dt>
+      <dd>
+        <code>{webhook.collectionUrl}</code>
+      </dd>
+      <dt>Payout URL</dt>
+      <dd>
+        <code>{webhook.payoutUrl}</code>
+      </dd>
+      <dt>KYC URL</dt>
+      <dd>{webhook.kycUrl ? <code>{webhook.kycUrl}</code> : 'None: merchant KYC session events are not sent'}</dd>
+      <dt>Signing secret</dt>
+      <dd>
+        {webhook.signingSecretLast4 ? `Ends in ${webhook.signingSecretLast4}` : 'Set'} (shown only when the URLs were
+        registered)
+      </dd>
+      <dt>Registered</dt>
+      <dd>
+        <Moment at={dateOf(webhook.createdAt)} never="" />
+      </dd>
+      <dt>Last changed</dt>
+      <dd>
+        <Moment at={dateOf(webhook.updatedAt)} never="" />
+      </dd>
+    </dl>
+  );
+}
+
+/** Register (no registration yet) or change the URLs; notification checks each (HTTPS, public addresses). */
+function WebhookForm(props: { registered: boolean; values: WebhookUrls; problems: Problems }) {
+  const { registered, values, problems } = props;
+  return (
+    <PostForm action="/webhooks">
+      <Field
+        label="Collection URL"
+        name="collection_url"
+        defaultValue={values.collection_url}
+        required
+        hint="Receives collection and refund events (and customer status changes when there is no KYC URL). An https:// URL that resolves to public addresses."
+        error={problems.collection_url}
+        maxLength={2048}
+      />
+      <Field
+        label="Payout URL"
+        name="payout_url"
+        defaultValue={values.payout_url}
+        required
+        hint="Receives payout events."
+        error={problems.payout_url}
+        maxLength={2048}
+      />
+      <Field
+        label="KYC URL (optional)"
+        name="kyc_url"
+        defaultValue={values.kyc_url}
+        hint={
+          registered
+            ? 'Receives merchant KYC session events and customer status changes. Leave it empty to remove it.'
+            : 'Receives merchant KYC session events and customer status changes. Leave it empty if you do not use KYC sessions.'
+        }
+        error={problems.kyc_url}
+        maxLength={2048}
+      />
+      <button type="submit">{registered ? 'Save the URLs' : 'Register the URLs'}</button>
+    </PostForm>
+  );
+}
+
+export interface WebhookView {
+  webhook?: WebhookConfig;
+  mayManage: boolean;
+  /** Sandbox and manage_webhooks: the mock event link. */
+  mayMock: boolean;
+  notice?: string;
+  /** The form as sent, when it is shown again with problems. */
+  values?: WebhookUrls;
+  error?: string;
+  problems?: Problems;
+}
+
+/** GET /webhooks: the registration (never its secret) and, for those who may, the form to change it. */
+export function WebhookPage(props: WebhookView) {
+  const { webhook, mayManage, mayMock, problems = {} } = props;
+  const values = props.values ?? (webhook ? urlsOf(webhook) : { collection_url: '', payout_url: '', kyc_url: '' });
+  return (
+    <>
+      <Notice message={props.notice} />
+      <ErrorSummary message={props.error} />
+      <p>
+        Corridor sends signed webhooks to your URLs when collections, payouts, refunds, customers and KYC sessions
+        change. Every webhook is signed with one secret.
+      </p>
+      <p>
+        <a href="/webhooks/deliveries">Delivery log</a>
+        {mayMock ? (
+          <>
+            {' · '}
+            <a href="/webhooks/mock-event">Send a mock event</a>
+          </>
+        ) : null}
+      </p>
+      {webhook ? (
+        <>
+          <h2>Registered URLs</h2>
+          <WebhookFacts webhook={webhook} />
+        </>
+      ) : (
+        <p>No webhook URLs are registered yet, so no webhooks are sent.</p>
+      )}
+      {mayManage ? (
+        <>
+          <h2>{webhook ? 'Change the URLs' : 'Register webhook URLs'}</h2>
+          {webhook ? <p>A change applies from the next attempt of every delivery; the signing secret stays.</p> : null}
+          <WebhookForm registered={!!webhook} values={values} problems={problems} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** The only time the signing secret is shown: this answer to the registering POST (no-store). */
+export function SigningSecretShownOnce({ webhook }: { webhook: WebhookConfig }) {
+  return (
+    <>
+      <p className="warning" role="status">
+        Copy the signing secret now and keep it in your secret store. Corridor cannot show it again.
+      </p>
+      <dl className="facts">
+        <dt>Signing secret</dt>
+        <dd>
+          <code id="signing-secret" className="secret">
+            {webhook.signingSecret}
+          </code>{' '}
+          <button type="button" className="copy" data-copy="signing-secret" hidden>
+            Copy secret
+          </button>
+        </dd>
+      </dl>
+      <p>
+        Check each webhook with it: <code>x-service-signature</code> is the lowercase hex HMAC-SHA256, keyed with the
+        secret, of <code>x-service-timestamp</code>, a dot and the raw request body. Reject a mismatch, and a timestamp
+        more than 5 minutes from your clock.
+      </p>
+      <h2>Registered URLs</h2>
+      <WebhookFacts webhook={webhook} />
+      <p>
+        <a href="/webhooks">Back to webhooks</a>
+      </p>
+    </>
+  );
+}
