@@ -31,7 +31,7 @@ import { Platform, type DashboardProcess } from '../support/platform.js';
  * On a loaded machine: waits for processes and mails are in quiet-machine time (MachineClock), so
  * they stretch with the load. The idle session is checked after waiting more than its window on the
  * dashboard's own clock, so a slow machine only makes the expiry more certain. TOTP codes are made
- * the moment they are typed, and identity accepts one 30-s step either side.
+ * the moment they are typed, each step's once (identity refuses a code it accepted, RFC 6238 §5.2).
  */
 
 const IDLE_SECONDS = 3;
@@ -88,7 +88,7 @@ describe('the dashboard in headless Chromium: a business team’s journey and it
       await person.click('button::-p-text(Sign in)', `${prefix}-sign-in-code`);
       expect(person.path()).toBe('/sign-in/totp');
       expect(await person.text()).toContain('Enter the 6-digit code your authenticator app shows');
-      await person.type('#field-code', codeOf(totpSecret));
+      await person.type('#field-code', await codeOf(totpSecret));
       await person.click('button::-p-text(Continue)', `${prefix}-home`);
     } else {
       await person.click('button::-p-text(Sign in)', `${prefix}-home`);
@@ -155,7 +155,7 @@ describe('the dashboard in headless Chromium: a business team’s journey and it
       ownerTotpSecret = await owner.page.$eval('#totp-secret', (code) => code.textContent ?? '');
       expect(ownerTotpSecret).toMatch(/^[A-Z2-7]{32}$/);
       expect(await owner.page.$eval('img.qr', (img) => img.getAttribute('src'))).toMatch(/^data:image\/svg\+xml/);
-      await owner.type('#field-code', codeOf(ownerTotpSecret));
+      await owner.type('#field-code', await codeOf(ownerTotpSecret));
       await owner.click('button::-p-text(Turn on two-step sign-in)', '02-owner-home-totp-on');
       expect(owner.path()).toBe('/');
       expect(await owner.text()).toContain('Two-step sign-in is on');
@@ -308,7 +308,7 @@ describe('the dashboard in headless Chromium: a business team’s journey and it
       const pending = await member.sessionCookie();
       expect(pending).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(pending).not.toBe(planted);
-      await member.type('#field-code', codeOf(ownerTotpSecret));
+      await member.type('#field-code', await codeOf(ownerTotpSecret));
       await member.click('button::-p-text(Continue)', '32-fixation-home');
       expect(member.path()).toBe('/');
       const signedIn = await member.sessionCookie();

@@ -39,9 +39,28 @@ function chromiumPath(): string {
   }
 }
 
-/** The code an authenticator app shows now for a secret the enrolment page showed (RFC 6238, SHA1, 6 digits, 30 s). */
-export const codeOf = (secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+const TOTP_PERIOD_MS = 30_000;
+/** Per secret, the last time step a code was made for: identity accepts each step's code once. */
+const lastStepOf = new Map<string, number>();
+
+/**
+ * A code of a secret the enrolment page showed (RFC 6238, SHA1, 6 digits, 30 s) that identity has not
+ * accepted yet: identity takes the previous, current and next step's code but each step once (RFC
+ * 6238 §5.2), so a second sign-in within 30 s types the next step's code, as a person would wait for
+ * the next one. Waits for a new step only when all three are used.
+ */
+export async function codeOf(secret: string): Promise<string> {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  for (;;) {
+    const current = Math.floor(Date.now() / TOTP_PERIOD_MS);
+    const step = Math.max(current, (lastStepOf.get(secret) ?? -Infinity) + 1);
+    if (step <= current + 1) {
+      lastStepOf.set(secret, step);
+      return totp.generate({ timestamp: step * TOTP_PERIOD_MS });
+    }
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * TOTP_PERIOD_MS - Date.now() + 50));
+  }
+}
 
 /** An invitation link as identity writes it into a mail. */
 export const INVITATION_LINK = /http:\/\/127\.0\.0\.1:\d+\/invitation\/[A-Za-z0-9_-]{16,200}/;
