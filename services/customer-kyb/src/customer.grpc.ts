@@ -8,6 +8,7 @@ import {
   CreateOwnerFileUploadResponseSchema,
   CustomerService,
   RegisterDocumentResponseSchema,
+  SandboxReviewCustomerResponseSchema,
   SubmitCustomerResponseSchema,
   UpdateKycDataResponseSchema,
   UpgradeKybScopeResponseSchema,
@@ -37,6 +38,7 @@ import {
   type ListPage,
 } from './customers/list-customers.js';
 import { reviewCustomer } from './customers/review-customer.js';
+import { sandboxReviewCustomer } from './customers/sandbox-review.js';
 import { submitCustomer } from './customers/submit-customer.js';
 import { removeOwner, updateCustomer } from './customers/update-customer.js';
 import { upgradeKybScope } from './customers/upgrade-kyb-scope.js';
@@ -201,6 +203,12 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
     },
     async adminListAuditEntries(request, call) {
       return { entries: await listAuditEntries(em(), admin(call), request.customerId) };
+    },
+    async sandboxReviewCustomer(request, call) {
+      const input = { customerId: request.customerId, verdict: request.verdict, comment: request.comment };
+      return idempotent(call, 'SandboxReviewCustomer', SandboxReviewCustomerResponseSchema, async (tx) => ({
+        customer: await sandboxReviewCustomer(tx, context, call.caller, input),
+      }));
     },
   });
 }

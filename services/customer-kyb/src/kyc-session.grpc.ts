@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import {
   CreateKycSessionResponseSchema,
   KycSessionService,
+  SandboxRecordKycResultResponseSchema,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import type { MikroORM } from '@corridor/db';
 import { registration } from '@corridor/grpc';
@@ -15,7 +16,7 @@ import {
   listKycSessions,
   type KycSessionSettings,
 } from './kyc-sessions/kyc-sessions.js';
-import { recordKycResult } from './kyc-sessions/session-outcomes.js';
+import { recordKycResult, sandboxRecordKycResult } from './kyc-sessions/session-outcomes.js';
 import {
   addVerificationCapture,
   createVerificationUpload,
@@ -72,6 +73,14 @@ export function kycSessionServiceRegistration({
     },
     async adminRecordKycResult(request) {
       return { session: await recordKycResult(em(), context, request) };
+    },
+    async sandboxRecordKycResult(request, call) {
+      // The dashboard sends an Idempotency-Key: a resubmitted form answers the first verdict again.
+      return runIdempotent(em(), call, 'SandboxRecordKycResult', SandboxRecordKycResultResponseSchema, async (tx) =>
+        create(SandboxRecordKycResultResponseSchema, {
+          session: await sandboxRecordKycResult(tx, context, call.caller, request),
+        }),
+      );
     },
   });
 }

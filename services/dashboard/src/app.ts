@@ -14,6 +14,7 @@ import { kycSessionsRouter } from './kyc-sessions/kyc-sessions-routes.js';
 import { invitationRouter } from './invitation/invitation-routes.js';
 import { totpRouter } from './invitation/totp-routes.js';
 import { passwordResetRouter } from './password-reset/password-reset-routes.js';
+import { sandboxRouter } from './sandbox/sandbox-routes.js';
 import { refuseForgedPosts } from './sessions/csrf.js';
 import { loadSession } from './sessions/session-middleware.js';
 import { signInRouter } from './sign-in/sign-in-routes.js';
@@ -52,6 +53,7 @@ export function dashboardApp(deps: DashboardDependencies, options: AppOptions): 
   app.use(customersRouter(deps));
   app.use(kycSessionsRouter(deps));
   app.use(webhooksRouter(deps));
+  app.use(sandboxRouter(deps));
   app.use(teamRouter(deps));
   app.use(auditRouter(deps));
   app.use(routeNotFound);

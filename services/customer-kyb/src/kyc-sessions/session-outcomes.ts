@@ -8,10 +8,11 @@ import {
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import type { AdminRecordKycResultRequest } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { dateOf, sql } from '@corridor/db';
-import { alreadyExists, invalidArgument, notFound } from '@corridor/grpc';
+import { alreadyExists, invalidArgument, notFound, type CallerContext } from '@corridor/grpc';
 import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import type { CustomerContext } from '../context.js';
+import { sandboxPlatform } from '../sandbox-caller.js';
 import { isOpen, sessionMessage, type Row } from './kyc-session-record.js';
 
 /**
@@ -98,8 +99,11 @@ const REJECTION_TYPES: Partial<Record<KycRejectionType, Verdict['rejectionType']
   [KycRejectionType.RETRYABLE]: 'RETRYABLE',
 };
 
-/** The verdict of an admin request; 422 naming each field that does not fit the result. */
-function verdictOf(request: AdminRecordKycResultRequest): Verdict {
+/** What AdminRecordKycResult and SandboxRecordKycResult both carry. */
+type VerdictRequest = Pick<AdminRecordKycResultRequest, 'sessionId' | 'result' | 'rejectionReason' | 'rejectionType'>;
+
+/** The verdict of an admin or sandbox request; 422 naming each field that does not fit the result. */
+function verdictOf(request: VerdictRequest): Verdict {
   const errors: Record<string, string[]> = {};
   const result = RESULTS[request.result];
   if (!result) errors.result = ['is required: APPROVED or REJECTED'];
@@ -125,12 +129,14 @@ function verdictOf(request: AdminRecordKycResultRequest): Verdict {
 /**
  * POST /admin/kyc-sessions/{id}/result: the identity provider's verdict on an open session. A session
  * already final is 409 and sends nothing (seed 3.4: a late verdict emits no webhook); one past its
- * deadline expires now instead, and answers the same 409.
+ * deadline expires now instead, and answers the same 409. With `businessId` (the sandbox's verdict, given
+ * by the platform itself) a session of another business is not found, as every platform call answers.
  */
 export async function recordKycResult(
   em: EntityManager,
   context: CustomerContext,
-  request: AdminRecordKycResultRequest,
+  request: VerdictRequest,
+  businessId?: string,
 ): Promise<KycSession> {
   const verdict = verdictOf(request);
   const missing = () => notFound('KYC_SESSION_NOT_FOUND', `no KYC session ${request.sessionId}`);
@@ -138,7 +144,7 @@ export async function recordKycResult(
   const [found] = await sql(em, `select business_id, customer_reference from kyc_session where id = ?`, [
     request.sessionId,
   ]);
-  if (!found) throw missing();
+  if (!found || (businessId !== undefined && String(found.business_id) !== businessId)) throw missing();
   const outcome = await em.transactional(async (tx) => {
     await lockReference(tx, String(found.business_id), String(found.customer_reference));
     if (await expireSession(tx, context, request.sessionId)) return undefined;
@@ -152,6 +158,20 @@ export async function recordKycResult(
     'KYC_SESSION_FINAL',
     `KYC session ${session.id} is already ${KycSessionStatus[session.status]}${final?.result ? ` (${String(final.result)})` : ''}: a verdict after a session is final changes nothing and sends no webhook`,
   );
+}
+
+/**
+ * SandboxRecordKycResult: the platform gives one of its own sessions the identity provider's verdict,
+ * in the sandbox only (SANDBOX_ONLY otherwise), with the admin verdict's rules and event.
+ */
+export async function sandboxRecordKycResult(
+  em: EntityManager,
+  context: CustomerContext,
+  caller: CallerContext,
+  request: VerdictRequest,
+): Promise<KycSession> {
+  const { businessId } = sandboxPlatform(caller, context);
+  return recordKycResult(em, context, request, businessId);
 }
 
 /** The sandbox's verdicts (decision 0016): a customer_reference ending in one of these decides itself. */
