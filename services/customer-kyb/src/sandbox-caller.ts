@@ -1,4 +1,4 @@
-import { failedPrecondition, permissionDenied, type CallerContext } from '@corridor/grpc';
+import { permissionDenied, type CallerContext } from '@corridor/grpc';
 import type { Actor, CustomerContext } from './context.js';
 
 /**
@@ -11,7 +11,8 @@ import type { Actor, CustomerContext } from './context.js';
 export function sandboxPlatform(caller: CallerContext, context: CustomerContext): Actor & { businessId: string } {
   if (!caller.businessId) throw permissionDenied('NO_BUSINESS', 'the call names no business');
   if (caller.environment !== 'sandbox' || context.environment !== 'sandbox') {
-    throw failedPrecondition(
+    // PERMISSION_DENIED, as payments' and notification's simulations answer it (the API's 403).
+    throw permissionDenied(
       'SANDBOX_ONLY',
       'this is a sandbox simulation; in production Corridor’s back office reviews customers and the identity provider gives KYC verdicts',
     );

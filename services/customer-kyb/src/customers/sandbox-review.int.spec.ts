@@ -124,19 +124,19 @@ describe('customer-kyb: the sandbox’s review of one’s own customer (real Pos
     );
   });
 
-  it('production is SANDBOX_ONLY (FAILED_PRECONDITION), whether the caller or this process is production', async () => {
+  it('production is SANDBOX_ONLY (PERMISSION_DENIED), whether the caller or this process is production', async () => {
     const customer = await kit.underReview(actor);
     await expectUnchanged(customer.id, async () => {
       await expectRefused(
         sandboxReview(customer.id, VerificationStatus.VERIFIED, {
           caller: callerOf(actor.businessId, { environment: 'production' }),
         }),
-        Status.FAILED_PRECONDITION,
+        Status.PERMISSION_DENIED,
         'SANDBOX_ONLY',
       );
       await expectRefused(
         sandboxReview(customer.id, VerificationStatus.VERIFIED, { environment: 'production' }),
-        Status.FAILED_PRECONDITION,
+        Status.PERMISSION_DENIED,
         'SANDBOX_ONLY',
       );
     });

@@ -77,10 +77,10 @@ describe('customer-kyb: the sandbox’s KYC verdict on one’s own session (real
     expect(await kit.eventCases(session.id)).toEqual([]);
   });
 
-  it('production is SANDBOX_ONLY (FAILED_PRECONDITION), whether the caller or this process is production', async () => {
+  it('production is SANDBOX_ONLY (PERMISSION_DENIED), whether the caller or this process is production', async () => {
     const businessId = randomUUID();
     const session = await kit.openSession(businessId);
-    const sandboxOnly = { status: Status.FAILED_PRECONDITION, reason: 'SANDBOX_ONLY' };
+    const sandboxOnly = { status: Status.PERMISSION_DENIED, reason: 'SANDBOX_ONLY' };
     expect(
       await refusalOf(verdict(callerOf(businessId, 'production'), { sessionId: session.id, result: APPROVED })),
     ).toMatchObject(sandboxOnly);
