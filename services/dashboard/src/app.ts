@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { homeRouter } from './home/home-routes.js';
 import { invitationRouter } from './invitation/invitation-routes.js';
 import { totpRouter } from './invitation/totp-routes.js';
+import { moneyRouter } from './money/money-routes.js';
 import { passwordResetRouter } from './password-reset/password-reset-routes.js';
 import { refuseForgedPosts } from './sessions/csrf.js';
 import { loadSession } from './sessions/session-middleware.js';
@@ -46,6 +47,7 @@ export function dashboardApp(deps: DashboardDependencies, options: AppOptions): 
   app.use(passwordResetRouter(deps));
   app.use(homeRouter(deps));
   app.use(apiKeysRouter(deps));
+  app.use(moneyRouter(deps));
   app.use(teamRouter(deps));
   app.use(auditRouter(deps));
   app.use(routeNotFound);
