@@ -545,3 +545,33 @@ describe('Money', () => {
     }
   });
 });
+
+describe('Money in production', () => {
+  let dashboard: Dashboard;
+
+  beforeAll(async () => {
+    dashboard = await startDashboard({ environment: 'production' });
+    answerAsPayments(dashboard);
+    // TOTP on, so the admin is not sent to enrol first.
+    dashboard.identity.add(fakeMember(1, MemberRole.ADMIN, { email: 'admin@example.com', totpEnabled: true }));
+    dashboard.identity.add(fakeMember(2, MemberRole.DEVELOPER, { email: 'developer@example.com', totpEnabled: true }));
+  });
+  afterAll(() => dashboard.close());
+
+  it('lets an admin refund but not a developer, whose refunds are the sandbox’s only', async () => {
+    const admin = dashboard.browser();
+    await admin.signIn('admin@example.com');
+    expect((await admin.get(`/money/transactions/${COLLECTION_ID}`)).html).toContain('name="idempotency_key"');
+    const developer = dashboard.browser();
+    await developer.signIn('developer@example.com');
+    const page = await developer.get(`/money/transactions/${COLLECTION_ID}`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain('name="idempotency_key"');
+    const refused = await developer.post(`/money/transactions/${COLLECTION_ID}/refund`, {
+      idempotency_key: 'a-key',
+      amount: '150.00',
+    });
+    expect(refused.status).toBe(403);
+    expect(dashboard.payments.calls.filter((call) => call.method === 'createRefund')).toHaveLength(0);
+  });
+});
