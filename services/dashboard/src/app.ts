@@ -13,6 +13,7 @@ import { homeRouter } from './home/home-routes.js';
 import { kycSessionsRouter } from './kyc-sessions/kyc-sessions-routes.js';
 import { invitationRouter } from './invitation/invitation-routes.js';
 import { totpRouter } from './invitation/totp-routes.js';
+import { moneyRouter } from './money/money-routes.js';
 import { passwordResetRouter } from './password-reset/password-reset-routes.js';
 import { sandboxRouter } from './sandbox/sandbox-routes.js';
 import { refuseForgedPosts } from './sessions/csrf.js';
@@ -54,6 +55,7 @@ export function dashboardApp(deps: DashboardDependencies, options: AppOptions): 
   app.use(kycSessionsRouter(deps));
   app.use(webhooksRouter(deps));
   app.use(sandboxRouter(deps));
+  app.use(moneyRouter(deps));
   app.use(teamRouter(deps));
   app.use(auditRouter(deps));
   app.use(routeNotFound);
