@@ -1073,7 +1073,7 @@ export const CustomerService: GenService<{
     output: typeof AdminListAuditEntriesResponseSchema;
   },
   /**
-   * Sandbox only (FAILED_PRECONDITION SANDBOX_ONLY when the caller's `environment` is not sandbox):
+   * Sandbox only (PERMISSION_DENIED SANDBOX_ONLY when the caller's `environment` is not sandbox):
    * the back office's review of one of the caller's own customers, so a test journey ends without
    * the admin API. Every owner and document under review is judged as the verdict says, then the
    * verdict is given, with AdminReviewCustomer's rules and its customer.status_changed.

@@ -554,7 +554,7 @@ export const KycSessionService: GenService<{
     output: typeof AdminRecordKycResultResponseSchema;
   },
   /**
-   * Sandbox only (FAILED_PRECONDITION SANDBOX_ONLY when the caller's `environment` is not sandbox):
+   * Sandbox only (PERMISSION_DENIED SANDBOX_ONLY when the caller's `environment` is not sandbox):
    * AdminRecordKycResult for a session of the caller's own business (another's is NOT_FOUND).
    *
    * @generated from rpc corridor.customer.v1.KycSessionService.SandboxRecordKycResult
