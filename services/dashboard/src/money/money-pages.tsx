@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_FIELD } from '../members/idempotent-call.js';
 import type { Refund, VirtualAccount } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { Wallet } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
@@ -390,7 +391,7 @@ function RefundForm({
       </p>
       <PostForm action={`${transactionHref(transaction.id)}/refund`}>
         {/* Made when this form was rendered: submitting it twice reaches payments with one key, so one refund. */}
-        <input type="hidden" name="idempotency_key" value={form.idempotencyKey} />
+        <input type="hidden" name={IDEMPOTENCY_FIELD} value={form.idempotencyKey} />
         <Field
           label={`Amount (${transaction.currency})`}
           name="amount"

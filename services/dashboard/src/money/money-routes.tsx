@@ -6,9 +6,14 @@ import type { DashboardDependencies } from '../dependencies.js';
 import { queryText, textField } from '../http/form.js';
 import { sendPage } from '../layout/render.js';
 import { memberCall, memberMay, memberOf, requireMember } from '../members/member-access.js';
+import {
+  IDEMPOTENCY_FIELD,
+  idempotentMemberCall,
+  isIdempotencyKey,
+  newIdempotencyKey,
+} from '../members/idempotent-call.js';
 import { recordAudit } from '../members/record-audit.js';
 import { minorUnitsAsInput, parseAmount } from './amount.js';
-import { idempotentCall, isIdempotencyKey, newIdempotencyKey, requestFingerprint } from './idempotency.js';
 import { moneyText, type Exponents } from './money-components.js';
 import {
   isRefundable,
@@ -150,7 +155,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     // which answers the refund its key already made rather than refusing it as already refunded.
     const { transaction, refund } = await ownTransaction(req, res);
     const exponents = await exponentsOf(res);
-    const sentKey = textField(req, 'idempotency_key');
+    const sentKey = textField(req, IDEMPOTENCY_FIELD);
     const form: RefundFormView = {
       idempotencyKey: isIdempotencyKey(sentKey) ? sentKey : newIdempotencyKey(),
       amount: textField(req, 'amount'),
@@ -183,12 +188,11 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     }
     const reason = form.reason === '' ? undefined : form.reason;
     const path = `/money/transactions/${transaction.id}/refund`;
-    const fingerprint = requestFingerprint('POST', path, {
+    const call = idempotentMemberCall(res, form.idempotencyKey, path, {
       transaction_id: transaction.id,
       amount: amount.minor.toString(),
       reason,
     });
-    const call = idempotentCall(memberCall(res), form.idempotencyKey, fingerprint);
     let created;
     try {
       created = await payments().createRefund(

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ErrorSummary, Field, PostForm } from '../layout/components.js';
-import { IDEMPOTENCY_FIELD } from './idempotency.js';
+import { IDEMPOTENCY_FIELD } from '../members/idempotent-call.js';
 
 /** The four simulations, each a form of its own posting to /sandbox/<form>. */
 export const FORMS = ['incoming-transfer', 'money-request', 'customer-review', 'kyc-verdict'] as const;

@@ -12,7 +12,12 @@ import { stateOf } from '../http/request-state.js';
 import { sendPage } from '../layout/render.js';
 import { memberCall, requireMember } from '../members/member-access.js';
 import { recordAudit } from '../members/record-audit.js';
-import { IDEMPOTENCY_FIELD, idempotentMemberCall, isIdempotencyKey, newIdempotencyKey } from './idempotency.js';
+import {
+  IDEMPOTENCY_FIELD,
+  idempotentMemberCall,
+  isIdempotencyKey,
+  newIdempotencyKey,
+} from '../members/idempotent-call.js';
 import { amountSyntaxProblem, formatMinorAmount, parseMajorAmount } from './money-input.js';
 import {
   FIELDS,

@@ -26,7 +26,8 @@ import { Metadata } from '@grpc/grpc-js';
 import type { Response } from 'express';
 import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
 import { BUSINESS_ID, fakeMember } from '../testing/fake-identity.js';
-import { idempotentMemberCall, requestFingerprint } from './idempotency.js';
+import { requestFingerprint } from '@corridor/idempotency/request-key';
+import { idempotentMemberCall } from '../members/idempotent-call.js';
 import { formatMinorAmount, parseMajorAmount } from './money-input.js';
 
 const VIRTUAL_ACCOUNT_ID = '8d2f7b92-0000-4000-8000-00000000e001';
@@ -454,9 +455,14 @@ describe('sandbox amounts and idempotency keys', () => {
     expect(metadata?.get('idempotency-key')).toEqual(['key-1']);
     expect(metadata?.get('business-id')).toEqual([BUSINESS_ID]);
     expect(metadata?.get('idempotency-fingerprint')).toEqual([
-      requestFingerprint('/sandbox/customer-review', { verdict: VerificationStatus.VERIFIED, customerId: CUSTOMER_ID }),
+      requestFingerprint('POST', '/sandbox/customer-review', {
+        verdict: VerificationStatus.VERIFIED,
+        customerId: CUSTOMER_ID,
+      }),
     ]);
-    expect(requestFingerprint('/p', { amount: 100050n })).not.toBe(requestFingerprint('/p', { amount: 100051n }));
+    expect(requestFingerprint('POST', '/p', { amount: 100050n })).not.toBe(
+      requestFingerprint('POST', '/p', { amount: 100051n }),
+    );
     expect(call.replayed()).toBe(false);
     const answered = new Metadata();
     answered.set('idempotent-replayed', 'true');

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { CallSettings } from '@corridor/grpc';
+import { idempotentCall, requestFingerprint } from '@corridor/idempotency/request-key';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Request, Response } from 'express';
 import { HttpError } from '../http/errors.js';
@@ -10,42 +10,12 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
-/** What the owning service reads (@corridor/idempotency) and answers. */
-const METADATA = {
-  key: 'idempotency-key',
-  fingerprint: 'idempotency-fingerprint',
-  replayed: 'idempotent-replayed',
-} as const;
-
 /** Why a key is refused, specifically (seed 7: the message names the problem). */
 function keyProblem(key: string): string | undefined {
   if (KEY.test(key)) return undefined;
   if (key === '') return 'is empty';
   if (key.length > 255) return `is ${key.length} characters long, more than 255`;
   return 'contains a character that is not visible ASCII (a space, a control character or a non-ASCII letter)';
-}
-
-/** JSON with every object's keys sorted: one text for a body however it was spaced or ordered. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    const members = Object.keys(object)
-      .sort()
-      .map((name) => `${JSON.stringify(name)}:${canonicalJson(object[name])}`);
-    return `{${members.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * What makes two requests "the same" for a key: the method, the concrete path (the route's template
- * with its decoded parameters, so %61 and a are one path) and the parsed body. No body reads as {}.
- */
-export function requestFingerprint(method: string, concretePath: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method.toUpperCase()}\n${concretePath}\n${canonicalJson(body ?? {})}`)
-    .digest('hex');
 }
 
 /** /api/external/customer/{id}/submit with the request's parameters filled in. */
@@ -73,13 +43,12 @@ export function idempotentCallSettings(
       `the ${IDEMPOTENCY_KEY_HEADER} header ${problem}: send 1 to 255 visible ASCII characters, e.g. a UUID`,
     );
   }
-  const withKey = metadata.clone();
-  withKey.set(METADATA.key, key);
-  withKey.set(METADATA.fingerprint, requestFingerprint(req.method, concretePathOf(routePath, req), req.body));
+  const call = idempotentCall(metadata, key, requestFingerprint(req.method, concretePathOf(routePath, req), req.body));
   return {
-    metadata: withKey,
+    ...call.settings,
     onResponseMetadata: (received) => {
-      if (received.get(METADATA.replayed)[0] === 'true') res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      call.settings.onResponseMetadata?.(received);
+      if (call.replayed()) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
     },
   };
 }
