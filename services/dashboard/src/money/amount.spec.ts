@@ -69,7 +69,7 @@ describe('parseAmount', () => {
     ['1.5', 0, 'GBP has no minor unit'],
     ['0', 2, 'more than zero'],
     ['0.00', 2, 'more than zero'],
-    ['92233720368547758.08', 2, 'more than any GBP amount'],
+    ['92233720368547758.08', 2, 'The amount must be at most 92,233,720,368,547,758.07 GBP'],
   ])('refuses %s at exponent %s, naming the problem', (text, exponent, problem) => {
     const parsed = parseAmount(text, exponent, 'GBP');
     expect(parsed.ok).toBe(false);

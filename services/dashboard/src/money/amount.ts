@@ -36,21 +36,32 @@ export function minorUnitsAsInput(minor: bigint, exponent: number): string {
 
 export type ParsedAmount = { ok: true; minor: bigint } | { ok: false; problem: string };
 
+/** Digits, optionally grouped by commas in threes, and an optional fraction after a point. */
+const TYPED_AMOUNT = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/;
+
+/**
+ * Why the text is not an amount at all (a sign, letters, an exponent), before the currency and so
+ * its exponent is known; undefined when it reads as one.
+ */
+export function amountSyntaxProblem(text: string, currency?: string): string | undefined {
+  const typed = text.trim();
+  if (TYPED_AMOUNT.test(typed)) return undefined;
+  const like = currency ? `in ${currency} like` : 'like';
+  return `${typed === '' ? 'The amount is empty' : `“${typed}” is not an amount`}: write it ${like} 1,500.00 (no sign, no currency)`;
+}
+
 /**
  * What a member typed ("1,500.5", "1500.50", "1500") in minor units, or why it is not an amount of
- * this currency: more fraction digits than its exponent, a sign, letters. Zero is refused too: every
- * amount a form asks for moves money.
+ * this currency: more fraction digits than its exponent, a sign, letters, more than `max` (payments'
+ * int64 unless the form's API bound is lower). Zero is refused too: every amount a form asks for
+ * moves money.
  */
-export function parseAmount(text: string, exponent: number, currency: string): ParsedAmount {
+export function parseAmount(text: string, exponent: number, currency: string, max = INT64_MAX): ParsedAmount {
   checkExponent(exponent);
   const typed = text.trim();
-  const match = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/.exec(typed);
-  if (!match) {
-    return {
-      ok: false,
-      problem: `${typed === '' ? 'The amount is empty' : `“${typed}” is not an amount`}: write it in ${currency} like ${formatMinorUnits(150_000n, exponent)}`,
-    };
-  }
+  const problem = amountSyntaxProblem(typed, currency);
+  const match = TYPED_AMOUNT.exec(typed);
+  if (problem || !match) return { ok: false, problem: problem ?? `“${typed}” is not an amount` };
   const whole = (match[1] ?? '').replace(/,/g, '');
   const fraction = match[2] ?? '';
   if (fraction.length > exponent) {
@@ -64,6 +75,8 @@ export function parseAmount(text: string, exponent: number, currency: string): P
   }
   const minor = BigInt(`${whole}${fraction.padEnd(exponent, '0')}`);
   if (minor === 0n) return { ok: false, problem: 'The amount must be more than zero' };
-  if (minor > INT64_MAX) return { ok: false, problem: `“${typed}” is more than any ${currency} amount Corridor holds` };
+  if (minor > max) {
+    return { ok: false, problem: `The amount must be at most ${formatMinorUnits(max, exponent)} ${currency}` };
+  }
   return { ok: true, minor };
 }

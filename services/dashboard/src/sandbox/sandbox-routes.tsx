@@ -18,7 +18,7 @@ import {
   isIdempotencyKey,
   newIdempotencyKey,
 } from '../members/idempotent-call.js';
-import { amountSyntaxProblem, formatMinorAmount, parseMajorAmount } from './money-input.js';
+import { amountSyntaxProblem, formatMinorUnits, parseAmount } from '../money/amount.js';
 import {
   FIELDS,
   FORMS,
@@ -31,6 +31,9 @@ import {
 } from './sandbox-pages.js';
 
 const TITLE = 'Sandbox tools';
+
+/** The API's bound on a simulated amount: a JSON number stays exact below 2^53. */
+export const API_AMOUNT_MAX = 2n ** 53n - 1n;
 /** What other pages may prefill with a "simulate…" link: /sandbox?customer_id=… */
 const PREFILLED: readonly FieldName[] = ['virtual_account_id', 'collection_id', 'customer_id', 'session_id'];
 const PREFILL_MAX = 100;
@@ -149,7 +152,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
   const money = (amount: bigint, currency: string, exponent: number | undefined) =>
     exponent === undefined
       ? `${amount} minor units of ${currency}`
-      : `${formatMinorAmount(amount, exponent)} ${currency}`;
+      : `${formatMinorUnits(amount, exponent)} ${currency}`;
 
   const transactionDetails = (transaction: Transaction, exponent: number | undefined): [string, string][] => [
     ['Transaction', transaction.id],
@@ -196,7 +199,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       }
       const exponent = (await exponents(res)).get(account.currency);
       if (exponent === undefined) throw new Error(`payments lists no currency ${account.currency}`);
-      const parsed = parseMajorAmount(amountText, exponent, account.currency);
+      const parsed = parseAmount(amountText, exponent, account.currency, API_AMOUNT_MAX);
       if (!parsed.ok) throw refusal(form, { amount: parsed.problem });
 
       const request = { virtualAccountId, amount: parsed.minor, senderName };

@@ -28,7 +28,8 @@ import { startDashboard, type Dashboard, type TestBrowser } from '../testing/das
 import { BUSINESS_ID, fakeMember } from '../testing/fake-identity.js';
 import { requestFingerprint } from '@corridor/idempotency/request-key';
 import { idempotentMemberCall } from '../members/idempotent-call.js';
-import { formatMinorAmount, parseMajorAmount } from './money-input.js';
+import { formatMinorUnits, parseAmount } from '../money/amount.js';
+import { API_AMOUNT_MAX } from './sandbox-routes.js';
 
 const VIRTUAL_ACCOUNT_ID = '8d2f7b92-0000-4000-8000-00000000e001';
 const OTHER_VIRTUAL_ACCOUNT_ID = '8d2f7b92-0000-4000-8000-00000000e002';
@@ -158,11 +159,11 @@ describe('sandbox tools', () => {
   });
 
   it.each([
-    ['12.345', /NGN has 2 decimal places; 12.345 has 3/],
-    ['abc', /Enter the amount as a number in major units/],
-    ['-5', /Enter the amount as a number in major units/],
-    ['0.00', /The amount must be more than 0/],
-    ['1e3', /Enter the amount as a number in major units/],
+    ['12.345', /NGN has 2 decimal places: “12.345” has 3/],
+    ['abc', /“abc” is not an amount: write it like 1,500.00/],
+    ['-5', /“-5” is not an amount/],
+    ['0.00', /The amount must be more than zero/],
+    ['1e3', /“1e3” is not an amount/],
   ])('a bad amount (%s) is 422 naming the amount, and nothing is simulated', async (amount, problem) => {
     await owner.get('/sandbox');
     const page = await owner.post('/sandbox/incoming-transfer', {
@@ -411,20 +412,20 @@ describe('sandbox tools in production', () => {
 
 describe('sandbox amounts and idempotency keys', () => {
   it('reads major units exactly, with bigint arithmetic', () => {
-    expect(parseMajorAmount('1000.5', 2, 'NGN')).toEqual({ ok: true, minor: 100050n });
-    expect(parseMajorAmount(' 1,000.50 ', 2, 'NGN')).toEqual({ ok: true, minor: 100050n });
-    expect(parseMajorAmount('0.1', 2, 'USD')).toEqual({ ok: true, minor: 10n });
-    expect(parseMajorAmount('90071992547409.91', 2, 'NGN')).toEqual({ ok: true, minor: 9007199254740991n });
-    expect(parseMajorAmount('90071992547409.92', 2, 'NGN')).toMatchObject({ ok: false });
-    expect(parseMajorAmount('5.5', 0, 'XOF')).toEqual({
+    expect(parseAmount('1000.5', 2, 'NGN')).toEqual({ ok: true, minor: 100050n });
+    expect(parseAmount(' 1,000.50 ', 2, 'NGN')).toEqual({ ok: true, minor: 100050n });
+    expect(parseAmount('0.1', 2, 'USD')).toEqual({ ok: true, minor: 10n });
+    expect(parseAmount('90071992547409.91', 2, 'NGN', API_AMOUNT_MAX)).toEqual({ ok: true, minor: 9007199254740991n });
+    expect(parseAmount('90071992547409.92', 2, 'NGN', API_AMOUNT_MAX)).toMatchObject({ ok: false });
+    expect(parseAmount('5.5', 0, 'XOF')).toEqual({
       ok: false,
-      problem: 'XOF has no minor unit: enter a whole amount',
+      problem: 'XOF has no minor unit: write a whole number',
     });
-    expect(parseMajorAmount('1,00.5', 2, 'NGN')).toMatchObject({ ok: false });
-    expect(formatMinorAmount(100050n, 2)).toBe('1,000.50');
-    expect(formatMinorAmount(5n, 2)).toBe('0.05');
-    expect(formatMinorAmount(-1234567n, 2)).toBe('-12,345.67');
-    expect(formatMinorAmount(1000n, 0)).toBe('1,000');
+    expect(parseAmount('1,00.5', 2, 'NGN')).toMatchObject({ ok: false });
+    expect(formatMinorUnits(100050n, 2)).toBe('1,000.50');
+    expect(formatMinorUnits(5n, 2)).toBe('0.05');
+    expect(formatMinorUnits(-1234567n, 2)).toBe('-12,345.67');
+    expect(formatMinorUnits(1000n, 0)).toBe('1,000');
   });
 
   it('sends the form’s key with the request’s fingerprint as the gateway sends Idempotency-Key, and reads a replay', () => {

@@ -159,8 +159,8 @@ export function SigningSecretShownOnce({ webhook }: { webhook: WebhookConfig }) 
         </dd>
       </dl>
       <p>
-        Check each webhook with it: <code>x-service-signature</code> is the lowercase hex HMAC-SHA256, keyed with the
-        secret, of <code>x-service-timestamp</code>, a dot and the raw request body. Reject a mismatch, and a timestamp
+        Check each webhook with it: <code>x-corridor-signature</code> is the lowercase hex HMAC-SHA256, keyed with the
+        secret, of <code>x-corridor-timestamp</code>, a dot and the raw request body. Reject a mismatch, and a timestamp
         more than 5 minutes from your clock.
       </p>
       <h2>Registered URLs</h2>
