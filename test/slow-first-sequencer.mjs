@@ -10,6 +10,7 @@ const SLOWEST = [
   'dashboard-journey',
   'supervision',
   'webhook-delivery',
+  'dashboard-first-collection',
   'kyc-sessions',
   'webhook-replay-mock',
   'outbox-crash',

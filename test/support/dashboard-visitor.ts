@@ -210,6 +210,12 @@ export class Visitor {
     await this.page.type(selector, text);
   }
 
+  /** Replaces what a field holds (a prefilled value too) with `text`, typed. */
+  async fill(selector: string, text: string): Promise<void> {
+    await this.page.$eval(selector, (input) => ((input as unknown as { value: string }).value = ''));
+    await this.page.type(selector, text);
+  }
+
   async close(): Promise<void> {
     await this.context.close();
   }
