@@ -277,6 +277,53 @@ describe('the dashboard: from the back office’s invitation alone to a first sa
     expect(refundHookOf(initiated, refundId)).toMatchObject({ data: { reason: 'Order cancelled', amount: 25_000 } });
   });
 
+  it('the other pages a platform reads: all transactions, the account, a merchant KYC session, revoking a key', async () => {
+    await owner.goto('/money/transactions', '30-transactions');
+    await owner.goto(`/money/virtual-accounts/${account.id}`, '31-virtual-account');
+    expect(await owner.text()).toContain(account.account_number);
+
+    const reference = `merchant-${unique()}`;
+    const created = await platform.api('/api/external/kyc-session', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customer_reference: reference, requirements: ['DOCUMENTS', 'SELFIE'] }),
+    });
+    expect(created.status).toBe(201);
+    const session = ((await created.json()) as { data: { id: string } }).data;
+    await owner.goto('/kyc-sessions', '32-kyc-sessions');
+    await owner.click(`a[href="/kyc-sessions/${session.id}"]`, '33-kyc-session');
+    expect(await owner.text()).toContain(reference);
+
+    await owner.goto('/api-keys', '34-api-keys');
+    const revoke = await owner.page.$eval('a[href$="/revoke"]', (a) => a.getAttribute('href') ?? '');
+    await owner.goto(revoke, '35-api-key-revoke');
+  });
+
+  it('the owner resets a forgotten password from the mailed link and signs in with the new one', async () => {
+    await owner.click('button::-p-text(Sign out)', '36-signed-out');
+    await owner.goto('/password-reset', '37-password-reset');
+    await owner.type('#field-email', ownerEmail);
+    await owner.click('button::-p-text(Send the link)', '38-password-reset-sent');
+    const mail = platform.mail;
+    if (!mail) throw new Error('the platform has no mail receiver');
+    const [received] = await mail.waitFor(
+      (candidate) => candidate.envelopeTo.includes(ownerEmail) && /\/password-reset\//.test(candidate.text),
+    );
+    const link = /http:\/\/127\.0\.0\.1:\d+\/password-reset\/[A-Za-z0-9_-]{16,200}/.exec(received?.text ?? '')?.[0];
+    if (!link) throw new Error(`no reset link in the mail: ${received?.text}`);
+    await owner.goto(link, '39-password-reset-new');
+    const renewed = `${PASSWORD} renewed`;
+    await owner.type('#field-password', renewed);
+    await owner.type('#field-confirm', renewed);
+    await owner.click('button::-p-text(Set the password)', '40-password-reset-done');
+
+    await owner.goto('/sign-in', '41-sign-in');
+    await owner.type('#field-email', ownerEmail);
+    await owner.type('#field-password', renewed);
+    await owner.click('button::-p-text(Sign in)', '42-home-after-reset');
+    expect(owner.path()).toBe('/');
+  });
+
   it('the back office did nothing but provision the business and invite its owner; the books balance', async () => {
     expect(adminCalls).toEqual(['POST /admin/businesses', 'POST /admin/businesses/:id/members']);
     await api.expectBooksBalance();
