@@ -23,3 +23,9 @@ export {
 } from './health.js';
 export { protoVocabulary, type ProtoVocabulary, type Spelling } from './proto-vocabulary.js';
 export { enumWords, inputOfJson, jsonOfInput, NULL_FIELDS, type InputOptions, type InputWords } from './json-input.js';
+export {
+  createPlatformClients,
+  type PlatformAddresses,
+  type PlatformClients,
+  type PlatformTargets,
+} from './platform-clients.js';

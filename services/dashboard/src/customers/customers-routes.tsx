@@ -23,7 +23,7 @@ const refusedInput = (error: unknown): error is DomainError =>
  */
 export function customersRouter(deps: DashboardDependencies): Router {
   const router = Router();
-  const { customers } = deps.clients;
+  const { customer: customers } = deps.clients;
 
   router.get('/customers', requireMember('read'), async (req, res) => {
     const query = new ListQuery(req, LIST_PARAMETERS);

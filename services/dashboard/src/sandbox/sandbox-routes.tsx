@@ -108,7 +108,7 @@ const present = <T,>(value: T | undefined, what: string): T => {
  */
 export function sandboxRouter(deps: DashboardDependencies): Router {
   const router = Router();
-  const { payments, customers, kycSessions } = deps.clients;
+  const { payments, customer: customers, kycSessions } = deps.clients;
 
   router.use('/sandbox', (_req, res, next) => {
     if (stateOf(res).environment !== 'sandbox') return notFoundPage(res);

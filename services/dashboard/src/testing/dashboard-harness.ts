@@ -53,7 +53,7 @@ export async function startDashboard(options: HarnessOptions = {}) {
   const deps: DashboardDependencies = {
     clients: {
       ...identity.clients,
-      customers: customers.client,
+      customer: customers.client,
       kycSessions: kycSessions.client,
       payments: payments.client,
       notification: notification.client,
