@@ -70,6 +70,25 @@ describe('sign-in, TOTP and sign-out', () => {
     expect(page.html).toContain('try again after 09:45 UTC');
   });
 
+  it('shows the lockout’s end as a time in words, rounded up to its minute, keeping “(in N minutes)”', async () => {
+    // identity's own wording (services/identity/src/members/sign-in.ts).
+    dashboard.identity.answers.set('signIn', () => {
+      throw resourceExhausted(
+        'SIGN_IN_LOCKED',
+        'too many failed sign-ins for this email: try again after 2026-11-21T09:45:12.345Z (in 15 minutes)',
+      );
+    });
+    const browser = dashboard.browser();
+    await browser.get('/sign-in');
+    const page = await browser.post('/sign-in', { email: 'owner@example.com', password: PASSWORD });
+    expect(page.status).toBe(429);
+    expect(page.html).toContain(
+      '<p role="alert">Too many failed sign-ins for this email: try again after ' +
+        '<time dateTime="2026-11-21T09:46:00.000Z">21 Nov 2026, 09:46 UTC</time> (in 15 minutes)</p>',
+    );
+    expect(page.html).not.toContain('09:45:12');
+  });
+
   it('signs out, and signs out everywhere', async () => {
     dashboard.identity.add(fakeMember(2, MemberRole.VIEWER, { email: 'viewer@example.com' }));
     const laptop = dashboard.browser();
