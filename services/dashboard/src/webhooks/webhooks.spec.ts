@@ -345,7 +345,9 @@ describe('webhooks', () => {
       });
       expect(page.html).not.toContain('<script>alert(1)</script>');
       expect(page.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-      expect(page.html).toContain('<pre><code>{&quot;event&quot;:&quot;payout.failed&quot;');
+      expect(page.html).toContain(
+        '<pre tabindex="0" aria-label="Delivery body"><code>{&quot;event&quot;:&quot;payout.failed&quot;',
+      );
       expect(page.html).toContain('https://platform.example/hooks/payouts');
       expect(page.html).toContain('<td>503</td>');
       expect(page.html).toContain('412 ms');
