@@ -152,7 +152,7 @@ describe('the dashboard: from the back office’s invitation alone to a first sa
     await owner.click(`a[href="/customers/${customer.id}"]`, '10-customer-under-review');
     expect(await owner.text()).toContain('PROCESSING');
 
-    await owner.goto(`/sandbox?customer_id=${customer.id}`, '11-sandbox-tools');
+    await owner.click(`a[href="/sandbox?customer_id=${customer.id}"]`, '11-sandbox-tools');
     expect(await owner.page.$eval('#field-customer_id', (input) => (input as unknown as { value: string }).value)).toBe(
       customer.id,
     );
@@ -177,12 +177,13 @@ describe('the dashboard: from the back office’s invitation alone to a first sa
     await owner.goto('/money/virtual-accounts', '14-virtual-accounts');
     expect(await owner.text()).toContain(account.account_number);
 
-    await owner.goto(`/sandbox?virtual_account_id=${account.id}`, '15-sandbox-transfer-form');
+    await owner.click(`a[href="/money/virtual-accounts/${account.id}"]`, '15-virtual-account');
+    await owner.click(`a[href="/sandbox?virtual_account_id=${account.id}"]`, '16-sandbox-transfer-form');
     await owner.fill('#field-amount', '250.00');
     await owner.fill('#field-sender_name', 'Ada Payer');
     await owner.click(
       'form[action="/sandbox/incoming-transfer"] button[type="submit"]',
-      '16-sandbox-transfer-sent',
+      '16b-sandbox-transfer-sent',
       201,
     );
     const href = await owner.page.$eval('a::-p-text(See the transaction)', (a) => a.getAttribute('href') ?? '');
@@ -255,7 +256,7 @@ describe('the dashboard: from the back office’s invitation alone to a first sa
     await owner.fill('#field-sender_name', 'Bo Payer');
     await owner.click(
       'form[action="/sandbox/incoming-transfer"] button[type="submit"]',
-      '16-sandbox-transfer-sent',
+      '27-sandbox-second-transfer-sent',
       201,
     );
 

@@ -1,6 +1,7 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
   CustomerType,
+  VerificationStatus,
   type Customer,
   type KybDocument,
   type Owner,
@@ -24,6 +25,7 @@ import {
   VERIFICATION_STATUSES,
   wordOf,
 } from './customer-words.js';
+import { SandboxLink } from '../sandbox/sandbox-link.js';
 import { CustomerAreaNavigation, FileState, FilterForm, Pager, WordSelect } from './list-components.js';
 
 const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
@@ -336,6 +338,13 @@ export function CustomerDetail({ customer }: { customer: Customer }) {
   return (
     <>
       <CustomerAreaNavigation current="/customers" />
+      {customer.verificationStatus === VerificationStatus.PROCESSING ? (
+        <SandboxLink
+          field="customer_id"
+          id={customer.id}
+          text="Review it with the sandbox tools (VERIFIED or REJECTED)"
+        />
+      ) : null}
       <dl className="facts">
         <dt>Customer id</dt>
         <dd>

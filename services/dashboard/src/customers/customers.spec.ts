@@ -174,6 +174,19 @@ describe('customers', () => {
     expect((await owner.get(`/customers/${CUSTOMER_ID}`)).html).toContain('must sum to exactly 100');
   });
 
+  it('links a customer under review to the sandbox tools, for members who may use them', async () => {
+    dashboard.customers.answers.set('getCustomer', () => ({
+      customer: businessCustomer({ verificationStatus: VerificationStatus.PROCESSING }),
+    }));
+    const link = `href="/sandbox?customer_id=${CUSTOMER_ID}"`;
+    expect((await owner.get(`/customers/${CUSTOMER_ID}`)).html).toContain(link);
+    expect((await viewer.get(`/customers/${CUSTOMER_ID}`)).html).not.toContain(link);
+    dashboard.customers.answers.set('getCustomer', () => ({
+      customer: businessCustomer({ verificationStatus: VerificationStatus.VERIFIED }),
+    }));
+    expect((await owner.get(`/customers/${CUSTOMER_ID}`)).html).not.toContain(link);
+  });
+
   it('answers 404 for another business’s customer, and for a malformed id without calling', async () => {
     expect((await owner.get(`/customers/${OTHER_CUSTOMER_ID}`)).status).toBe(404);
     expect(calls('getCustomer')[0]?.caller).toMatchObject({ businessId: BUSINESS_ID });

@@ -1,7 +1,8 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Fragment } from 'react';
-import type { KycSession } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
+import { KycSessionStatus, type KycSession } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { wordOf } from '../customers/customer-words.js';
+import { SandboxLink } from '../sandbox/sandbox-link.js';
 import { CustomerAreaNavigation, FileState, FilterForm, Pager, WordSelect } from '../customers/list-components.js';
 import { ErrorSummary, Moment } from '../layout/components.js';
 import {
@@ -159,6 +160,9 @@ export function KycSessionDetail({ session, apiBaseUrl }: { session: KycSession;
   return (
     <>
       <CustomerAreaNavigation current="/kyc-sessions" />
+      {session.status === KycSessionStatus.PROCESSING ? (
+        <SandboxLink field="session_id" id={session.id} text="Give it a verdict with the sandbox tools" />
+      ) : null}
       <dl className="facts">
         <dt>Session id</dt>
         <dd>

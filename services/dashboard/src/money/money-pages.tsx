@@ -1,5 +1,10 @@
+import { SandboxLink } from '../sandbox/sandbox-link.js';
 import { IDEMPOTENCY_FIELD } from '../members/idempotent-call.js';
-import type { Refund, VirtualAccount } from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import {
+  VirtualAccountStatus,
+  type Refund,
+  type VirtualAccount,
+} from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import type { Wallet } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import {
   TransactionStatus,
@@ -572,6 +577,9 @@ export function VirtualAccountPage({ account }: { account: VirtualAccount }) {
         </a>{' '}
         · <a href="/money/virtual-accounts">All virtual accounts</a>
       </p>
+      {account.status === VirtualAccountStatus.ACTIVE ? (
+        <SandboxLink field="virtual_account_id" id={account.id} text="Send money into it with the sandbox tools" />
+      ) : null}
     </>
   );
 }
