@@ -68,6 +68,13 @@ describe('scopes (seed part 5)', () => {
         ok: false,
         problem: expect.stringMatching(/customers is a bundle/),
       }));
+    it('names the separator when scopes are joined by commas', () =>
+      expect(requestedTokenScopes('customer:read,customer:write', ['customer:read', 'customer:write'])).toEqual({
+        ok: false,
+        problem:
+          'unknown scope customer:read,customer:write: separate scopes with spaces, not commas (scope=customer:read customer:write)',
+      }));
+
     it('an unknown scope is invalid_scope', () =>
       expect(requestedTokenScopes('customer:delete', assigned)).toMatchObject({
         ok: false,

@@ -137,7 +137,15 @@ export function requestedTokenScopes(scope: string | undefined, assigned: readon
         problem: `${name} is a bundle; bundles are only for creating or rotating credentials, request individual scopes`,
       };
     }
-    if (!isScope(name)) return { ok: false, problem: `unknown scope ${name}` };
+    if (!isScope(name)) {
+      // A common slip: OAuth 2.0 separates scopes with spaces (RFC 6749 §3.3), not commas.
+      const separated = name.split(/[,;]/).filter((part) => part !== '');
+      const hint =
+        separated.length > 1 && separated.every(isScope)
+          ? `: separate scopes with spaces, not commas (scope=${separated.join(' ')})`
+          : '';
+      return { ok: false, problem: `unknown scope ${name}${hint}` };
+    }
     if (!assigned.includes(name)) return { ok: false, problem: `scope ${name} is not assigned to these credentials` };
     granted.add(name);
   }

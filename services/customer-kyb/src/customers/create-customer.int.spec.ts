@@ -209,7 +209,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
       const who = kit.platform();
       const first = await create(businessBody(), who);
       const number = fieldOf(first, 'registration_number');
-      const duplicate = new RegExp(`already has registration_number "${String(number)}" in NG`);
+      const duplicate = new RegExp(`"${String(number)}" in NG is already another of your business customers`);
       await expectInvalid(
         create(businessBody({ registration_number: number }), who),
         { registration_number: duplicate, incorporation_country: duplicate },

@@ -3,9 +3,8 @@ import { validationFailed } from './aggregate.js';
 import { Customer } from './customer.entity.js';
 
 function duplicateRegistration(registrationNumber: string, incorporationCountry: string) {
-  const problem = `another business customer of this platform already has registration_number ${JSON.stringify(
-    registrationNumber,
-  )} in ${incorporationCountry}`;
+  // Read after the field's name ("registration_number …"), as seed 7's messages are composed.
+  const problem = `${JSON.stringify(registrationNumber)} in ${incorporationCountry} is already another of your business customers: read that customer (GET /customer?registration_number=…) instead of creating it again`;
   return validationFailed(
     {
       registration_number: [problem],

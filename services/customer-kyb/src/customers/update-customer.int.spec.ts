@@ -277,7 +277,7 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
       const first = await kit.create(actor, businessBody());
       const second = await kit.create(actor, businessBody());
       const before = await kit.footprint(second.id);
-      const duplicate = /already has registration_number/;
+      const duplicate = /is already another of your business customers/;
       await expectInvalid(
         update(second.id, { registration_number: fieldOf(first, 'registration_number') }),
         { registration_number: duplicate, incorporation_country: duplicate },

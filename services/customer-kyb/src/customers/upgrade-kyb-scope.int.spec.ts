@@ -274,9 +274,9 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
           upgrade(customer.id, { owners: owners(100), registration_number: fieldOf(taken, 'registration_number') }),
           {
             registration_number: new RegExp(
-              `already has registration_number "${String(fieldOf(taken, 'registration_number'))}" in NG`,
+              `"${String(fieldOf(taken, 'registration_number'))}" in NG is already another of your business customers`,
             ),
-            incorporation_country: /already has registration_number/,
+            incorporation_country: /is already another of your business customers/,
           },
           'DUPLICATE_REGISTRATION',
         ),

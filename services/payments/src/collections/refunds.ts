@@ -151,7 +151,7 @@ export async function createRefund(
 
   await reserveForRail(tx, context, { kind: 'refund', id, businessId, currency, amount, fee }, () =>
     invalidArgument(
-      `the ${currency} wallet's available balance is less than the refund of ${amount + fee} minor units (amount ${amount} + fee ${fee})`,
+      `the ${currency} wallet's available balance is less than the refund of ${amount + fee} minor units (amount ${amount} + fee ${fee}): a refund returns the collection's full amount, but the wallet was credited that amount less the collection fee (decision 0014), so fund the wallet or wait for other collections`,
       { transaction_id: ['the wallet cannot cover this refund'] },
       'INSUFFICIENT_FUNDS',
     ),
