@@ -119,7 +119,7 @@ export async function issueUpload(
 /**
  * Sandbox placeholders (decision 0031): files SandboxCreateCustomer attaches in place of uploads. No
  * object is stored for them; their key says what they are, and they are 0 bytes, a size no upload
- * can have (content_length is at least 1), so they are told apart wherever a file is shown.
+ * can have (content_length is at least 1), so the API shows them apart from uploads.
  */
 export const SANDBOX_PLACEHOLDER_PREFIX = 'sandbox-placeholder/';
 export const SANDBOX_PLACEHOLDER_CONTENT_TYPE = 'application/pdf';
@@ -182,7 +182,9 @@ export async function claimUploadedFile(
   if (isSandboxPlaceholder(file)) {
     // Nothing is stored for a placeholder; and production never takes one, whoever issued it.
     if (context.environment !== 'sandbox') throw refuse(`file ${fileId} is a sandbox placeholder`);
+    // Read as uploaded when attached, so the file shows as every attached file does (0 bytes).
     const now = context.now();
+    file.uploadedAt = now;
     file.attachedAt = now;
     return file;
   }
