@@ -8,6 +8,7 @@ import {
   CreateOwnerFileUploadResponseSchema,
   CustomerService,
   RegisterDocumentResponseSchema,
+  SandboxCreateCustomerResponseSchema,
   SandboxReviewCustomerResponseSchema,
   SubmitCustomerResponseSchema,
   UpdateKycDataResponseSchema,
@@ -38,6 +39,7 @@ import {
   type ListPage,
 } from './customers/list-customers.js';
 import { reviewCustomer } from './customers/review-customer.js';
+import { sandboxCreateCustomer } from './customers/sandbox-create.js';
 import { sandboxReviewCustomer } from './customers/sandbox-review.js';
 import { submitCustomer } from './customers/submit-customer.js';
 import { removeOwner, updateCustomer } from './customers/update-customer.js';
@@ -208,6 +210,12 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       const input = { customerId: request.customerId, verdict: request.verdict, comment: request.comment };
       return idempotent(call, 'SandboxReviewCustomer', SandboxReviewCustomerResponseSchema, async (tx) => ({
         customer: await sandboxReviewCustomer(tx, context, call.caller, input),
+      }));
+    },
+    async sandboxCreateCustomer(request, call) {
+      const input = { body: bodyOf(CustomerInputSchema, request.customer), verdict: request.verificationStatus };
+      return idempotent(call, 'SandboxCreateCustomer', SandboxCreateCustomerResponseSchema, async (tx) => ({
+        customer: await sandboxCreateCustomer(tx, context, call.caller, input),
       }));
     },
   });

@@ -116,6 +116,43 @@ export async function issueUpload(
   });
 }
 
+/**
+ * Sandbox placeholders (decision 0031): files SandboxCreateCustomer attaches in place of uploads. No
+ * object is stored for them; their key says what they are, and they are 0 bytes, a size no upload
+ * can have (content_length is at least 1), so the API shows them apart from uploads.
+ */
+export const SANDBOX_PLACEHOLDER_PREFIX = 'sandbox-placeholder/';
+export const SANDBOX_PLACEHOLDER_CONTENT_TYPE = 'application/pdf';
+
+export const isSandboxPlaceholder = (file: Pick<StoredFile, 'objectKey'>) =>
+  file.objectKey.startsWith(SANDBOX_PLACEHOLDER_PREFIX);
+
+/** Issues a sandbox placeholder for `target`, ready for the same attach as an uploaded file. */
+export function issueSandboxPlaceholder(
+  tx: EntityManager,
+  context: CustomerContext,
+  customer: Pick<Customer, 'id' | 'businessId'>,
+  target: FileTarget,
+): StoredFile {
+  const now = context.now();
+  const id = randomUUID();
+  return tx.create(StoredFile, {
+    id,
+    businessId: customer.businessId,
+    customerId: customer.id,
+    purpose: target.purpose,
+    slot: target.slot,
+    ownerId: target.ownerId ?? null,
+    objectKey: `${SANDBOX_PLACEHOLDER_PREFIX}${customer.businessId}/${customer.id}/${id}`,
+    contentType: SANDBOX_PLACEHOLDER_CONTENT_TYPE,
+    sizeBytes: 0,
+    uploadUrlExpiresAt: now,
+    uploadedAt: null,
+    attachedAt: null,
+    createdAt: now,
+  });
+}
+
 const PURPOSE_WORDS: Record<FilePurpose, string> = {
   owner_id: 'an owner ID file',
   kyb_document: 'a KYB document',
@@ -142,6 +179,15 @@ export async function claimUploadedFile(
   if ((target.ownerId ?? null) !== file.ownerId) throw refuse(`file ${fileId} was issued for another owner`);
   if (file.slot !== target.slot) throw refuse(`file ${fileId} was issued for ${file.slot}, not ${target.slot}`);
   if (file.attachedAt) throw refuse(`file ${fileId} is already attached; upload a new file`, 'FILE_ALREADY_ATTACHED');
+  if (isSandboxPlaceholder(file)) {
+    // Nothing is stored for a placeholder; and production never takes one, whoever issued it.
+    if (context.environment !== 'sandbox') throw refuse(`file ${fileId} is a sandbox placeholder`);
+    // Read as uploaded when attached, so the file shows as every attached file does (0 bytes).
+    const now = context.now();
+    file.uploadedAt = now;
+    file.attachedAt = now;
+    return file;
+  }
   const stored = await context.storage.head(file.objectKey);
   if (!stored) {
     throw refuse(

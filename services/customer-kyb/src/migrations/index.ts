@@ -4,6 +4,7 @@ import { Migration20261122100000IdempotencyKeys } from './Migration2026112210000
 import { Migration20261124300000KycSessions } from './Migration20261124300000KycSessions.js';
 import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
 import { Migration20261124500000ReviewQueueIndexes } from './Migration20261124500000ReviewQueueIndexes.js';
+import { Migration20261201100000SandboxPlaceholders } from './Migration20261201100000SandboxPlaceholders.js';
 
 /** Every migration of customer-kyb, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124300000KycSessions', class: Migration20261124300000KycSessions },
   { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
   { name: 'Migration20261124500000ReviewQueueIndexes', class: Migration20261124500000ReviewQueueIndexes },
+  { name: 'Migration20261201100000SandboxPlaceholders', class: Migration20261201100000SandboxPlaceholders },
 ];

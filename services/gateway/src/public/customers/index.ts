@@ -5,6 +5,7 @@ import { INDIVIDUAL_FILE_ROUTES } from './individual-file-routes.js';
 import { OWNER_ROUTES } from './owner-routes.js';
 import { customerRequestComponents } from './request-schemas.js';
 import { customerResponseComponents } from './response-schemas.js';
+import { SANDBOX_CUSTOMER_ROUTES } from './sandbox-routes.js';
 
 /** Every public route of the customer API (decision 0008). */
 export const CUSTOMER_API_ROUTES: readonly PublicRoute[] = [
@@ -12,6 +13,7 @@ export const CUSTOMER_API_ROUTES: readonly PublicRoute[] = [
   ...OWNER_ROUTES,
   ...DOCUMENT_ROUTES,
   ...INDIVIDUAL_FILE_ROUTES,
+  ...SANDBOX_CUSTOMER_ROUTES,
 ];
 
 /** The named schemas the routes refer to, for the document's components. */

@@ -47,7 +47,12 @@ const storedFile: JsonSchema = {
   properties: {
     file_id: uuid,
     content_type: { type: 'string', enum: [...FILE_CONTENT_TYPES] },
-    size_bytes: { type: 'integer', minimum: 1 },
+    size_bytes: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'the size in bytes; 0 only for a sandbox placeholder, which POST /api/external/sandbox/customer attaches instead of an upload (decision 0031)',
+    },
     uploaded_at: dateTime,
   },
 };

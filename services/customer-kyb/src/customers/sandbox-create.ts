@@ -1,0 +1,163 @@
+import {
+  VerificationStatus,
+  type Customer as CustomerMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { CallerContext } from '@corridor/grpc';
+import type { EntityManager } from '@mikro-orm/core';
+import { randomBytes } from 'node:crypto';
+import type { CustomerContext } from '../context.js';
+import { registerDocument } from '../documents/kyb-documents.js';
+import { issueSandboxPlaceholder } from '../files/file-uploads.js';
+import { attachCustomerFiles } from '../files/individual-files.js';
+import { attachOwnerFile } from '../files/owner-files.js';
+import { sandboxPlatform } from '../sandbox-caller.js';
+import { validationFailed } from './aggregate.js';
+import { createCustomer } from './create-customer.js';
+import { backIsRequired, resolveKybScope, type IdDocumentType } from './rules/index.js';
+import { sandboxReviewCustomer } from './sandbox-review.js';
+import { submitCustomer } from './submit-customer.js';
+
+/** What a business gets when the body names none (decision 0031). */
+export const SANDBOX_BUSINESS_NAME = 'Sandbox Trading Ltd';
+/** A country whose customers may hold every currency the README's money sections use (GBP, EUR, NGN). */
+export const SANDBOX_COUNTRY = 'GB';
+export const SANDBOX_DOCUMENT_TYPE = 'CERTIFICATE_OF_INCORPORATION';
+
+const unique = () => randomBytes(5).toString('hex').toUpperCase();
+
+/** The UTC calendar day `years` from `now`, as the rules read dates. */
+const dayIn = (now: Date, years: number) =>
+  new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
+
+/**
+ * POST /customer's body with the sandbox's defaults where the platform sent nothing: a property sent
+ * (null included) is the platform's and is judged by the create rules as it is.
+ */
+export function withSandboxDefaults(body: Record<string, unknown>, now: Date): Record<string, unknown> {
+  const filled = (defaults: Record<string, unknown>) => {
+    const out = { ...body };
+    for (const [key, value] of Object.entries(defaults)) if (!(key in out) || key === 'kyb_scope') out[key] = value;
+    return out;
+  };
+  const country = typeof body.country === 'string' ? body.country : undefined;
+  if (body.type === 'individual') {
+    return filled({
+      first_name: 'Sandbox',
+      last_name: 'Customer',
+      country: SANDBOX_COUNTRY,
+      date_of_birth: '1990-01-01',
+      id_type: 'passport',
+      id_number: `SBX${unique()}`,
+    });
+  }
+  const incorporation = typeof body.incorporation_country === 'string' ? body.incorporation_country : undefined;
+  const business = filled({
+    type: 'business',
+    // FULL unless MINIMAL is asked for: null means "the default", as on create.
+    kyb_scope: body.kyb_scope ?? 'FULL',
+    business_name: SANDBOX_BUSINESS_NAME,
+    // Unique per call: seed 2.1 rule 3 would refuse a second "Sandbox Trading Ltd" with one number.
+    registration_number: `SBX-${unique()}`,
+    // seed 2.1: a business's country equals its incorporation country; one sent sets both.
+    incorporation_country: incorporation ?? country ?? SANDBOX_COUNTRY,
+    country: country ?? incorporation ?? SANDBOX_COUNTRY,
+  });
+  if (business.kyb_scope === 'FULL' && !('owners' in body)) {
+    const ownerCountry = typeof business.country === 'string' ? business.country : SANDBOX_COUNTRY;
+    business.owners = [
+      {
+        first_name: 'Sandbox',
+        last_name: 'Owner',
+        ownership_percentage: 100,
+        date_of_birth: '1980-01-01',
+        nationality: ownerCountry,
+        id_document_type: 'passport',
+        id_document_number: `SBX${unique()}`,
+        id_document_country: ownerCountry,
+        id_expiry_date: dayIn(now, 5),
+      },
+    ];
+  }
+  return business;
+}
+
+const VERDICTS = [VerificationStatus.VERIFIED, VerificationStatus.REJECTED];
+
+/**
+ * SandboxCreateCustomer (decision 0031): one call to a VERIFIED or REJECTED customer, in the sandbox
+ * only. The long way's steps, in one transaction and through the same use cases, so the same rules,
+ * events (customer.created, then customer.status_changed to PROCESSING and to the verdict) and audit
+ * entries follow: create; a placeholder file in each ID slot the owners' (or the individual's)
+ * document type needs and a formation document; submit; the sandbox review. Every entry names the
+ * caller as a sandbox simulation (`sandbox:credential:<client id>`).
+ */
+export async function sandboxCreateCustomer(
+  em: EntityManager,
+  context: CustomerContext,
+  caller: CallerContext,
+  input: { body: Record<string, unknown>; verdict: VerificationStatus },
+): Promise<CustomerMessage> {
+  const actor = sandboxPlatform(caller, context);
+  const verdict = input.verdict === VerificationStatus.UNSPECIFIED ? VerificationStatus.VERIFIED : input.verdict;
+  if (!VERDICTS.includes(verdict)) throw validationFailed({ verification_status: ['must be VERIFIED or REJECTED'] });
+  const now = context.now();
+  const body = withSandboxDefaults(input.body, now);
+  if (body.type === 'business' && body.kyb_scope === 'MINIMAL') {
+    // Production's rule holds here too, and the message says where the allow-list is kept.
+    const { business } = await context.identity.getBusiness({ id: actor.businessId });
+    const scope = resolveKybScope('MINIMAL', business?.kybMinimalAllowed ?? false);
+    if (!scope.ok) {
+      throw validationFailed({
+        kyb_scope: [
+          `${scope.problem}. The sandbox keeps production's rule: Corridor's back office allow-lists a business for MINIMAL KYB (kyb_minimal_allowed); until then create FULL customers (the default here)`,
+        ],
+      });
+    }
+  }
+
+  return em.transactional(async (tx) => {
+    const created = await createCustomer(tx, context, actor, body);
+    const customerId = created.id;
+    const customer = { id: customerId, businessId: actor.businessId };
+
+    if (body.type === 'business') {
+      for (const owner of created.owners) {
+        const type = owner.fields?.id_document_type as IdDocumentType | null | undefined;
+        const slots = ['id_document_front', ...(type && backIsRequired(type) ? ['id_document_back'] : [])];
+        for (const slot of slots) {
+          const file = issueSandboxPlaceholder(tx, context, customer, { purpose: 'owner_id', slot, ownerId: owner.id });
+          await tx.flush();
+          await attachOwnerFile(tx, context, actor, {
+            customerId,
+            ownerId: owner.id,
+            body: { slot, file_id: file.id },
+          });
+        }
+      }
+      const document = issueSandboxPlaceholder(tx, context, customer, { purpose: 'kyb_document', slot: 'document' });
+      await tx.flush();
+      await registerDocument(tx, context, actor, {
+        customerId,
+        body: { type: SANDBOX_DOCUMENT_TYPE, file_id: document.id },
+      });
+    } else {
+      const type = created.fields?.id_type as IdDocumentType | null | undefined;
+      const front = issueSandboxPlaceholder(tx, context, customer, {
+        purpose: 'individual_id',
+        slot: 'identity_front',
+      });
+      const back =
+        type && backIsRequired(type)
+          ? issueSandboxPlaceholder(tx, context, customer, { purpose: 'individual_id', slot: 'identity_back' })
+          : undefined;
+      await tx.flush();
+      await attachCustomerFiles(tx, context, actor, {
+        customerId,
+        body: { id_file: front.id, ...(back ? { id_file_back: back.id } : {}) },
+      });
+    }
+
+    await submitCustomer(tx, context, actor, customerId);
+    return sandboxReviewCustomer(tx, context, caller, { customerId, verdict });
+  });
+}
