@@ -144,4 +144,31 @@ describe('@corridor/sdk against a live platform (issue 31 part 3)', () => {
     expect(error).toBeInstanceOf(CorridorError);
     expect(error).toMatchObject({ status: 422, code: 'VALIDATION_FAILED', errors: { currency: expect.any(Array) } });
   });
+
+  it('runs the README’s first collection as written: a VERIFIED customer in one call, an NGN account, a transfer', async () => {
+    const readme = new Corridor({
+      clientId: business.credentials.client_id,
+      clientSecret: business.credentials.client_secret,
+      baseUrl: platform.publicUrl,
+      scope: ['customer:write', 'virtual-account:create', 'transaction:read'],
+    });
+    const { data: verified } = await readme.post('/api/external/sandbox/customer', {
+      body: { type: 'individual', first_name: 'Ada', last_name: 'Obi', country: 'NG', verification_status: 'VERIFIED' },
+    });
+    expect(verified.verification_status).toBe('VERIFIED');
+    const { data: ngn } = await readme.post('/api/external/virtual-account', {
+      body: { customer_id: verified.id, currency: 'NGN' },
+    });
+    const { data: transfer } = await readme.post('/api/external/sandbox/virtual-account/{id}/incoming-transfer', {
+      params: { path: { id: ngn.id } },
+      body: { amount: 250_000, sender_name: 'Jane Payer' },
+    });
+    const listed: string[] = [];
+    for await (const tx of readme.paginate('/api/external/transaction', {
+      params: { query: { type: 'COLLECTION' } },
+    })) {
+      listed.push(tx.id);
+    }
+    expect(listed).toContain(transfer.id);
+  });
 });

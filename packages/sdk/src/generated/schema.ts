@@ -365,6 +365,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/sandbox/customer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sandbox: a VERIFIED (or REJECTED) customer in one call: created, given placeholder ID files and a formation document, submitted and reviewed; the same customer.status_changed webhooks follow as the long way’s
+     * @description Requires the scope `customer:write`.
+     */
+    post: operations['sandboxCreateCustomer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/sandbox/customer/{id}/review': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sandbox: the back office’s review of one of your customers under review (PROCESSING), VERIFIED or REJECTED; customer.status_changed follows
+     * @description Requires the scope `customer:write`.
+     */
+    post: operations['sandboxReviewCustomer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/kyc-session': {
     parameters: {
       query?: never;
@@ -3268,6 +3308,7 @@ export interface components {
       file_id: string;
       /** @enum {string} */
       content_type: 'application/pdf' | 'image/jpeg' | 'image/png';
+      /** @description the size in bytes; 0 only for a sandbox placeholder, which POST /api/external/sandbox/customer attaches instead of an upload (decision 0031) */
       size_bytes: number;
       /** Format: date-time */
       uploaded_at: string;
@@ -11507,6 +11548,1367 @@ export interface operations {
       413: components['responses']['BodyTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       /** @description A business customer (NOT_AN_INDIVIDUAL: use the KYB routes), a file not uploaded yet (FILE_NOT_UPLOADED), issued for another purpose or customer (FILE_NOT_USABLE), or already attached (FILE_ALREADY_ATTACHED); a malformed body is VALIDATION_FAILED; or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  sandboxCreateCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /**
+         * @deprecated
+         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
+         */
+        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json':
+          | {
+              /** @constant */
+              type?: 'business';
+              /**
+               * @description FULL (the default here: one owner holding 100 % unless owners are sent) or MINIMAL, for a business allow-listed for MINIMAL KYB only, as on POST /customer (422 otherwise)
+               * @enum {string|null}
+               */
+              kyb_scope?: 'FULL' | 'MINIMAL' | null;
+              /** @description legal business name; required on create */
+              business_name?: string;
+              /** @description the canonical business identifier; required on create. (registration_number, incorporation_country) is unique among your business customers */
+              registration_number?: string;
+              /**
+               * @description ISO 3166-1 alpha-2 code in upper case (e.g. NG); the legal jurisdiction; required on create
+               * @enum {string}
+               */
+              incorporation_country?:
+                | 'AD'
+                | 'AE'
+                | 'AF'
+                | 'AG'
+                | 'AI'
+                | 'AL'
+                | 'AM'
+                | 'AO'
+                | 'AQ'
+                | 'AR'
+                | 'AS'
+                | 'AT'
+                | 'AU'
+                | 'AW'
+                | 'AX'
+                | 'AZ'
+                | 'BA'
+                | 'BB'
+                | 'BD'
+                | 'BE'
+                | 'BF'
+                | 'BG'
+                | 'BH'
+                | 'BI'
+                | 'BJ'
+                | 'BL'
+                | 'BM'
+                | 'BN'
+                | 'BO'
+                | 'BQ'
+                | 'BR'
+                | 'BS'
+                | 'BT'
+                | 'BV'
+                | 'BW'
+                | 'BY'
+                | 'BZ'
+                | 'CA'
+                | 'CC'
+                | 'CD'
+                | 'CF'
+                | 'CG'
+                | 'CH'
+                | 'CI'
+                | 'CK'
+                | 'CL'
+                | 'CM'
+                | 'CN'
+                | 'CO'
+                | 'CR'
+                | 'CU'
+                | 'CV'
+                | 'CW'
+                | 'CX'
+                | 'CY'
+                | 'CZ'
+                | 'DE'
+                | 'DJ'
+                | 'DK'
+                | 'DM'
+                | 'DO'
+                | 'DZ'
+                | 'EC'
+                | 'EE'
+                | 'EG'
+                | 'EH'
+                | 'ER'
+                | 'ES'
+                | 'ET'
+                | 'FI'
+                | 'FJ'
+                | 'FK'
+                | 'FM'
+                | 'FO'
+                | 'FR'
+                | 'GA'
+                | 'GB'
+                | 'GD'
+                | 'GE'
+                | 'GF'
+                | 'GG'
+                | 'GH'
+                | 'GI'
+                | 'GL'
+                | 'GM'
+                | 'GN'
+                | 'GP'
+                | 'GQ'
+                | 'GR'
+                | 'GS'
+                | 'GT'
+                | 'GU'
+                | 'GW'
+                | 'GY'
+                | 'HK'
+                | 'HM'
+                | 'HN'
+                | 'HR'
+                | 'HT'
+                | 'HU'
+                | 'ID'
+                | 'IE'
+                | 'IL'
+                | 'IM'
+                | 'IN'
+                | 'IO'
+                | 'IQ'
+                | 'IR'
+                | 'IS'
+                | 'IT'
+                | 'JE'
+                | 'JM'
+                | 'JO'
+                | 'JP'
+                | 'KE'
+                | 'KG'
+                | 'KH'
+                | 'KI'
+                | 'KM'
+                | 'KN'
+                | 'KP'
+                | 'KR'
+                | 'KW'
+                | 'KY'
+                | 'KZ'
+                | 'LA'
+                | 'LB'
+                | 'LC'
+                | 'LI'
+                | 'LK'
+                | 'LR'
+                | 'LS'
+                | 'LT'
+                | 'LU'
+                | 'LV'
+                | 'LY'
+                | 'MA'
+                | 'MC'
+                | 'MD'
+                | 'ME'
+                | 'MF'
+                | 'MG'
+                | 'MH'
+                | 'MK'
+                | 'ML'
+                | 'MM'
+                | 'MN'
+                | 'MO'
+                | 'MP'
+                | 'MQ'
+                | 'MR'
+                | 'MS'
+                | 'MT'
+                | 'MU'
+                | 'MV'
+                | 'MW'
+                | 'MX'
+                | 'MY'
+                | 'MZ'
+                | 'NA'
+                | 'NC'
+                | 'NE'
+                | 'NF'
+                | 'NG'
+                | 'NI'
+                | 'NL'
+                | 'NO'
+                | 'NP'
+                | 'NR'
+                | 'NU'
+                | 'NZ'
+                | 'OM'
+                | 'PA'
+                | 'PE'
+                | 'PF'
+                | 'PG'
+                | 'PH'
+                | 'PK'
+                | 'PL'
+                | 'PM'
+                | 'PN'
+                | 'PR'
+                | 'PS'
+                | 'PT'
+                | 'PW'
+                | 'PY'
+                | 'QA'
+                | 'RE'
+                | 'RO'
+                | 'RS'
+                | 'RU'
+                | 'RW'
+                | 'SA'
+                | 'SB'
+                | 'SC'
+                | 'SD'
+                | 'SE'
+                | 'SG'
+                | 'SH'
+                | 'SI'
+                | 'SJ'
+                | 'SK'
+                | 'SL'
+                | 'SM'
+                | 'SN'
+                | 'SO'
+                | 'SR'
+                | 'SS'
+                | 'ST'
+                | 'SV'
+                | 'SX'
+                | 'SY'
+                | 'SZ'
+                | 'TC'
+                | 'TD'
+                | 'TF'
+                | 'TG'
+                | 'TH'
+                | 'TJ'
+                | 'TK'
+                | 'TL'
+                | 'TM'
+                | 'TN'
+                | 'TO'
+                | 'TR'
+                | 'TT'
+                | 'TV'
+                | 'TW'
+                | 'TZ'
+                | 'UA'
+                | 'UG'
+                | 'UM'
+                | 'US'
+                | 'UY'
+                | 'UZ'
+                | 'VA'
+                | 'VC'
+                | 'VE'
+                | 'VG'
+                | 'VI'
+                | 'VN'
+                | 'VU'
+                | 'WF'
+                | 'WS'
+                | 'YE'
+                | 'YT'
+                | 'ZA'
+                | 'ZM'
+                | 'ZW';
+              /** @description trading name */
+              trading_name?: string | null;
+              /**
+               * @description legal form
+               * @enum {string|null}
+               */
+              business_type?:
+                | 'corporation'
+                | 'government_entity'
+                | 'llc'
+                | 'non_profit'
+                | 'other'
+                | 'partnership'
+                | 'sole_proprietorship'
+                | null;
+              /**
+               * Format: date
+               * @description date of incorporation (YYYY-MM-DD), in the past
+               */
+              incorporation_date?: string | null;
+              /** @description industry */
+              industry_type?: string | null;
+              /** @description what the business does */
+              business_description?: string | null;
+              /**
+               * Format: uri
+               * @description absolute http or https URI
+               */
+              website?: string | null;
+              /**
+               * @description where the money comes from
+               * @enum {string|null}
+               */
+              source_of_funds?:
+                'business_revenue' | 'business_loans' | 'investment_income' | 'third_party_funds' | 'other' | null;
+              /**
+               * @description annual revenue band in USD
+               * @enum {string|null}
+               */
+              estimated_annual_revenue?:
+                | '0_99999'
+                | '100000_499999'
+                | '500000_999999'
+                | '1000000_4999999'
+                | '5000000_24999999'
+                | '25000000_99999999'
+                | '100000000_249999999'
+                | '250000000_plus'
+                | null;
+              /** @description expected number of payments per month */
+              expected_monthly_payments?: number | null;
+              /**
+               * @description what the account is for
+               * @enum {string|null}
+               */
+              account_purpose?:
+                | 'receive_payments_for_goods_and_services'
+                | 'send_payments_for_goods_and_services'
+                | 'send_receive_funds_related_parties'
+                | 'other'
+                | null;
+              /**
+               * @description ISO 3166-1 alpha-2 code in upper case (e.g. NG); country of the operating address; required whenever any other operating_* field is sent; may differ from country
+               * @enum {string|null}
+               */
+              operating_country?:
+                | 'AD'
+                | 'AE'
+                | 'AF'
+                | 'AG'
+                | 'AI'
+                | 'AL'
+                | 'AM'
+                | 'AO'
+                | 'AQ'
+                | 'AR'
+                | 'AS'
+                | 'AT'
+                | 'AU'
+                | 'AW'
+                | 'AX'
+                | 'AZ'
+                | 'BA'
+                | 'BB'
+                | 'BD'
+                | 'BE'
+                | 'BF'
+                | 'BG'
+                | 'BH'
+                | 'BI'
+                | 'BJ'
+                | 'BL'
+                | 'BM'
+                | 'BN'
+                | 'BO'
+                | 'BQ'
+                | 'BR'
+                | 'BS'
+                | 'BT'
+                | 'BV'
+                | 'BW'
+                | 'BY'
+                | 'BZ'
+                | 'CA'
+                | 'CC'
+                | 'CD'
+                | 'CF'
+                | 'CG'
+                | 'CH'
+                | 'CI'
+                | 'CK'
+                | 'CL'
+                | 'CM'
+                | 'CN'
+                | 'CO'
+                | 'CR'
+                | 'CU'
+                | 'CV'
+                | 'CW'
+                | 'CX'
+                | 'CY'
+                | 'CZ'
+                | 'DE'
+                | 'DJ'
+                | 'DK'
+                | 'DM'
+                | 'DO'
+                | 'DZ'
+                | 'EC'
+                | 'EE'
+                | 'EG'
+                | 'EH'
+                | 'ER'
+                | 'ES'
+                | 'ET'
+                | 'FI'
+                | 'FJ'
+                | 'FK'
+                | 'FM'
+                | 'FO'
+                | 'FR'
+                | 'GA'
+                | 'GB'
+                | 'GD'
+                | 'GE'
+                | 'GF'
+                | 'GG'
+                | 'GH'
+                | 'GI'
+                | 'GL'
+                | 'GM'
+                | 'GN'
+                | 'GP'
+                | 'GQ'
+                | 'GR'
+                | 'GS'
+                | 'GT'
+                | 'GU'
+                | 'GW'
+                | 'GY'
+                | 'HK'
+                | 'HM'
+                | 'HN'
+                | 'HR'
+                | 'HT'
+                | 'HU'
+                | 'ID'
+                | 'IE'
+                | 'IL'
+                | 'IM'
+                | 'IN'
+                | 'IO'
+                | 'IQ'
+                | 'IR'
+                | 'IS'
+                | 'IT'
+                | 'JE'
+                | 'JM'
+                | 'JO'
+                | 'JP'
+                | 'KE'
+                | 'KG'
+                | 'KH'
+                | 'KI'
+                | 'KM'
+                | 'KN'
+                | 'KP'
+                | 'KR'
+                | 'KW'
+                | 'KY'
+                | 'KZ'
+                | 'LA'
+                | 'LB'
+                | 'LC'
+                | 'LI'
+                | 'LK'
+                | 'LR'
+                | 'LS'
+                | 'LT'
+                | 'LU'
+                | 'LV'
+                | 'LY'
+                | 'MA'
+                | 'MC'
+                | 'MD'
+                | 'ME'
+                | 'MF'
+                | 'MG'
+                | 'MH'
+                | 'MK'
+                | 'ML'
+                | 'MM'
+                | 'MN'
+                | 'MO'
+                | 'MP'
+                | 'MQ'
+                | 'MR'
+                | 'MS'
+                | 'MT'
+                | 'MU'
+                | 'MV'
+                | 'MW'
+                | 'MX'
+                | 'MY'
+                | 'MZ'
+                | 'NA'
+                | 'NC'
+                | 'NE'
+                | 'NF'
+                | 'NG'
+                | 'NI'
+                | 'NL'
+                | 'NO'
+                | 'NP'
+                | 'NR'
+                | 'NU'
+                | 'NZ'
+                | 'OM'
+                | 'PA'
+                | 'PE'
+                | 'PF'
+                | 'PG'
+                | 'PH'
+                | 'PK'
+                | 'PL'
+                | 'PM'
+                | 'PN'
+                | 'PR'
+                | 'PS'
+                | 'PT'
+                | 'PW'
+                | 'PY'
+                | 'QA'
+                | 'RE'
+                | 'RO'
+                | 'RS'
+                | 'RU'
+                | 'RW'
+                | 'SA'
+                | 'SB'
+                | 'SC'
+                | 'SD'
+                | 'SE'
+                | 'SG'
+                | 'SH'
+                | 'SI'
+                | 'SJ'
+                | 'SK'
+                | 'SL'
+                | 'SM'
+                | 'SN'
+                | 'SO'
+                | 'SR'
+                | 'SS'
+                | 'ST'
+                | 'SV'
+                | 'SX'
+                | 'SY'
+                | 'SZ'
+                | 'TC'
+                | 'TD'
+                | 'TF'
+                | 'TG'
+                | 'TH'
+                | 'TJ'
+                | 'TK'
+                | 'TL'
+                | 'TM'
+                | 'TN'
+                | 'TO'
+                | 'TR'
+                | 'TT'
+                | 'TV'
+                | 'TW'
+                | 'TZ'
+                | 'UA'
+                | 'UG'
+                | 'UM'
+                | 'US'
+                | 'UY'
+                | 'UZ'
+                | 'VA'
+                | 'VC'
+                | 'VE'
+                | 'VG'
+                | 'VI'
+                | 'VN'
+                | 'VU'
+                | 'WF'
+                | 'WS'
+                | 'YE'
+                | 'YT'
+                | 'ZA'
+                | 'ZM'
+                | 'ZW'
+                | null;
+              /** @description operating address: street */
+              operating_street?: string | null;
+              /** @description operating address: city */
+              operating_city?: string | null;
+              /** @description operating address: state or region */
+              operating_state?: string | null;
+              /** @description operating address: postal code, validated against operating_country */
+              operating_zip_code?: string | null;
+              /**
+               * @description ISO 3166-1 alpha-2 code in upper case (e.g. NG); the registered-address country (business: must equal incorporation_country; send both together to change jurisdiction) or the country of residence (individual). Required for both types.
+               * @enum {string}
+               */
+              country?:
+                | 'AD'
+                | 'AE'
+                | 'AF'
+                | 'AG'
+                | 'AI'
+                | 'AL'
+                | 'AM'
+                | 'AO'
+                | 'AQ'
+                | 'AR'
+                | 'AS'
+                | 'AT'
+                | 'AU'
+                | 'AW'
+                | 'AX'
+                | 'AZ'
+                | 'BA'
+                | 'BB'
+                | 'BD'
+                | 'BE'
+                | 'BF'
+                | 'BG'
+                | 'BH'
+                | 'BI'
+                | 'BJ'
+                | 'BL'
+                | 'BM'
+                | 'BN'
+                | 'BO'
+                | 'BQ'
+                | 'BR'
+                | 'BS'
+                | 'BT'
+                | 'BV'
+                | 'BW'
+                | 'BY'
+                | 'BZ'
+                | 'CA'
+                | 'CC'
+                | 'CD'
+                | 'CF'
+                | 'CG'
+                | 'CH'
+                | 'CI'
+                | 'CK'
+                | 'CL'
+                | 'CM'
+                | 'CN'
+                | 'CO'
+                | 'CR'
+                | 'CU'
+                | 'CV'
+                | 'CW'
+                | 'CX'
+                | 'CY'
+                | 'CZ'
+                | 'DE'
+                | 'DJ'
+                | 'DK'
+                | 'DM'
+                | 'DO'
+                | 'DZ'
+                | 'EC'
+                | 'EE'
+                | 'EG'
+                | 'EH'
+                | 'ER'
+                | 'ES'
+                | 'ET'
+                | 'FI'
+                | 'FJ'
+                | 'FK'
+                | 'FM'
+                | 'FO'
+                | 'FR'
+                | 'GA'
+                | 'GB'
+                | 'GD'
+                | 'GE'
+                | 'GF'
+                | 'GG'
+                | 'GH'
+                | 'GI'
+                | 'GL'
+                | 'GM'
+                | 'GN'
+                | 'GP'
+                | 'GQ'
+                | 'GR'
+                | 'GS'
+                | 'GT'
+                | 'GU'
+                | 'GW'
+                | 'GY'
+                | 'HK'
+                | 'HM'
+                | 'HN'
+                | 'HR'
+                | 'HT'
+                | 'HU'
+                | 'ID'
+                | 'IE'
+                | 'IL'
+                | 'IM'
+                | 'IN'
+                | 'IO'
+                | 'IQ'
+                | 'IR'
+                | 'IS'
+                | 'IT'
+                | 'JE'
+                | 'JM'
+                | 'JO'
+                | 'JP'
+                | 'KE'
+                | 'KG'
+                | 'KH'
+                | 'KI'
+                | 'KM'
+                | 'KN'
+                | 'KP'
+                | 'KR'
+                | 'KW'
+                | 'KY'
+                | 'KZ'
+                | 'LA'
+                | 'LB'
+                | 'LC'
+                | 'LI'
+                | 'LK'
+                | 'LR'
+                | 'LS'
+                | 'LT'
+                | 'LU'
+                | 'LV'
+                | 'LY'
+                | 'MA'
+                | 'MC'
+                | 'MD'
+                | 'ME'
+                | 'MF'
+                | 'MG'
+                | 'MH'
+                | 'MK'
+                | 'ML'
+                | 'MM'
+                | 'MN'
+                | 'MO'
+                | 'MP'
+                | 'MQ'
+                | 'MR'
+                | 'MS'
+                | 'MT'
+                | 'MU'
+                | 'MV'
+                | 'MW'
+                | 'MX'
+                | 'MY'
+                | 'MZ'
+                | 'NA'
+                | 'NC'
+                | 'NE'
+                | 'NF'
+                | 'NG'
+                | 'NI'
+                | 'NL'
+                | 'NO'
+                | 'NP'
+                | 'NR'
+                | 'NU'
+                | 'NZ'
+                | 'OM'
+                | 'PA'
+                | 'PE'
+                | 'PF'
+                | 'PG'
+                | 'PH'
+                | 'PK'
+                | 'PL'
+                | 'PM'
+                | 'PN'
+                | 'PR'
+                | 'PS'
+                | 'PT'
+                | 'PW'
+                | 'PY'
+                | 'QA'
+                | 'RE'
+                | 'RO'
+                | 'RS'
+                | 'RU'
+                | 'RW'
+                | 'SA'
+                | 'SB'
+                | 'SC'
+                | 'SD'
+                | 'SE'
+                | 'SG'
+                | 'SH'
+                | 'SI'
+                | 'SJ'
+                | 'SK'
+                | 'SL'
+                | 'SM'
+                | 'SN'
+                | 'SO'
+                | 'SR'
+                | 'SS'
+                | 'ST'
+                | 'SV'
+                | 'SX'
+                | 'SY'
+                | 'SZ'
+                | 'TC'
+                | 'TD'
+                | 'TF'
+                | 'TG'
+                | 'TH'
+                | 'TJ'
+                | 'TK'
+                | 'TL'
+                | 'TM'
+                | 'TN'
+                | 'TO'
+                | 'TR'
+                | 'TT'
+                | 'TV'
+                | 'TW'
+                | 'TZ'
+                | 'UA'
+                | 'UG'
+                | 'UM'
+                | 'US'
+                | 'UY'
+                | 'UZ'
+                | 'VA'
+                | 'VC'
+                | 'VE'
+                | 'VG'
+                | 'VI'
+                | 'VN'
+                | 'VU'
+                | 'WF'
+                | 'WS'
+                | 'YE'
+                | 'YT'
+                | 'ZA'
+                | 'ZM'
+                | 'ZW';
+              /** @description street address */
+              street?: string | null;
+              /** @description city */
+              city?: string | null;
+              /** @description state or region */
+              state?: string | null;
+              /** @description postal code, validated against country */
+              zip_code?: string | null;
+              /**
+               * Format: email
+               * @description contact email address
+               */
+              email?: string | null;
+              /** @description contact phone number */
+              phone?: string | null;
+              /** @description FULL only: a MINIMAL business has no owners (seed 1) */
+              owners?: components['schemas']['NewOwner'][];
+              /**
+               * @description the state the customer ends in; VERIFIED when not sent
+               * @enum {string}
+               */
+              verification_status?: 'VERIFIED' | 'REJECTED';
+            }
+          | {
+              /** @constant */
+              type: 'individual';
+              /** @description first name; required on create */
+              first_name?: string;
+              /** @description last name; required on create */
+              last_name?: string;
+              /**
+               * Format: date
+               * @description date of birth (YYYY-MM-DD), at least 18 years ago
+               */
+              date_of_birth?: string | null;
+              /**
+               * @description the kind of ID document; individual customers only (422 on a business)
+               * @enum {string|null}
+               */
+              id_type?: 'passport' | 'drivers_license' | 'id_card' | 'resident_permit' | null;
+              /** @description the ID document number; individual customers only (422 on a business) */
+              id_number?: string | null;
+              /**
+               * @description ISO 3166-1 alpha-2 code in upper case (e.g. NG); the registered-address country (business: must equal incorporation_country; send both together to change jurisdiction) or the country of residence (individual). Required for both types.
+               * @enum {string}
+               */
+              country?:
+                | 'AD'
+                | 'AE'
+                | 'AF'
+                | 'AG'
+                | 'AI'
+                | 'AL'
+                | 'AM'
+                | 'AO'
+                | 'AQ'
+                | 'AR'
+                | 'AS'
+                | 'AT'
+                | 'AU'
+                | 'AW'
+                | 'AX'
+                | 'AZ'
+                | 'BA'
+                | 'BB'
+                | 'BD'
+                | 'BE'
+                | 'BF'
+                | 'BG'
+                | 'BH'
+                | 'BI'
+                | 'BJ'
+                | 'BL'
+                | 'BM'
+                | 'BN'
+                | 'BO'
+                | 'BQ'
+                | 'BR'
+                | 'BS'
+                | 'BT'
+                | 'BV'
+                | 'BW'
+                | 'BY'
+                | 'BZ'
+                | 'CA'
+                | 'CC'
+                | 'CD'
+                | 'CF'
+                | 'CG'
+                | 'CH'
+                | 'CI'
+                | 'CK'
+                | 'CL'
+                | 'CM'
+                | 'CN'
+                | 'CO'
+                | 'CR'
+                | 'CU'
+                | 'CV'
+                | 'CW'
+                | 'CX'
+                | 'CY'
+                | 'CZ'
+                | 'DE'
+                | 'DJ'
+                | 'DK'
+                | 'DM'
+                | 'DO'
+                | 'DZ'
+                | 'EC'
+                | 'EE'
+                | 'EG'
+                | 'EH'
+                | 'ER'
+                | 'ES'
+                | 'ET'
+                | 'FI'
+                | 'FJ'
+                | 'FK'
+                | 'FM'
+                | 'FO'
+                | 'FR'
+                | 'GA'
+                | 'GB'
+                | 'GD'
+                | 'GE'
+                | 'GF'
+                | 'GG'
+                | 'GH'
+                | 'GI'
+                | 'GL'
+                | 'GM'
+                | 'GN'
+                | 'GP'
+                | 'GQ'
+                | 'GR'
+                | 'GS'
+                | 'GT'
+                | 'GU'
+                | 'GW'
+                | 'GY'
+                | 'HK'
+                | 'HM'
+                | 'HN'
+                | 'HR'
+                | 'HT'
+                | 'HU'
+                | 'ID'
+                | 'IE'
+                | 'IL'
+                | 'IM'
+                | 'IN'
+                | 'IO'
+                | 'IQ'
+                | 'IR'
+                | 'IS'
+                | 'IT'
+                | 'JE'
+                | 'JM'
+                | 'JO'
+                | 'JP'
+                | 'KE'
+                | 'KG'
+                | 'KH'
+                | 'KI'
+                | 'KM'
+                | 'KN'
+                | 'KP'
+                | 'KR'
+                | 'KW'
+                | 'KY'
+                | 'KZ'
+                | 'LA'
+                | 'LB'
+                | 'LC'
+                | 'LI'
+                | 'LK'
+                | 'LR'
+                | 'LS'
+                | 'LT'
+                | 'LU'
+                | 'LV'
+                | 'LY'
+                | 'MA'
+                | 'MC'
+                | 'MD'
+                | 'ME'
+                | 'MF'
+                | 'MG'
+                | 'MH'
+                | 'MK'
+                | 'ML'
+                | 'MM'
+                | 'MN'
+                | 'MO'
+                | 'MP'
+                | 'MQ'
+                | 'MR'
+                | 'MS'
+                | 'MT'
+                | 'MU'
+                | 'MV'
+                | 'MW'
+                | 'MX'
+                | 'MY'
+                | 'MZ'
+                | 'NA'
+                | 'NC'
+                | 'NE'
+                | 'NF'
+                | 'NG'
+                | 'NI'
+                | 'NL'
+                | 'NO'
+                | 'NP'
+                | 'NR'
+                | 'NU'
+                | 'NZ'
+                | 'OM'
+                | 'PA'
+                | 'PE'
+                | 'PF'
+                | 'PG'
+                | 'PH'
+                | 'PK'
+                | 'PL'
+                | 'PM'
+                | 'PN'
+                | 'PR'
+                | 'PS'
+                | 'PT'
+                | 'PW'
+                | 'PY'
+                | 'QA'
+                | 'RE'
+                | 'RO'
+                | 'RS'
+                | 'RU'
+                | 'RW'
+                | 'SA'
+                | 'SB'
+                | 'SC'
+                | 'SD'
+                | 'SE'
+                | 'SG'
+                | 'SH'
+                | 'SI'
+                | 'SJ'
+                | 'SK'
+                | 'SL'
+                | 'SM'
+                | 'SN'
+                | 'SO'
+                | 'SR'
+                | 'SS'
+                | 'ST'
+                | 'SV'
+                | 'SX'
+                | 'SY'
+                | 'SZ'
+                | 'TC'
+                | 'TD'
+                | 'TF'
+                | 'TG'
+                | 'TH'
+                | 'TJ'
+                | 'TK'
+                | 'TL'
+                | 'TM'
+                | 'TN'
+                | 'TO'
+                | 'TR'
+                | 'TT'
+                | 'TV'
+                | 'TW'
+                | 'TZ'
+                | 'UA'
+                | 'UG'
+                | 'UM'
+                | 'US'
+                | 'UY'
+                | 'UZ'
+                | 'VA'
+                | 'VC'
+                | 'VE'
+                | 'VG'
+                | 'VI'
+                | 'VN'
+                | 'VU'
+                | 'WF'
+                | 'WS'
+                | 'YE'
+                | 'YT'
+                | 'ZA'
+                | 'ZM'
+                | 'ZW';
+              /** @description street address */
+              street?: string | null;
+              /** @description city */
+              city?: string | null;
+              /** @description state or region */
+              state?: string | null;
+              /** @description postal code, validated against country */
+              zip_code?: string | null;
+              /**
+               * Format: email
+               * @description contact email address
+               */
+              email?: string | null;
+              /** @description contact phone number */
+              phone?: string | null;
+              /**
+               * @description the state the customer ends in; VERIFIED when not sent
+               * @enum {string}
+               */
+              verification_status?: 'VERIFIED' | 'REJECTED';
+            };
+      };
+    };
+    responses: {
+      /** @description The customer, VERIFIED or REJECTED */
+      201: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            message: 'customer created';
+            data: components['schemas']['Customer'];
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON), a query parameter is not UTF-8 (BAD_REQUEST), or another precondition failed; or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description In production: the shortcuts exist only in the sandbox (SANDBOX_ONLY); or the token lacks the scope (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description A field is invalid, unknown or of the other type, verification_status is not VERIFIED or REJECTED, MINIMAL is asked for by a business not allow-listed for it (VALIDATION_FAILED); the (registration_number, incorporation_country) pair is taken (DUPLICATE_REGISTRATION); or the customer sent would not pass submit (READINESS_CHECK_FAILED, e.g. owners not summing to 100). Nothing is created. `errors` lists every problem.; or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  sandboxReviewCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /**
+         * @deprecated
+         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
+         */
+        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description VERIFIED or REJECTED
+           * @enum {string}
+           */
+          verdict: 'VERIFIED' | 'REJECTED';
+          /** @description the admin comment on each owner and document judged; a rejection without one gets "Rejected with the sandbox tools (no comment given)." */
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The customer after the verdict */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            message: 'customer reviewed';
+            data: components['schemas']['Customer'];
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON), or the customer is not under review (NOT_UNDER_REVIEW: submit it first); or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description In production: the shortcuts exist only in the sandbox (SANDBOX_ONLY); or the token lacks the scope (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Your business has no customer with this id (CUSTOMER_NOT_FOUND) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description verdict is missing or not VERIFIED or REJECTED, comment is blank or longer than 2000 characters, or the body has another field (VALIDATION_FAILED, `errors` names each field); or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
       422: {
         headers: {
           'x-request-id': components['headers']['RequestId'];
