@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { query } from '../../packages/testing/dist/index.js';
 import { Platform } from '../../test/dist/support/platform.js';
 import { insertCustomers } from './customer-rows.js';
-import { memberSession, unescapeAttribute } from './dashboard-session.js';
+import { memberSession, nextPageHref } from './dashboard-session.js';
 import { insertAttempts, insertDeliveries } from './delivery-rows.js';
 import { numberFromEnv } from './env.js';
 import { runBench } from './lifecycle.js';
@@ -166,22 +166,6 @@ function medianRound(rounds: Latency[]): Latency {
 
 /** A page as one business meets it before any load: the URL to measure, or why there is none. */
 type Resolved = { kind: 'ok'; url: string } | { kind: 'missing' } | { kind: 'failed'; why: string };
-
-/** The href of the page's "Next page" link (a cursor page's), if it has one. */
-function nextPageHref(html: string): string | undefined {
-  for (const anchor of html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g)) {
-    const [, attributes = '', text = ''] = anchor;
-    const isNext =
-      /\brel="next"/.test(attributes) ||
-      text
-        .replace(/<[^>]*>/g, '')
-        .trim()
-        .startsWith('Next page');
-    const href = /\bhref="([^"]*)"/.exec(attributes)?.[1];
-    if (isNext && href) return unescapeAttribute(href);
-  }
-  return undefined;
-}
 
 async function resolvePage(origin: string, item: PageCase, business: Business): Promise<Resolved> {
   const get = (url: string) => fetch(url, { redirect: 'manual', headers: { cookie: business.cookie } });

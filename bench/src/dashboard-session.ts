@@ -13,6 +13,22 @@ export const unescapeAttribute = (value: string) =>
     .replaceAll('&gt;', '>')
     .replaceAll('&amp;', '&');
 
+/** The href of the page's "Next page" link (a cursor page's), if it has one. */
+export function nextPageHref(html: string): string | undefined {
+  for (const anchor of html.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/g)) {
+    const [, attributes = '', text = ''] = anchor;
+    const isNext =
+      /\brel="next"/.test(attributes) ||
+      text
+        .replace(/<[^>]*>/g, '')
+        .trim()
+        .startsWith('Next page');
+    const href = /\bhref="([^"]*)"/.exec(attributes)?.[1];
+    if (isNext && href) return unescapeAttribute(href);
+  }
+  return undefined;
+}
+
 /** `name=value` of the first Set-Cookie whose name ends with `name` (the `__Host-` prefix off loopback). */
 function cookieFrom(response: Response, name: string): string {
   for (const header of response.headers.getSetCookie()) {
