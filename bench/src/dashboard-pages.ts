@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { query } from '../../packages/testing/dist/index.js';
@@ -190,6 +191,8 @@ interface Row {
   why?: string;
   big?: Latency;
   small?: Latency;
+  /** The 1-minute load average when the row was done: the machine's other work, next to the figure. */
+  loadAverage?: number;
 }
 
 /** Warm-up of each side, then ROUNDS rounds of big then small. */
@@ -273,19 +276,19 @@ const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1
 const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)}×` : '—');
 const over = (latency: Latency | undefined) => latency !== undefined && latency.p95 > P95_BOUND_MS;
 
-function table(rows: Row[], baseline: Latency): string {
+function table(rows: Row[], baseline: Latency, baselineLoad: number): string {
   const lines = [
-    `| page | big p50 ms | big p95 ms | big max ms | small p50 ms | small p95 ms | small max ms | big/small p95 | big p95 ÷ /healthz p95 | small p95 ÷ /healthz p95 | p95 ≤ ${P95_BOUND_MS} ms | non-200 (big, small) | big req/s | small req/s |`,
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    `| /healthz (baseline, no session) | ${ms(baseline.p50)} | ${ms(baseline.p95)} | ${ms(baseline.max)} | | | | | 1.0× | | ${baseline.p95 > P95_BOUND_MS ? '**no**' : 'yes'} | ${baseline.non200} | ${baseline.requestsPerSecond.toLocaleString('en')} | |`,
+    `| page | big p50 ms | big p95 ms | big max ms | small p50 ms | small p95 ms | small max ms | big/small p95 | big p95 ÷ /healthz p95 | small p95 ÷ /healthz p95 | p95 ≤ ${P95_BOUND_MS} ms | non-200 (big, small) | big req/s | small req/s | load 1m |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| /healthz (baseline, no session) | ${ms(baseline.p50)} | ${ms(baseline.p95)} | ${ms(baseline.max)} | | | | | 1.0× | | ${baseline.p95 > P95_BOUND_MS ? '**no**' : 'yes'} | ${baseline.non200} | ${baseline.requestsPerSecond.toLocaleString('en')} | | ${baselineLoad.toFixed(1)} |`,
   ];
-  for (const { item, outcome, why, big, small } of rows) {
+  for (const { item, outcome, why, big, small, loadAverage } of rows) {
     if (outcome === 'missing') {
-      lines.push(`| ${item.route} | missing (404 for both: not on this branch) |||||||||||||`);
+      lines.push(`| ${item.route} | missing (404 for both: not on this branch) ||||||||||||||`);
       continue;
     }
     if (!big || !small) {
-      lines.push(`| ${item.route} | **FAILED**: ${why ?? 'not measured'} |||||||||||||`);
+      lines.push(`| ${item.route} | **FAILED**: ${why ?? 'not measured'} ||||||||||||||`);
       continue;
     }
     const bound = over(big) || over(small) ? '**no**' : 'yes';
@@ -294,7 +297,7 @@ function table(rows: Row[], baseline: Latency): string {
       `| ${item.route} | ${ms(big.p50)} | ${ms(big.p95)} | ${ms(big.max)} | ${ms(small.p50)} | ${ms(small.p95)} | ${ms(small.max)} | ` +
         `${times(big.p95 / small.p95)} | ${times(big.p95 / baseline.p95)} | ${times(small.p95 / baseline.p95)} | ${bound} | ` +
         `${refused ? '**' : ''}${big.non200 + big.errors}, ${small.non200 + small.errors}${refused ? '**' : ''} | ` +
-        `${big.requestsPerSecond.toLocaleString('en')} | ${small.requestsPerSecond.toLocaleString('en')} |`,
+        `${big.requestsPerSecond.toLocaleString('en')} | ${small.requestsPerSecond.toLocaleString('en')} | ${loadAverage?.toFixed(1) ?? ''} |`,
     );
   }
   return lines.join('\n');
@@ -336,6 +339,7 @@ async function main(): Promise<void> {
   console.log(`… /healthz, the baseline: ${WARM_UP_SECONDS} s warm-up, then ${ROUNDS} rounds of ${SECONDS} s`);
   const healthz = `${dashboard.url}/healthz`;
   const baseline = (await measurePair({ url: healthz }, { url: healthz })).big;
+  const baselineLoad = loadavg()[0] ?? 0;
 
   const rows: Row[] = [];
   for (const item of PAGES) {
@@ -363,7 +367,7 @@ async function main(): Promise<void> {
       { url: onSmall.url, cookie: small.cookie },
     );
     const refused = measured.big.non200 + measured.big.errors + measured.small.non200 + measured.small.errors > 0;
-    rows.push({ item, outcome: refused ? 'failed' : 'measured', ...measured });
+    rows.push({ item, outcome: refused ? 'failed' : 'measured', ...measured, loadAverage: loadavg()[0] });
   }
 
   const { cpus, cpu_model: model, node, load_average_1m_before: before, load_average_1m_after: after } = machine();
@@ -374,7 +378,7 @@ async function main(): Promise<void> {
       `small: ${SMALL.customers} of each; whole run ${((performance.now() - started) / 1000).toFixed(0)} s` +
       `${SCALE < 1 ? `; BENCH_SCALE=${SCALE}, a trial: not the issue's figures` : ''}.\n`,
   );
-  console.log(table(rows, baseline));
+  console.log(table(rows, baseline, baselineLoad));
 
   const missing = rows.filter((row) => row.outcome === 'missing').map((row) => row.item.route);
   if (missing.length > 0) console.log(`\nMissing (404 for both businesses): ${missing.join(', ')}`);
