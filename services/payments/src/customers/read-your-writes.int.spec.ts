@@ -83,15 +83,13 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
 
   /** The consumer's handling of an event of corridor.customer.v1 that occurred at `occurredAt`. */
   const deliver = (businessId: string, occurredAt: Date, payload: NewEvent['payload']) =>
-    orm.em
-      .fork()
-      .transactional((tx) =>
-        project(newEvent({ businessId, environment: Environment.SANDBOX, occurredAt, payload }), tx, {
-          topic: 'test.corridor.customer.v1',
-          partition: 0,
-          offset: '0',
-        }),
-      );
+    orm.em.fork().transactional((tx) =>
+      project(newEvent({ businessId, environment: Environment.SANDBOX, occurredAt, payload }), tx, {
+        topic: 'test.corridor.customer.v1',
+        partition: 0,
+        offset: '0',
+      }),
+    );
   const created = (businessId: string, customerId: string, occurredAt: Date, status: Status4 = 'PENDING') =>
     deliver(businessId, occurredAt, {
       case: 'customerCreated',
@@ -235,21 +233,19 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
 
   it('takes a money request for a customer only customer-kyb knows yet', async () => {
     const { businessId, customerId } = heldCustomer('PENDING');
-    const transaction = await orm.em
-      .fork()
-      .transactional((tx) =>
-        createCollection(
-          tx,
-          context,
-          businessId,
-          create(CreateCollectionRequestSchema, {
-            customerId,
-            currency: 'NGN',
-            amount: 5_000_00n,
-            description: 'Rent',
-          }),
-        ),
-      );
+    const transaction = await orm.em.fork().transactional((tx) =>
+      createCollection(
+        tx,
+        context,
+        businessId,
+        create(CreateCollectionRequestSchema, {
+          customerId,
+          currency: 'NGN',
+          amount: 5_000_00n,
+          description: 'Rent',
+        }),
+      ),
+    );
     expect(transaction.id).toMatch(/^[0-9a-f-]{36}$/);
     expect((await projection(customerId))?.verification_status).toBe('PENDING');
   });
