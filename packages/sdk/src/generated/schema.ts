@@ -16859,7 +16859,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -17022,7 +17022,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -17166,7 +17166,7 @@ export interface operations {
            *             "completed_at": "2026-12-01T09:00:00.000Z",
            *             "failure_reason": "account_closed",
            *             "rail_reference": "example",
-           *             "payer_email": "finance@example.com",
+           *             "payer_email": "example",
            *             "crypto": {
            *               "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *               "asset": "USDT",
@@ -18491,7 +18491,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -18654,7 +18654,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -18998,10 +18998,7 @@ export interface operations {
            * @constant
            */
           currency?: 'CAD';
-          /**
-           * Format: email
-           * @description where Interac sends the payer the request
-           */
+          /** @description where Interac sends the payer the request */
           payer_email: string;
           /** @description what the payer is asked to pay for */
           description: string;
@@ -19058,7 +19055,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -19229,7 +19226,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -19695,7 +19692,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -19899,7 +19896,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -20103,7 +20100,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -20307,7 +20304,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -20521,7 +20518,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
@@ -20689,10 +20686,7 @@ export interface operations {
           amount: number;
           /** @description the sender as Interac reports them */
           sender_name: string;
-          /**
-           * Format: email
-           * @description the sender’s email
-           */
+          /** @description the sender’s email */
           sender_email: string;
         };
       };
@@ -20745,7 +20739,7 @@ export interface operations {
            *           "completed_at": "2026-12-01T09:00:00.000Z",
            *           "failure_reason": "account_closed",
            *           "rail_reference": "example",
-           *           "payer_email": "finance@example.com",
+           *           "payer_email": "example",
            *           "crypto": {
            *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
            *             "asset": "USDT",
