@@ -1,26 +1,41 @@
 import { DomainError, notFound, Status } from '@corridor/grpc';
 import type { Credential } from '@corridor/contracts/corridor/identity/v1/credential_pb';
 import { expandGrant } from '@corridor/scopes';
-import { Router, type Request, type Response } from 'express';
+import type { Business } from '@corridor/contracts/corridor/identity/v1/business_pb';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { DashboardDependencies } from '../dependencies.js';
-import { listField, queryText } from '../http/form.js';
+import { notFoundPage } from '../http/error-pages.js';
+import { listField, queryText, textField } from '../http/form.js';
+import { stateOf } from '../http/request-state.js';
 import { sendPage } from '../layout/render.js';
 import { memberCall, memberMay, memberOf, requireMember } from '../members/member-access.js';
 import { recordAudit } from '../members/record-audit.js';
 import { CreateKeyForm, KeyList, RevokeKeyForm, RotateKeyForm, SecretShownOnce } from './api-keys-pages.js';
-import { changeEnforcedCredential } from './credential-change.js';
+import { changeEnforcedBusiness, changeEnforcedCredential } from './enforced-change.js';
+import { AllowlistForm, AllowlistSummary, parseAllowlist } from './ip-allowlist-pages.js';
 
 /** What identity issues; anything else names no key, so identity is not asked. */
 const CLIENT_ID = /^ci_(test|live)_[0-9a-f]{32}$/;
 
 const NOTICES: Record<string, string> = {
   revoked: 'The key is revoked: its secret and its tokens no longer work.',
+  'ip-allowlist': 'The IP allow-list is saved: the next token request or API call obeys it.',
 };
 
-const present = (credential: Credential | undefined): Credential => {
-  if (!credential) throw new Error('identity answered no credential');
-  return credential;
+const present = <T,>(answer: T | undefined): T => {
+  if (!answer) throw new Error('identity answered nothing');
+  return answer;
 };
+
+const ALLOWLIST_TITLE = 'Production IP allow-list';
+
+/** Seed 8's IP allow-list is production's: the sandbox has no page for it (404, as a page that does not exist). */
+function productionOnly(_req: Request, res: Response, next: NextFunction): void {
+  if (stateOf(res).environment !== 'production') return notFoundPage(res);
+  next();
+}
+
+const listInWords = (entries: readonly string[]) => (entries.length === 0 ? 'every address' : entries.join(', '));
 
 /**
  * /api-keys: list, create, rotate and revoke the business's client credentials (seed 5.1). A secret
@@ -47,14 +62,24 @@ export function apiKeysRouter(deps: DashboardDependencies): Router {
     return { bundles, scopes, ...(grant.ok ? {} : { problem: grant.problem }) };
   }
 
+  /** The member's business as identity has it (its IP allow-list). */
+  async function ownBusiness(res: Response): Promise<Business> {
+    return present((await identity.getBusiness({ id: memberOf(res).businessId }, memberCall(res))).business);
+  }
+
   router.get('/api-keys', requireMember('read'), async (req, res) => {
     const member = memberOf(res);
+    const { environment } = stateOf(res);
     let answer;
+    let business: Business | undefined;
     try {
-      answer = await identity.listCredentials(
-        { businessId: member.businessId, page: { cursor: queryText(req, 'cursor'), limit: 50 } },
-        memberCall(res),
-      );
+      [answer, business] = await Promise.all([
+        identity.listCredentials(
+          { businessId: member.businessId, page: { cursor: queryText(req, 'cursor'), limit: 50 } },
+          memberCall(res),
+        ),
+        environment === 'production' ? ownBusiness(res) : undefined,
+      ]);
     } catch (error) {
       if (!(error instanceof DomainError) || error.status !== Status.UNIMPLEMENTED) throw error;
       return sendPage(res, 503, 'API keys', <p>Identity cannot list keys yet; try again after its next release.</p>);
@@ -63,12 +88,19 @@ export function apiKeysRouter(deps: DashboardDependencies): Router {
       res,
       200,
       'API keys',
-      <KeyList
-        credentials={answer.credentials}
-        mayManage={memberMay(res, 'manage_keys')}
-        nextCursor={answer.page?.nextCursor}
-        notice={NOTICES[queryText(req, 'notice')]}
-      />,
+      <>
+        <KeyList
+          credentials={answer.credentials}
+          mayManage={memberMay(res, 'manage_keys')}
+          nextCursor={answer.page?.nextCursor}
+          notice={NOTICES[queryText(req, 'notice')]}
+        />
+        <AllowlistSummary
+          environment={environment}
+          entries={business?.ipAllowlist ?? []}
+          mayManage={memberMay(res, 'manage_keys')}
+        />
+      </>,
     );
   });
 
@@ -161,6 +193,40 @@ export function apiKeysRouter(deps: DashboardDependencies): Router {
       details: 'API key revoked',
     });
     res.redirect(303, '/api-keys?notice=revoked');
+  });
+
+  router.get('/api-keys/ip-allowlist', productionOnly, requireMember('manage_keys'), async (_req, res) => {
+    const business = await ownBusiness(res);
+    sendPage(res, 200, ALLOWLIST_TITLE, <AllowlistForm text={business.ipAllowlist.join('\n')} />);
+  });
+
+  router.post('/api-keys/ip-allowlist', productionOnly, requireMember('manage_keys'), async (req, res) => {
+    const text = textField(req, 'ip_allowlist');
+    const again = (error: string) => sendPage(res, 422, ALLOWLIST_TITLE, <AllowlistForm text={text} error={error} />);
+    const { entries, problem } = parseAllowlist(text);
+    if (problem) return again(problem);
+    const { businessId } = memberOf(res);
+    const before = await ownBusiness(res);
+    let changed;
+    try {
+      changed = await changeEnforcedBusiness(deps.accessCache, deps.logger, businessId, async () =>
+        present(
+          (await identity.updateBusiness({ id: businessId, ipAllowlist: { entries } }, memberCall(res))).business,
+        ),
+      );
+    } catch (error) {
+      // identity's own limits (at most 100 entries) and checks, in its words.
+      if (error instanceof DomainError && error.status === Status.INVALID_ARGUMENT) return again(error.message);
+      throw error;
+    }
+    if (changed.version !== before.version) {
+      await recordAudit(deps, req, res, {
+        action: 'business.ip_allowlist_changed',
+        target: businessId,
+        details: `production IP allow-list: ${listInWords(changed.ipAllowlist)} (was ${listInWords(before.ipAllowlist)})`,
+      });
+    }
+    res.redirect(303, '/api-keys?notice=ip-allowlist');
   });
 
   return router;

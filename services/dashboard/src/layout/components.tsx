@@ -29,9 +29,15 @@ interface FieldProps {
   maxLength?: number;
 }
 
-/** A labelled input with its hint and its error tied to it for screen readers. */
-export function Field({ label, name, type = 'text', hint, error, ...input }: FieldProps) {
-  const id = `field-${name}`;
+/** A label, its hint and its error around one control, tied to it for screen readers. */
+function Labelled(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  control: (describedBy: string | undefined) => ReactNode;
+}) {
+  const { id, label, hint, error } = props;
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className={error ? 'field field-error' : 'field'}>
@@ -46,15 +52,64 @@ export function Field({ label, name, type = 'text', hint, error, ...input }: Fie
           {error}
         </p>
       ) : null}
-      <input
-        id={id}
-        name={name}
-        type={type}
-        aria-describedby={described || undefined}
-        aria-invalid={error ? true : undefined}
-        {...input}
-      />
+      {props.control(described || undefined)}
     </div>
+  );
+}
+
+/** A labelled input with its hint and its error tied to it for screen readers. */
+export function Field({ label, name, type = 'text', hint, error, ...input }: FieldProps) {
+  const id = `field-${name}`;
+  return (
+    <Labelled
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      control={(describedBy) => (
+        <input
+          id={id}
+          name={name}
+          type={type}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          {...input}
+        />
+      )}
+    />
+  );
+}
+
+/** A labelled multi-line field, as Field is for one line. */
+export function TextArea(props: {
+  label: string;
+  name: string;
+  defaultValue?: string;
+  hint?: string;
+  error?: string;
+  maxLength?: number;
+  rows?: number;
+}) {
+  const { label, name, hint, error } = props;
+  const id = `field-${name}`;
+  return (
+    <Labelled
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      control={(describedBy) => (
+        <textarea
+          id={id}
+          name={name}
+          defaultValue={props.defaultValue}
+          rows={props.rows ?? 3}
+          maxLength={props.maxLength}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+        />
+      )}
+    />
   );
 }
 

@@ -65,7 +65,14 @@ interface GuardedRoute {
   status: number | Record<Environment, number>;
   /** 404 for everyone in production, whatever the role: the route does not exist there. */
   sandboxOnly?: true;
+  /** 404 for everyone in the sandbox: the route is production's alone. */
+  productionOnly?: true;
 }
+
+/** The route does not exist in this environment: everyone gets 404 and no service is asked. */
+const absentIn = (route: GuardedRoute, environment: Environment) =>
+  (route.sandboxOnly === true && environment === 'production') ||
+  (route.productionOnly === true && environment === 'sandbox');
 
 /** Every route that needs a role. A route of the app in neither this list nor PUBLIC fails the spec. */
 const ROUTES: GuardedRoute[] = [
@@ -77,6 +84,15 @@ const ROUTES: GuardedRoute[] = [
   { capability: 'manage_keys', method: 'POST', pattern: '/api-keys/:clientId/rotate', status: 200 },
   { capability: 'manage_keys', method: 'GET', pattern: '/api-keys/:clientId/revoke', status: 200 },
   { capability: 'manage_keys', method: 'POST', pattern: '/api-keys/:clientId/revoke', status: 303 },
+  { capability: 'manage_keys', method: 'GET', pattern: '/api-keys/ip-allowlist', status: 200, productionOnly: true },
+  {
+    capability: 'manage_keys',
+    method: 'POST',
+    pattern: '/api-keys/ip-allowlist',
+    fields: { ip_allowlist: '203.0.113.0/24' },
+    status: 303,
+    productionOnly: true,
+  },
 
   { capability: 'read', method: 'GET', pattern: '/customers', status: 200 },
   { capability: 'read', method: 'GET', pattern: '/customers/go', query: `customer_id=${CUSTOMER_ID}`, status: 303 },
@@ -446,7 +462,7 @@ describe.each<Environment>(['sandbox', 'production'])('roles on every route, %s'
     const before = callCount();
     const path = pathOf(route);
     const page = method === 'GET' ? await browser.get(path) : await browser.post(path, route.fields ?? {});
-    if (route.sandboxOnly && environment === 'production') {
+    if (absentIn(route, environment)) {
       expect(page.status).toBe(404);
       expect(callCount()).toBe(before);
     } else if (ALLOWED[environment][route.capability].includes(role)) {
@@ -466,7 +482,7 @@ describe.each<Environment>(['sandbox', 'production'])('roles on every route, %s'
       await browser.get('/sign-in'); // the anonymous form token a POST carries
       const path = pathOf(route);
       const page = method === 'GET' ? await browser.get(path) : await browser.post(path, route.fields ?? {});
-      if (route.sandboxOnly && environment === 'production') {
+      if (absentIn(route, environment)) {
         expect(page.status).toBe(404);
       } else {
         expect(page.status).toBe(303);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ErrorSummary, Field, PostForm } from '../layout/components.js';
+import { ErrorSummary, Field, PostForm, TextArea } from '../layout/components.js';
 import { IDEMPOTENCY_FIELD } from '../members/idempotent-call.js';
 
 /** The four simulations, each a form of its own posting to /sandbox/<form>. */
@@ -75,49 +75,6 @@ function Select({
           </option>
         ))}
       </select>
-    </div>
-  );
-}
-
-function TextArea({
-  label,
-  name,
-  value,
-  hint,
-  error,
-  maxLength,
-}: {
-  label: string;
-  name: FieldName;
-  value?: string;
-  hint?: string;
-  error?: string;
-  maxLength: number;
-}) {
-  const id = `field-${name}`;
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return (
-    <div className={error ? 'field field-error' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-      <textarea
-        id={id}
-        name={name}
-        defaultValue={value}
-        rows={3}
-        maxLength={maxLength}
-        aria-describedby={described || undefined}
-        aria-invalid={error ? true : undefined}
-      />
     </div>
   );
 }
@@ -261,7 +218,7 @@ export function SandboxPage(view: SandboxView) {
           name="comment"
           maxLength={2000}
           hint="The reviewer’s comment on each owner and document judged, as a real review gives it."
-          value={values.comment}
+          defaultValue={values.comment}
           error={errorOf('customer-review', 'comment')}
         />
       </Simulation>
@@ -305,7 +262,7 @@ export function SandboxPage(view: SandboxView) {
           name="rejection_reason"
           maxLength={500}
           hint="Text the person may be shown."
-          value={values.rejection_reason}
+          defaultValue={values.rejection_reason}
           error={errorOf('kyc-verdict', 'rejection_reason')}
         />
       </Simulation>

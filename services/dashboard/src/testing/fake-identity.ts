@@ -82,6 +82,15 @@ export async function startFakeIdentity() {
 
   const defaults: Record<string, Answer> = {
     getBusiness: () => ({ business: { id: BUSINESS_ID, name: 'Acme', apiEnabled: true, version: 1n } }),
+    updateBusiness: (request) => ({
+      business: {
+        id: BUSINESS_ID,
+        name: 'Acme',
+        apiEnabled: true,
+        ipAllowlist: (request.ipAllowlist as { entries?: string[] } | undefined)?.entries ?? [],
+        version: 2n,
+      },
+    }),
     listCredentials: () => ({ credentials: [credential()], page: { limit: 50 } }),
     getCredential: (request) => {
       if (request.clientId === CLIENT_ID) return { credential: credential() };

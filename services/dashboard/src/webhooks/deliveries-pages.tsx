@@ -4,7 +4,7 @@ import {
   type WebhookAttempt,
   type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { ErrorSummary, Moment, Notice, PostForm } from '../layout/components.js';
+import { ErrorSummary, Moment, Notice, PostForm, TextArea } from '../layout/components.js';
 import { deliveriesHref, parseUtcInput, TIME_HINT, type DeliveryFilters, type Problems } from './delivery-filters.js';
 import {
   ATTEMPT_ERROR_CLASSES,
@@ -384,26 +384,16 @@ export function MockEventForm(props: { values: MockValues; problems?: Problems; 
           error={problems.event}
           required
         />
-        <div className={problems.data ? 'field field-error' : 'field'}>
-          <label htmlFor="field-data">Fields to replace (optional)</label>
-          <p className="hint" id="field-data-hint">
-            A JSON object of the example&apos;s data fields to change, e.g. {'{"new_status": "VERIFIED"}'} for
-            customer.status_changed.
-          </p>
-          {problems.data ? (
-            <p className="error" id="field-data-error">
-              {problems.data}
-            </p>
-          ) : null}
-          <textarea
-            id="field-data"
-            name="data"
-            rows={4}
-            defaultValue={values.data}
-            aria-describedby={problems.data ? 'field-data-hint field-data-error' : 'field-data-hint'}
-            aria-invalid={problems.data ? true : undefined}
-          />
-        </div>
+        <TextArea
+          label="Fields to replace (optional)"
+          name="data"
+          rows={4}
+          hint={
+            'A JSON object of the example\'s data fields to change, e.g. {"new_status": "VERIFIED"} for customer.status_changed.'
+          }
+          defaultValue={values.data}
+          error={problems.data}
+        />
         <button type="submit">Send the mock event</button>
       </PostForm>
       <p>
