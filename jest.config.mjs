@@ -41,7 +41,13 @@ function project(displayName, testMatch, extra = {}) {
  * (and an `npm start` stack), did not finish its four phases within its fence (issue 37). npm test
  * runs them after the rest, on one worker (deploy/local/test.sh).
  */
-const SERIAL_E2E = ['payments-concurrency', 'payouts-concurrency', 'payouts-fault', 'schemathesis'];
+const SERIAL_E2E = [
+  'payments-concurrency',
+  'payouts-concurrency',
+  'payouts-fault',
+  'schemathesis',
+  'two-of-everything',
+];
 
 export default {
   // Integration and end-to-end hooks start consumers and processes; jest reads this only globally.

@@ -103,7 +103,16 @@ export interface PlatformOptions {
   dashboard?: boolean;
   /** Extra environment for the dashboard (e.g. SESSION_IDLE_SECONDS). */
   dashboardEnv?: Record<string, string>;
+  /**
+   * How many of each service (issue 36): each replica of identity, customer-kyb, notification and
+   * payments on a port of its own, every client given all of a service's replicas (balanced
+   * round-robin), and as many gateways (and dashboards) sharing Redis. Default 1.
+   */
+  replicas?: number;
 }
+
+/** The services a platform can run several replicas of, behind their gRPC addresses. */
+export type ReplicatedService = 'identity' | 'customer-kyb' | 'notification' | 'payments';
 
 /** A dashboard process of the platform: where members open it. */
 export interface DashboardProcess {
@@ -162,6 +171,27 @@ export class Platform {
   private dashboardPort = 0;
   /** Replicas and other extra processes, stopped with the platform. */
   private readonly extraProcesses: ServiceProcess[] = [];
+  /** The gRPC ports of replicas 2..N of each service (`replicas`); empty with one of each. */
+  private readonly replicaPorts: Record<ReplicatedService, number[]> = {
+    identity: [],
+    'customer-kyb': [],
+    notification: [],
+    payments: [],
+  };
+  /** Replicas 2..N of each service, by service (`replicas`), in port order. */
+  readonly replicaProcesses: Record<ReplicatedService, ServiceProcess[]> = {
+    identity: [],
+    'customer-kyb': [],
+    notification: [],
+    payments: [],
+  };
+  /** Gateways 2..N (`replicas`): the same Redis, identity and services as the platform's gateway. */
+  readonly moreGateways: GatewayProcess[] = [];
+  /** How each replica 2..N was started, to start it again the same way. */
+  private readonly replicaStarts = new Map<
+    ServiceProcess,
+    { service: ReplicatedService; env: Record<string, string>; ready: string }
+  >();
   private starting: Promise<this> | undefined;
   /** Whether `start()` succeeded: an `afterAll` check (e.g. the books) has a platform to ask. */
   started = false;
@@ -219,14 +249,34 @@ export class Platform {
     return this.options.supervised ?? false;
   }
 
-  /** Where identity listens, for the services that call it. */
-  get identityAddress(): string {
-    return `127.0.0.1:${this.identityPort}`;
+  /** Every replica's address of a service, comma-separated: what its clients are given. */
+  private targetsOf(service: ReplicatedService, firstPort: number): string {
+    return [firstPort, ...this.replicaPorts[service]].map((port) => `127.0.0.1:${port}`).join(',');
   }
 
-  /** Where customer-kyb listens, for payments' reads of a customer its projection lags on (decision 0033). */
+  /** Where identity listens (every replica), for the services that call it. */
+  get identityAddress(): string {
+    return this.targetsOf('identity', this.identityPort);
+  }
+
+  /** Where customer-kyb listens (every replica), for payments' reads of a customer its projection lags on (decision 0033). */
   get customerAddress(): string {
-    return `127.0.0.1:${this.customerPort}`;
+    return this.targetsOf('customer-kyb', this.customerPort);
+  }
+
+  /** Where notification listens (every replica). */
+  get notificationAddress(): string {
+    return this.targetsOf('notification', this.notificationPort);
+  }
+
+  /** Where payments listens (every replica). */
+  get paymentsAddress(): string {
+    return this.targetsOf('payments', this.paymentsService.port);
+  }
+
+  /** The gateways' public URLs: the platform's first, then its replicas'. */
+  get publicUrls(): string[] {
+    return [this.publicUrl, ...this.moreGateways.map((gateway) => gateway.publicUrl)];
   }
 
   /** The gateways' Redis key prefix: this platform's cache entries and counters only. */
@@ -290,6 +340,10 @@ export class Platform {
       freePort(),
       dashboard ? freePort() : 0,
     ]);
+    const replicas = this.options.replicas ?? 1;
+    for (const service of Object.keys(this.replicaPorts) as ReplicatedService[]) {
+      this.replicaPorts[service] = await Promise.all(Array.from({ length: replicas - 1 }, () => freePort()));
+    }
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
@@ -318,9 +372,68 @@ export class Platform {
       notifications ? this.startNotification() : undefined,
       payments ? this.paymentsService.start() : undefined,
     ]);
+    if (replicas > 1) await this.startReplicas({ customers, notifications, payments });
     this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
+    for (let gateway = 2; gateway <= replicas; gateway++) this.moreGateways.push(await this.startGateway());
     if (dashboard) this.dashboard = await this.spawnDashboard(this.dashboardPort, {});
     if (this.shared) publishShared(this.shared.file, this.sharedStateOf());
+  }
+
+  /**
+   * A crash of replica `index` (0: the platform's second) of `service` and its start again on the
+   * same port, as a supervisor would; the other replica serves meanwhile.
+   */
+  async restartReplica(service: ReplicatedService, index = 0, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const replicas = this.replicaProcesses[service];
+    const old = replicas[index];
+    const how = old && this.replicaStarts.get(old);
+    if (!old || !how) throw new Error(`${service} has no replica ${index + 2}`);
+    await old.kill(signal);
+    const process = await startService({ service, env: how.env, ready: logged(how.ready) });
+    replicas[index] = process;
+    this.extraProcesses[this.extraProcesses.indexOf(old)] = process;
+    this.replicaStarts.delete(old);
+    this.replicaStarts.set(process, how);
+  }
+
+  /**
+   * Replicas 2..N of every started service, each on its own port and otherwise configured as the
+   * first (its outbox relay, consumers and workers on too: they share the work through the
+   * database's locks and Kafka's consumer groups, as in a cluster).
+   */
+  private async startReplicas(started: { customers: boolean; notifications: boolean; payments: boolean }) {
+    const own = (variable: string, port: number) => ({ [variable]: `127.0.0.1:${port}` });
+    const starts: Promise<unknown>[] = [];
+    const start = (service: ReplicatedService, env: Record<string, string>, ready: string) =>
+      starts.push(
+        startService({ service, env, ready: logged(ready), supervised: this.supervised }).then((process) => {
+          this.replicaProcesses[service].push(process);
+          this.extraProcesses.push(process);
+          this.replicaStarts.set(process, { service, env, ready });
+        }),
+      );
+    for (const port of this.replicaPorts.identity) {
+      start(
+        'identity',
+        this.identityEnv({ ...this.options.identityEnv, ...own('IDENTITY_GRPC_ADDRESS', port) }),
+        'identity listening',
+      );
+    }
+    for (const port of started.customers ? this.replicaPorts['customer-kyb'] : []) {
+      start('customer-kyb', this.customerKybEnv(own('CUSTOMER_GRPC_ADDRESS', port)), 'customer-kyb listening');
+    }
+    for (const port of started.notifications ? this.replicaPorts.notification : []) {
+      const metrics = await freePort();
+      start(
+        'notification',
+        this.notificationEnv({ ...own('NOTIFICATION_GRPC_ADDRESS', port), METRICS_PORT: String(metrics) }),
+        'notification listening',
+      );
+    }
+    for (const port of started.payments ? this.replicaPorts.payments : []) {
+      start('payments', this.paymentsService.env(own('PAYMENTS_GRPC_ADDRESS', port)), 'payments listening');
+    }
+    await settled(starts);
   }
 
   /** What a later suite needs to use this platform (`Platform.shared()`): ports, secrets, databases. */
@@ -403,7 +516,7 @@ export class Platform {
       KAFKA_BROKERS: this.kafkaBrokers,
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
       CORRIDOR_ENVIRONMENT: this.environment,
-      IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
+      IDENTITY_GRPC_ADDRESS: this.identityAddress,
       S3_ENDPOINT: bucket.endpoint,
       S3_REGION: bucket.region,
       S3_BUCKET: bucket.name,
@@ -474,10 +587,10 @@ export class Platform {
       GATEWAY_PUBLIC_PORT: String(publicPort),
       GATEWAY_ADMIN_PORT: String(adminPort),
       ADMIN_TOKEN: this.adminToken,
-      IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
-      CUSTOMER_GRPC_ADDRESS: `127.0.0.1:${this.customerPort}`,
-      NOTIFICATION_GRPC_ADDRESS: `127.0.0.1:${this.notificationPort}`,
-      PAYMENTS_GRPC_ADDRESS: this.paymentsService.address,
+      IDENTITY_GRPC_ADDRESS: this.identityAddress,
+      CUSTOMER_GRPC_ADDRESS: this.customerAddress,
+      NOTIFICATION_GRPC_ADDRESS: this.notificationAddress,
+      PAYMENTS_GRPC_ADDRESS: this.paymentsAddress,
       CORRIDOR_ENVIRONMENT: this.environment,
       // Suites share one Redis: each platform counts its own rate-limit windows and caches.
       REDIS_KEY_PREFIX: this.redisKeyPrefix,
@@ -574,10 +687,10 @@ export class Platform {
       DASHBOARD_ORIGIN: `http://127.0.0.1:${port}`,
       API_BASE_URL: this.publicUrl,
       CORRIDOR_ENVIRONMENT: this.environment,
-      IDENTITY_GRPC_ADDRESS: `127.0.0.1:${this.identityPort}`,
-      CUSTOMER_GRPC_ADDRESS: `127.0.0.1:${this.customerPort}`,
-      NOTIFICATION_GRPC_ADDRESS: `127.0.0.1:${this.notificationPort}`,
-      PAYMENTS_GRPC_ADDRESS: this.paymentsService.address,
+      IDENTITY_GRPC_ADDRESS: this.identityAddress,
+      CUSTOMER_GRPC_ADDRESS: this.customerAddress,
+      NOTIFICATION_GRPC_ADDRESS: this.notificationAddress,
+      PAYMENTS_GRPC_ADDRESS: this.paymentsAddress,
       // The gateway's prefix: the dashboard's rotations and revocations reach it through the access cache.
       REDIS_KEY_PREFIX: this.redisKeyPrefix,
       // Short enough for a suite to see a session end; a suite may set its own.

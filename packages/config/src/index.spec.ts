@@ -63,6 +63,16 @@ describe('parseConfig', () => {
     );
   });
 
+  it('takes one gRPC target, or several replicas as IPv4 ip:port, naming what else it refuses', () => {
+    const targets = { target: env.grpcTarget('127.0.0.1:50051') };
+    const target = (value: string) => parseConfig(targets, { target: value }).target;
+    expect(target('identity.corridor.svc:50051')).toBe('identity.corridor.svc:50051');
+    expect(target('127.0.0.1:50051,127.0.0.1:50151')).toBe('127.0.0.1:50051,127.0.0.1:50151');
+    for (const bad of ['identity', '127.0.0.1:50051,identity:50151', '127.0.0.1:50051,', 'a b:1']) {
+      expect(() => target(bad)).toThrow(/target: must be host:port, or several IPv4 ip:port separated by commas/);
+    }
+  });
+
   it('refuses a broker list with a bad entry', () => {
     expect(() =>
       parseConfig(shape, {

@@ -29,6 +29,19 @@ export const env = {
       .string()
       .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')
       .default(fallback),
+  /**
+   * Where a gRPC client calls a service: one host:port (a DNS name balances across its records), or
+   * several replicas' ip:port separated by commas, which the client balances round-robin.
+   */
+  grpcTarget: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((value) => {
+        const addresses = value.split(',').map((address) => address.trim());
+        if (addresses.length === 1) return /^[^\s:,]+:\d{1,5}$/.test(value);
+        return addresses.every((address) => /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/.test(address));
+      }, 'must be host:port, or several IPv4 ip:port separated by commas (one per replica)'),
   /** Comma-separated list of host:port. */
   brokers: (fallback: string) =>
     z

@@ -20,10 +20,21 @@ export type ServiceClient<S extends GenServiceMethods> = {
 } & { close(): void; raw: Client };
 
 export interface ClientOptions {
-  /** host:port */
+  /** host:port, or several replicas' ip:port separated by commas (balanced round-robin). */
   address: string;
   /** Deadline of every call unless the call sets its own; there is no call without one. */
   defaultTimeoutMs?: number;
+}
+
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
+/**
+ * grpc-js's target for an address: host:port as given (DNS resolves it, every record a replica), and
+ * a list of replicas' ip:port as one `ipv4:` target, so one channel balances across all of them.
+ */
+export function grpcTarget(address: string): string {
+  const addresses = address.split(',').map((part) => part.trim());
+  return addresses.length === 1 ? address : `ipv4:${addresses.join(',')}`;
 }
 
 type Callback = (error: Error | null, response?: unknown) => void;
@@ -39,10 +50,13 @@ export function createClient<S extends GenServiceMethods>(
   options: ClientOptions,
 ): ServiceClient<S> {
   const Constructor = makeGenericClientConstructor(toServiceDefinition(service), service.typeName);
-  const raw = new Constructor(options.address, credentials.createInsecure(), {
+  const raw = new Constructor(grpcTarget(options.address), credentials.createInsecure(), {
     // Reconnect quickly after a restart of the service instead of backing off for minutes.
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2_000,
+    // Every call to the next ready replica (grpc-js's default, pick_first, would send all to one);
+    // a replica that is down is skipped while it reconnects.
+    'grpc.service_config': ROUND_ROBIN,
   });
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
   const client: Record<string, unknown> = { close: () => raw.close(), raw };

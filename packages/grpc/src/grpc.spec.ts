@@ -217,3 +217,37 @@ describe('gRPC adapter over a real loopback connection', () => {
     }
   });
 });
+
+describe('a client of several replicas', () => {
+  it('balances its calls round-robin across every replica in the list, and keeps calling the others while one is down', async () => {
+    const seen: string[] = [];
+    const replica = (name: string) =>
+      startGrpcServer({
+        address: '127.0.0.1:0',
+        services: [
+          registration(Health, {
+            async check() {
+              seen.push(name);
+              return { status: HealthCheckResponse_ServingStatus.SERVING };
+            },
+          }),
+        ],
+        logger: silent,
+      });
+    const [one, two] = await Promise.all([replica('one'), replica('two')]);
+    const client = createClient(Health, { address: `127.0.0.1:${one.port},127.0.0.1:${two.port}` });
+    try {
+      for (let call = 0; call < 20; call++) await client.check({ service: '' });
+      expect(seen.filter((name) => name === 'one').length).toBeGreaterThanOrEqual(5);
+      expect(seen.filter((name) => name === 'two').length).toBeGreaterThanOrEqual(5);
+
+      await one.shutdown(0);
+      seen.length = 0;
+      for (let call = 0; call < 10; call++) await client.check({ service: '' });
+      expect(seen).toEqual(Array<string>(10).fill('two'));
+    } finally {
+      client.close();
+      await Promise.all([one.shutdown(0), two.shutdown(0)]);
+    }
+  });
+});

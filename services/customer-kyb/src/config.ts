@@ -18,7 +18,7 @@ export const customerKybConfigShape = {
   ...outboxConfigShape(DEFAULT_OUTBOX_RETENTION_MS),
   ...grpcClientConfigShape,
   /** identity, for a business's kyb_minimal_allowed (seed 5) at customer create. */
-  IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
+  IDENTITY_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50051'),
   /** The S3 API customer-kyb talks to (S3Proxy locally, the cloud's object storage in a cluster). */
   S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
   /**

@@ -13,10 +13,10 @@ export const dashboardConfigShape = {
   DASHBOARD_ORIGIN: z.url().default('http://127.0.0.1:8090'),
   /** The same environment's public API, shown to members (seed 1: dashboard and API base URL belong together). */
   API_BASE_URL: z.url().default('http://127.0.0.1:8080'),
-  IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
-  CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
-  NOTIFICATION_GRPC_ADDRESS: env.address('127.0.0.1:50053'),
-  PAYMENTS_GRPC_ADDRESS: env.address('127.0.0.1:50054'),
+  IDENTITY_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50051'),
+  CUSTOMER_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50052'),
+  NOTIFICATION_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50053'),
+  PAYMENTS_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50054'),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key; the gateways of this environment must use the same one (shared access cache). */
   REDIS_KEY_PREFIX: z

@@ -9,10 +9,10 @@ export const gatewayConfigShape = {
   GATEWAY_ADMIN_PORT: env.port(8081),
   /** Bearer token of the admin listener (the back office); long and random. */
   ADMIN_TOKEN: env.secret(32),
-  IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
-  CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
-  NOTIFICATION_GRPC_ADDRESS: env.address('127.0.0.1:50053'),
-  PAYMENTS_GRPC_ADDRESS: env.address('127.0.0.1:50054'),
+  IDENTITY_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50051'),
+  CUSTOMER_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50052'),
+  NOTIFICATION_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50053'),
+  PAYMENTS_GRPC_ADDRESS: env.grpcTarget('127.0.0.1:50054'),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Largest JSON body accepted; larger gets 413. */
   BODY_LIMIT: z
