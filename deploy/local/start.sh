@@ -39,6 +39,24 @@ client_secret=$(sandbox_field client_secret)
 business_id=$(sandbox_field business_id)
 dashboard_email=$(sandbox_field dashboard_email)
 dashboard_password=$(sandbox_field dashboard_password)
+# Replicas beyond the first (CORRIDOR_REPLICAS: services.sh records the counts it ran): their
+# addresses in the banner; with one of each the banner is as it always was.
+replica_lines=""
+if [ -s "$RUN_DIR/replicas" ] && awk '$2 > 1 { more = 1 } END { exit !more }' "$RUN_DIR/replicas"; then
+  replica_lines="  replicas    $(awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }' "$RUN_DIR/replicas") (docs/decisions/0036-local-replicas-and-supervision.md)
+"
+  while read -r service count; do
+    for ((k = 2; k <= count; k++)); do
+      offset=$((100 * (k - 1)))
+      case $service in
+        gateway) replica_lines+="$(printf '  %-11s public API http://127.0.0.1:%s, admin API http://127.0.0.1:%s' "gateway-$k" $((8080 + offset)) $((8081 + offset)))
+" ;;
+        dashboard) replica_lines+="$(printf '  %-11s http://127.0.0.1:%s' "dashboard-$k" $((8090 + offset)))
+" ;;
+      esac
+    done
+  done <"$RUN_DIR/replicas"
+fi
 token_curl="curl -sS --fail-with-body 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read wallet:read rates:read swap:create transaction:read fees:read currency:read'"
 
 cat <<MSG
@@ -47,7 +65,7 @@ Corridor is running (sandbox).
   public API  http://127.0.0.1:8080   (/healthz, /readyz)
   admin API   http://127.0.0.1:8081   (Authorization: Bearer \$(cat .local/admin-token))
   dashboard   http://127.0.0.1:8090   sign in as $dashboard_email, password $dashboard_password (owner)
-  sandbox     business $business_id "Sandbox Platform", full-access credentials
+${replica_lines}  sandbox     business $business_id "Sandbox Platform", full-access credentials
               in .local/sandbox.json (base_url, admin_url, admin_token, business_id, client_id, client_secret,
               dashboard_url, dashboard_email, dashboard_password)
   logs        .local/log/

@@ -8,6 +8,12 @@
 // or 78 (EX_CONFIG: its configuration is refused, and a restart cannot change that); the supervisor then
 // exits with that code. SIGTERM or SIGINT to the supervisor is a clean stop: forwarded to the child, waited
 // for (SIGKILL after 10 s), never restarted. Plain Node, no dependency: it runs before anything is built.
+//
+// Its death takes the child with it, also a SIGKILL that lets it forward nothing: the child gets one end
+// of a pipe as fd 3 (CORRIDOR_SUPERVISOR_FD) and, when it is Node, the preload exit-with-supervisor.mjs
+// (NODE_OPTIONS), which stops it once that pipe closes. The child's environment also names it
+// (CORRIDOR_SUPERVISED_AS=NAME), which lets services.sh tell its orphan from an unrelated process that
+// reuses its pid (docs/decisions/0036-local-replicas-and-supervision.md).
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync, writeSync } from 'node:fs';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -19,6 +25,7 @@ const MAX_DELAY_MS = 15_000;
 const HEALTHY_AFTER_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
 const EX_CONFIG = 78;
+const PRELOAD = new URL('./exit-with-supervisor.mjs', import.meta.url).href;
 
 /**
  * The wait before restarting a child that ran `uptimeMs`, after `streak` quick crashes in a row before it:
@@ -27,6 +34,15 @@ const EX_CONFIG = 78;
 export function backoff(streak, uptimeMs) {
   const next = uptimeMs >= HEALTHY_AFTER_MS ? 1 : streak + 1;
   return { streak: next, delayMs: Math.min(FIRST_DELAY_MS * 2 ** (next - 1), MAX_DELAY_MS) };
+}
+
+/**
+ * The child's environment: the supervisor's, plus the pipe's fd, the name it runs as, and the preload
+ * first in NODE_OPTIONS (a file URL: no space to quote).
+ */
+export function childEnvironment(name, env) {
+  const nodeOptions = [`--import=${PRELOAD}`, env.NODE_OPTIONS].filter(Boolean).join(' ');
+  return { ...env, CORRIDOR_SUPERVISOR_FD: '3', CORRIDOR_SUPERVISED_AS: name, NODE_OPTIONS: nodeOptions };
 }
 
 /** Whether an exit the supervisor did not ask for is a crash (restarted) rather than the child's own choice. */
@@ -53,7 +69,12 @@ function supervise(argv) {
 
   const start = () => {
     const startedAt = Date.now();
-    child = spawn(command, args, { stdio: 'inherit' });
+    // fd 3: the pipe whose end-of-file tells the child its supervisor is gone. Nothing is written on it.
+    child = spawn(command, args, {
+      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+      env: childEnvironment(name, process.env),
+    });
+    child.stdio[3]?.on('error', () => {});
     child.once('error', (error) => {
       say(`could not start ${name}: ${error.message}`);
       process.exit(1);
