@@ -11,6 +11,7 @@ const SLOWEST = [
   'supervision',
   'webhook-delivery',
   'dashboard-first-collection',
+  'read-your-writes',
   'kyc-sessions',
   'webhook-replay-mock',
   'outbox-crash',

@@ -39,7 +39,7 @@ client_secret=$(sandbox_field client_secret)
 business_id=$(sandbox_field business_id)
 dashboard_email=$(sandbox_field dashboard_email)
 dashboard_password=$(sandbox_field dashboard_password)
-token_curl="curl -s 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read wallet:read rates:read swap:create transaction:read fees:read currency:read'"
+token_curl="curl -sS --fail-with-body 127.0.0.1:8080/oauth/token -d grant_type=client_credentials -d client_id=$client_id -d client_secret=$client_secret -d scope='customer:read customer:write file:upload webhook:read wallet:read rates:read swap:create transaction:read fees:read currency:read'"
 
 cat <<MSG
 
@@ -55,13 +55,14 @@ Corridor is running (sandbox).
 Get an access token:
   $token_curl
 
-Call whoami with it:
-  TOKEN=\$($token_curl | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
+Call whoami with it (the token is read with a check: an error answer is shown, not kept as a token):
+  TOKEN=\$($token_curl | node -p 'const a = JSON.parse(require("fs").readFileSync(0, "utf8")); a.access_token || (console.error(JSON.stringify(a)), process.exit(1))')
   curl -s 127.0.0.1:8080/api/external/whoami -H "Authorization: Bearer \$TOKEN"
 
-Create a business customer, then read the list (docs/decisions/0008-customer-api.md has every route):
-  curl -s 127.0.0.1:8080/api/external/customer -H "Authorization: Bearer \$TOKEN" -H 'content-type: application/json' \\
-    -d '{"type":"business","business_name":"Acme Ltd","registration_number":"RC123456","incorporation_country":"NG","country":"NG"}'
+Create a VERIFIED business customer in one call (sandbox only: docs/decisions/0031-sandbox-shortcuts.md;
+every customer route is in docs/decisions/0008-customer-api.md), then read the list:
+  curl -sS --fail-with-body 127.0.0.1:8080/api/external/sandbox/customer -H "Authorization: Bearer \$TOKEN" \\
+    -H 'content-type: application/json' -d '{"verification_status":"VERIFIED"}'
   curl -s '127.0.0.1:8080/api/external/customer?paginate=true' -H "Authorization: Bearer \$TOKEN"
 
 List the webhooks sent to your URLs, newest first (register the URLs first: README.md, "Webhooks"):
@@ -71,18 +72,18 @@ Read the wallets, quote USD→NGN, swap 100.00 USD at that quote, list the swaps
 amounts are integers of minor units). The seed sets rates among NGN, USD, GBP, EUR and CAD and
 funds an empty NGN, USD, GBP or EUR wallet (10,000,000.00 NGN; 10,000.00 USD, GBP, EUR):
   curl -s 127.0.0.1:8080/api/external/wallet -H "Authorization: Bearer \$TOKEN"
-  QUOTE=\$(curl -s '127.0.0.1:8080/api/external/rates?from=USD&to=NGN' -H "Authorization: Bearer \$TOKEN" | sed -E 's/.*"quote_id":"([^"]+)".*/\\1/')
+  QUOTE=\$(curl -s '127.0.0.1:8080/api/external/rates?from=USD&to=NGN' -H "Authorization: Bearer \$TOKEN" | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).data.quote_id')
   curl -s 127.0.0.1:8080/api/external/swap -H "Authorization: Bearer \$TOKEN" -H 'content-type: application/json' \\
     -H "Idempotency-Key: \$(cat /proc/sys/kernel/random/uuid)" \\
     -d "{\\"from_currency\\":\\"USD\\",\\"to_currency\\":\\"NGN\\",\\"amount\\":10000,\\"quote_id\\":\\"\$QUOTE\\"}"
   curl -s '127.0.0.1:8080/api/external/transaction?type=SWAP' -H "Authorization: Bearer \$TOKEN"
 
-Operate it (pnpm corridor admin --help):
-  pnpm --silent corridor admin businesses create --name Acme
-  pnpm --silent corridor admin credentials create <business_id>
-  pnpm --silent corridor admin customers queue
-  pnpm --silent corridor admin wallets list $business_id
-  pnpm --silent corridor admin ledger check
+Operate it from the repository's root, no pnpm needed (npm run --silent corridor -- admin --help):
+  npm run --silent corridor -- admin businesses create --name Acme
+  npm run --silent corridor -- admin credentials create <business_id>
+  npm run --silent corridor -- admin customers queue
+  npm run --silent corridor -- admin wallets list $business_id
+  npm run --silent corridor -- admin ledger check
 
 Stop everything with: npm stop
 MSG

@@ -329,4 +329,43 @@ describe('the dashboard: from the back office’s invitation alone to a first sa
     expect(adminCalls).toEqual(['POST /admin/businesses', 'POST /admin/businesses/:id/members']);
     await api.expectBooksBalance();
   });
+
+  it('another business’s customer, delivery and KYC session are 404, and its customer cannot be reviewed to this owner, as in the API', async () => {
+    // The back office provisions a second platform; everything else is that platform's own API calls.
+    const other = await platform.createBusiness(`Other Platform ${unique()}`);
+    const theirToken = await platform.accessToken(
+      await platform.createCredentials(other.id),
+      'webhook:read webhook:write mock:webhook:trigger customer:read customer:write',
+    );
+    await platform.webhooks.register(theirToken, {
+      collection_url: receiver.url('/theirs'),
+      payout_url: receiver.url('/theirs'),
+    });
+    const theirCustomer = await platform.api('/api/external/sandbox/customer', theirToken, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ verification_status: 'VERIFIED' }),
+    });
+    expect(theirCustomer.status).toBe(201);
+    const { id: customerId } = ((await theirCustomer.json()) as { data: { id: string } }).data;
+    const mock = await platform.webhooks.mock(theirToken, { event: 'collection.successful' });
+    const theirSession = await platform.api('/api/external/kyc-session', theirToken, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customer_reference: `theirs-${unique()}`, requirements: ['DOCUMENTS'] }),
+    });
+    const { id: sessionId } = ((await theirSession.json()) as { data: { id: string } }).data;
+
+    await owner.goto(`/customers/${customerId}`, '44-cross-business-customer', 404);
+    await owner.goto(`/webhooks/deliveries/${mock.id}`, '45-cross-business-delivery', 404);
+    await owner.goto(`/kyc-sessions/${sessionId}`, '46-cross-business-kyc-session', 404);
+    await owner.goto(`/sandbox?customer_id=${customerId}`, '47-sandbox-their-customer');
+    await owner.page.select('#field-verdict', 'REJECTED');
+    await owner.click(
+      'form[action="/sandbox/customer-review"] button[type="submit"]',
+      '48-sandbox-their-customer-refused',
+      404,
+    );
+    expect(await owner.text()).toContain('Your business has no customer with this ID.');
+  });
 });

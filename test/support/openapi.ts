@@ -13,7 +13,7 @@ export interface DocumentedResponse {
 export interface OpenApiOperation {
   operationId: string;
   security?: Record<string, string[]>[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, DocumentedResponse>;
 }
 

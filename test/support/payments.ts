@@ -167,6 +167,7 @@ export class PaymentsService {
       KAFKA_TOPIC_PREFIX: this.platform.topicPrefix,
       CORRIDOR_ENVIRONMENT: this.platform.environment,
       IDENTITY_GRPC_ADDRESS: this.platform.identityAddress,
+      CUSTOMER_GRPC_ADDRESS: this.platform.customerAddress,
       OUTBOX_POLL_INTERVAL_MS: '200',
       ...this.platform.telemetryEnv(),
       ...this.extraEnv,

@@ -224,6 +224,11 @@ export class Platform {
     return `127.0.0.1:${this.identityPort}`;
   }
 
+  /** Where customer-kyb listens, for payments' reads of a customer its projection lags on (decision 0033). */
+  get customerAddress(): string {
+    return `127.0.0.1:${this.customerPort}`;
+  }
+
   /** The gateways' Redis key prefix: this platform's cache entries and counters only. */
   get redisKeyPrefix(): string {
     return `corridor-${this.topicPrefix.replace(/\.$/, '')}`;

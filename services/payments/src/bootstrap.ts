@@ -1,5 +1,6 @@
 import { deadLetterServiceRegistration, EventConsumer } from '@corridor/bus';
 import { topicName } from '@corridor/contracts/events';
+import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';
@@ -12,6 +13,7 @@ import { decideDueRefunds } from './collections/refunds.js';
 import { loadPaymentsConfig } from './config.js';
 import type { PaymentsContext } from './context.js';
 import { customerEventConsumer } from './customers/customer-event-consumer.js';
+import { customerKybSource } from './customers/customer-source.js';
 import { paymentsDatabase } from './database.js';
 import { LedgerAccounts } from './ledger/index.js';
 import { paymentsServiceRegistration } from './payments.grpc.js';
@@ -43,6 +45,14 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     defaultTimeoutMs: config.GRPC_TIMEOUT_MS,
   });
   service.onStop('identity client', () => identity.close(), 'after-server');
+  // Read-your-writes (decision 0033): asked when the customer projection cannot vouch for a customer.
+  // Half the deadline: the request it serves has GRPC_TIMEOUT_MS in all, and customer-kyb not answering
+  // in time is told as 503 (retry), not as the caller's own 504.
+  const customerKyb = createClient(CustomerService, {
+    address: config.CUSTOMER_GRPC_ADDRESS,
+    defaultTimeoutMs: Math.max(100, Math.floor(config.GRPC_TIMEOUT_MS / 2)),
+  });
+  service.onStop('customer-kyb client', () => customerKyb.close(), 'after-server');
 
   const context: PaymentsContext = {
     environment: config.CORRIDOR_ENVIRONMENT,
@@ -52,6 +62,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     quoteTtlMs: config.QUOTE_TTL_SECONDS * 1000,
     defaultSpreadBps: config.DEFAULT_SPREAD_BPS,
     identity,
+    customers: customerKybSource(customerKyb, { environment: config.CORRIDOR_ENVIRONMENT, logger: service.logger }),
     collectionRail: new SandboxCollectionRail({
       settleMs: config.SANDBOX_RAIL_SETTLE_MS,
       delayMs: config.SANDBOX_RAIL_DELAY_MS,

@@ -22,6 +22,11 @@ export const paymentsConfigShape = {
   ...grpcClientConfigShape,
   /** identity, to refuse a back-office adjustment of a business that does not exist. */
   IDENTITY_GRPC_ADDRESS: env.address('127.0.0.1:50051'),
+  /**
+   * customer-kyb, asked when the customer projection has not seen a customer or holds a status that
+   * would refuse the request: the platform reads its own writes (decision 0033).
+   */
+  CUSTOMER_GRPC_ADDRESS: env.address('127.0.0.1:50052'),
   /** How long a rate quote can be named by a swap (decision 0011). */
   QUOTE_TTL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** FX spread of a business without one of its own, in basis points off the mid-rate. */

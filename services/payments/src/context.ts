@@ -1,6 +1,7 @@
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
 import type { CollectionRail } from './collections/collection-rail.js';
+import type { CustomerSource } from './customers/customer-source.js';
 import type { LedgerAccounts } from './ledger/index.js';
 
 /** What every payments use case knows about where it runs. */
@@ -20,4 +21,9 @@ export interface PaymentsContext {
   cryptoBlockMs: number;
   /** To refuse back-office operations on a business that does not exist; absent in some tests. */
   identity?: Pick<ClientOf<typeof IdentityService>, 'getBusiness'>;
+  /**
+   * customer-kyb, asked when the customer projection cannot vouch for a customer (decision 0033);
+   * absent in specs of the projection alone.
+   */
+  customers?: CustomerSource;
 }

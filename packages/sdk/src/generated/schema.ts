@@ -5981,6 +5981,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "the body is not valid JSON",
+         *       "code": "MALFORMED_JSON"
+         *     }
+         */
         'application/json': components['schemas']['Error'];
       };
     };
@@ -5991,6 +5998,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "a query parameter’s percent-encoding is not UTF-8",
+         *       "code": "BAD_REQUEST"
+         *     }
+         */
         'application/json': components['schemas']['Error'];
       };
     };
@@ -6002,6 +6016,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "no usable access token",
+         *       "code": "TOKEN_MISSING"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?:
@@ -6022,16 +6043,30 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "the token lacks the scope this operation requires",
+         *       "code": "SCOPE_MISSING"
+         *     }
+         */
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description No such resource for this business; a resource of another business is answered the same way. */
+    /** @description No such resource for this business (e.g. CUSTOMER_NOT_FOUND); a resource of another business is answered the same way. */
     NotFound: {
       headers: {
         'x-request-id': components['headers']['RequestId'];
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "no such resource for this business",
+         *       "code": "CUSTOMER_NOT_FOUND"
+         *     }
+         */
         'application/json': components['schemas']['Error'];
       };
     };
@@ -6042,6 +6077,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "the body is larger than the gateway accepts",
+         *       "code": "BODY_TOO_LARGE"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?: 'BODY_TOO_LARGE';
@@ -6055,6 +6097,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "the body is not application/json",
+         *       "code": "UNSUPPORTED_MEDIA_TYPE"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?: 'UNSUPPORTED_MEDIA_TYPE' | 'BAD_REQUEST';
@@ -6068,6 +6117,18 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "validation or eligibility failed",
+         *       "code": "VALIDATION_FAILED",
+         *       "errors": {
+         *         "amount": [
+         *           "must be at least 1"
+         *         ]
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['Error'];
       };
     };
@@ -6082,6 +6143,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "rate limit exceeded",
+         *       "code": "RATE_LIMITED"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?: 'RATE_LIMITED';
@@ -6095,6 +6163,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "an unexpected error",
+         *       "code": "INTERNAL"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?: 'INTERNAL';
@@ -6109,6 +6184,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "a service Corridor depends on is unavailable",
+         *       "code": "SERVICE_UNAVAILABLE"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?: 'SERVICE_UNAVAILABLE' | 'RATE_LIMITER_UNAVAILABLE';
@@ -6122,6 +6204,13 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        /**
+         * @example {
+         *       "status": false,
+         *       "message": "a service Corridor depends on did not answer in time",
+         *       "code": "SERVICE_TIMEOUT"
+         *     }
+         */
         'application/json': components['schemas']['Error'] & {
           /** @enum {string} */
           code?: 'SERVICE_TIMEOUT';
@@ -6134,11 +6223,6 @@ export interface components {
     RequestId: string;
     /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
     IdempotencyKey: string;
-    /**
-     * @deprecated
-     * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-     */
-    LegacyApiKey: string;
   };
   requestBodies: never;
   headers: {
@@ -6170,6 +6254,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "grant_type": "client_credentials",
+         *       "client_id": "example",
+         *       "client_secret": "example",
+         *       "scope": "example"
+         *     }
+         */
         'application/x-www-form-urlencoded': {
           /** @enum {string} */
           grant_type: 'client_credentials';
@@ -6192,6 +6284,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "access_token": "example",
+           *       "token_type": "Bearer",
+           *       "expires_in": 1,
+           *       "scope": "example"
+           *     }
+           */
           'application/json': {
             /** @description send as Authorization: Bearer <access_token> */
             access_token: string;
@@ -6213,6 +6313,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "invalid_request",
+           *       "error_description": "example",
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "example"
+           *     }
+           */
           'application/json': components['schemas']['OAuthError'] & {
             /** @enum {string} */
             error?: 'invalid_request' | 'unsupported_grant_type' | 'invalid_scope';
@@ -6229,6 +6338,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "invalid_client",
+           *       "error_description": "example",
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "example"
+           *     }
+           */
           'application/json': components['schemas']['OAuthError'] & {
             /** @enum {string} */
             error?: 'invalid_client';
@@ -6244,6 +6362,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "unauthorized_client",
+           *       "error_description": "example",
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "example"
+           *     }
+           */
           'application/json': components['schemas']['OAuthError'] & {
             /** @enum {string} */
             error?: 'unauthorized_client';
@@ -6258,6 +6385,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "invalid_request",
+           *       "error_description": "example",
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "example"
+           *     }
+           */
           'application/json':
             | (components['schemas']['OAuthError'] & {
                 /** @enum {string} */
@@ -6277,6 +6413,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate_limited",
+           *       "error_description": "example",
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "example"
+           *     }
+           */
           'application/json': components['schemas']['OAuthError'] & {
             /** @enum {string} */
             error?: 'rate_limited';
@@ -6292,6 +6437,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "temporarily_unavailable",
+           *       "error_description": "example",
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "example"
+           *     }
+           */
           'application/json':
             | (components['schemas']['OAuthError'] & {
                 /** @enum {string} */
@@ -6319,6 +6473,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": true,
+           *       "message": "alive"
+           *     }
+           */
           'application/json': {
             /** @constant */
             status: true;
@@ -6347,6 +6507,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": true,
+           *       "message": "ready",
+           *       "dependencies": {}
+           *     }
+           */
           'application/json': {
             /** @constant */
             status: true;
@@ -6369,6 +6536,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "example",
+           *       "code": "NOT_READY",
+           *       "dependencies": {}
+           *     }
+           */
           'application/json': {
             /** @constant */
             status: false;
@@ -6400,6 +6575,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.1",
+           *       "info": {},
+           *       "paths": {}
+           *     }
+           */
           'application/json': {
             openapi: string;
             info: Record<string, never>;
@@ -6417,11 +6599,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -6438,6 +6615,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "authenticated",
+           *       "data": {
+           *         "business_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "environment": "sandbox",
+           *         "client_id": "example",
+           *         "scopes": [
+           *           "wallet:read"
+           *         ],
+           *         "token_expires_at": "2026-12-01T09:00:00.000Z",
+           *         "rate_limits": {
+           *           "per_minute": {
+           *             "limit": 0,
+           *             "remaining": 0,
+           *             "reset_seconds": 0
+           *           },
+           *           "per_hour": {
+           *             "limit": 0,
+           *             "remaining": 0,
+           *             "reset_seconds": 0
+           *           }
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'authenticated';
@@ -6526,11 +6729,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -6551,6 +6749,111 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customers retrieved",
+           *       "data": [
+           *         {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "type": "business",
+           *           "kyb_scope": "FULL",
+           *           "verification_status": "PENDING",
+           *           "business_name": "example",
+           *           "registration_number": "example",
+           *           "incorporation_country": "AD",
+           *           "trading_name": "example",
+           *           "business_type": "corporation",
+           *           "incorporation_date": "2026-12-01",
+           *           "industry_type": "example",
+           *           "business_description": "example",
+           *           "website": "example",
+           *           "source_of_funds": "business_revenue",
+           *           "estimated_annual_revenue": "0_99999",
+           *           "expected_monthly_payments": 1,
+           *           "account_purpose": "receive_payments_for_goods_and_services",
+           *           "operating_country": "AD",
+           *           "operating_street": "example",
+           *           "operating_city": "example",
+           *           "operating_state": "example",
+           *           "operating_zip_code": "example",
+           *           "country": "AD",
+           *           "street": "example",
+           *           "city": "example",
+           *           "state": "example",
+           *           "zip_code": "example",
+           *           "email": "example",
+           *           "phone": "example",
+           *           "owners": [
+           *             {
+           *               "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "first_name": "example",
+           *               "last_name": "example",
+           *               "ownership_percentage": 1,
+           *               "email": "example",
+           *               "phone": "example",
+           *               "date_of_birth": "2026-12-01",
+           *               "nationality": "AD",
+           *               "title": "example",
+           *               "has_control": true,
+           *               "is_signer": true,
+           *               "is_beneficial_owner": true,
+           *               "street": "example",
+           *               "city": "example",
+           *               "state": "example",
+           *               "zip_code": "example",
+           *               "country": "AD",
+           *               "id_document_type": "passport",
+           *               "id_document_number": "example",
+           *               "id_document_country": "AD",
+           *               "id_expiry_date": "2026-12-01",
+           *               "tin": "example",
+           *               "is_pep": true,
+           *               "usa_tax_residency": true,
+           *               "status": "PENDING",
+           *               "admin_comments": [
+           *                 "example"
+           *               ],
+           *               "id_document_front": {
+           *                 "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *                 "content_type": "application/pdf",
+           *                 "size_bytes": 0,
+           *                 "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *               },
+           *               "id_document_back": {
+           *                 "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *                 "content_type": "application/pdf",
+           *                 "size_bytes": 0,
+           *                 "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *               },
+           *               "created_at": "2026-12-01T09:00:00.000Z",
+           *               "updated_at": "2026-12-01T09:00:00.000Z"
+           *             }
+           *           ],
+           *           "documents": [
+           *             {
+           *               "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "type": "CERTIFICATE_OF_INCORPORATION",
+           *               "status": "PENDING",
+           *               "admin_comments": [
+           *                 "example"
+           *               ],
+           *               "file": {
+           *                 "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *                 "content_type": "application/pdf",
+           *                 "size_bytes": 0,
+           *                 "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *               },
+           *               "created_at": "2026-12-01T09:00:00.000Z",
+           *               "updated_at": "2026-12-01T09:00:00.000Z"
+           *             }
+           *           ],
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "submitted_at": "2026-12-01T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json':
             | {
                 /** @constant */
@@ -6636,6 +6939,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown or repeated query parameter, a verification_status or type outside its values, paginate other than true/false/1/0, page not a whole number from 1 to 100, per_page not from 1 to 100, page with cursor or per_page, cursor or per_page without paginate=true, or a cursor this list did not return",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -6653,17 +6968,22 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "type": "business",
+         *       "business_name": "Acme Trading Ltd",
+         *       "registration_number": "RC1204587",
+         *       "incorporation_country": "NG",
+         *       "country": "NG",
+         *       "email": "finance@example.com"
+         *     }
+         */
         'application/json':
           | {
               /** @constant */
@@ -7830,6 +8150,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer created';
@@ -7844,6 +8267,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -7856,6 +8286,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -7868,6 +8305,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, invalid, unknown or of the other type, or MINIMAL is not available to this platform",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -7883,11 +8332,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -7906,6 +8350,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer retrieved';
@@ -7930,11 +8477,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -7943,6 +8485,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "street": "12 Marina Road",
+         *       "city": "Lagos",
+         *       "state": "Lagos"
+         *     }
+         */
         'application/json': {
           /**
            * @description cannot change; sending the current type is harmless
@@ -8832,6 +9381,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer updated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer updated';
@@ -8846,6 +9498,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -8861,6 +9520,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is invalid, unknown or of the other type, or a rule between fields fails",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -8878,11 +9549,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -8891,6 +9557,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "zip_code": "101241",
+         *       "phone": "+234 801 234 5678"
+         *     }
+         */
         'application/json': {
           /** @description legal business name; required on create */
           business_name?: string;
@@ -9774,6 +10446,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "kyc data updated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'kyc data updated';
@@ -9788,6 +10563,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -9801,6 +10583,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -9813,6 +10602,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is invalid, unknown or of the other type, or a rule between fields fails",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -9830,11 +10631,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -9854,6 +10650,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer submitted for verification",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer submitted for verification';
@@ -9868,6 +10767,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the customer is already PROCESSING",
+           *       "code": "ALREADY_PROCESSING"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -9881,6 +10787,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -9891,6 +10804,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a readiness check failed",
+           *       "code": "READINESS_CHECK_FAILED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -9908,11 +10828,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -9921,6 +10836,24 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "owners": [
+         *         {
+         *           "first_name": "Ada",
+         *           "last_name": "Obi",
+         *           "ownership_percentage": 100,
+         *           "email": "ada.obi@example.com",
+         *           "date_of_birth": "1980-04-12",
+         *           "nationality": "NG",
+         *           "id_document_type": "passport",
+         *           "id_document_number": "A08123456",
+         *           "id_document_country": "NG",
+         *           "id_expiry_date": "2031-04-30"
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description 1 to 5 owners whose ownership_percentage values sum to exactly 100, emails unique; they start PENDING. Upload their ID files afterwards, then submit. */
           owners: components['schemas']['NewOwner'][];
@@ -10773,6 +11706,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer upgraded to FULL KYB",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer upgraded to FULL KYB';
@@ -10787,6 +11823,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10800,6 +11843,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10812,6 +11862,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "not a business customer",
+           *       "code": "NOT_A_BUSINESS"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10827,11 +11884,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -10851,6 +11903,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "owner removed",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'owner removed';
@@ -10865,6 +12020,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the owner is APPROVED or PROCESSING, or its customer is PROCESSING or VERIFIED",
+           *       "code": "OWNER_LOCKED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10886,11 +12048,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -10900,6 +12057,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "slot": "id_document_front",
+         *       "content_type": "image/png",
+         *       "content_length": 48213
+         *     }
+         */
         'application/json': {
           /**
            * @description id_document_front always; id_document_back only when id_document_type is drivers_license, id_card or resident_permit (a back for a passport is 422)
@@ -10928,6 +12092,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "upload url created",
+           *       "data": {
+           *         "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "upload_url": "https://example.com/corridor",
+           *         "method": "PUT",
+           *         "headers": {
+           *           "content-type": "example",
+           *           "content-length": "example"
+           *         },
+           *         "expires_at": "2026-12-01T09:00:00.000Z",
+           *         "max_size_bytes": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'upload url created';
@@ -10942,6 +12122,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10955,6 +12142,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10967,6 +12161,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a slot, content type or size that is not allowed, e.g. id_document_back for a passport",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -10984,11 +12190,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -10998,6 +12199,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "slot": "id_document_front",
+         *       "file_id": "9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d"
+         *     }
+         */
         'application/json': {
           /** @enum {string} */
           slot: 'id_document_front' | 'id_document_back';
@@ -11021,6 +12228,55 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "owner file attached",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "first_name": "example",
+           *         "last_name": "example",
+           *         "ownership_percentage": 1,
+           *         "email": "example",
+           *         "phone": "example",
+           *         "date_of_birth": "2026-12-01",
+           *         "nationality": "AD",
+           *         "title": "example",
+           *         "has_control": true,
+           *         "is_signer": true,
+           *         "is_beneficial_owner": true,
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "country": "AD",
+           *         "id_document_type": "passport",
+           *         "id_document_number": "example",
+           *         "id_document_country": "AD",
+           *         "id_expiry_date": "2026-12-01",
+           *         "tin": "example",
+           *         "is_pep": true,
+           *         "usa_tax_residency": true,
+           *         "status": "PENDING",
+           *         "admin_comments": [
+           *           "example"
+           *         ],
+           *         "id_document_front": {
+           *           "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 0,
+           *           "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "id_document_back": {
+           *           "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 0,
+           *           "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'owner file attached';
@@ -11035,6 +12291,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11048,6 +12311,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11060,6 +12330,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the file was not uploaded yet",
+           *       "code": "FILE_NOT_UPLOADED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11077,11 +12354,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -11090,6 +12362,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "content_type": "application/pdf",
+         *       "content_length": 183204
+         *     }
+         */
         'application/json': {
           /**
            * @description the type of the file; signed into the upload URL, so storage refuses any other
@@ -11113,6 +12391,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "upload url created",
+           *       "data": {
+           *         "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "upload_url": "https://example.com/corridor",
+           *         "method": "PUT",
+           *         "headers": {
+           *           "content-type": "example",
+           *           "content-length": "example"
+           *         },
+           *         "expires_at": "2026-12-01T09:00:00.000Z",
+           *         "max_size_bytes": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'upload url created';
@@ -11127,6 +12421,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11140,6 +12441,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11152,6 +12460,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a content type or size that is not allowed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11169,11 +12489,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -11182,6 +12497,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "type": "CERTIFICATE_OF_INCORPORATION",
+         *       "file_id": "9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d"
+         *     }
+         */
         'application/json': {
           /**
            * @description the first five are formation types (seed 2.3); submit needs at least one document of a formation type
@@ -11218,6 +12539,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "document registered",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "CERTIFICATE_OF_INCORPORATION",
+           *         "status": "PENDING",
+           *         "admin_comments": [
+           *           "example"
+           *         ],
+           *         "file": {
+           *           "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 0,
+           *           "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'document registered';
@@ -11232,6 +12574,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11245,6 +12594,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11257,6 +12613,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown type",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11272,11 +12640,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         customer: string;
@@ -11286,6 +12649,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "file_id": "9b4cad2e-5f7a-4b9c-8d3e-4f5a6b7c8d9e"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -11321,6 +12689,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "document replaced",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "CERTIFICATE_OF_INCORPORATION",
+           *         "status": "PENDING",
+           *         "admin_comments": [
+           *           "example"
+           *         ],
+           *         "file": {
+           *           "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "content_type": "application/pdf",
+           *           "size_bytes": 0,
+           *           "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'document replaced';
@@ -11335,6 +12724,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11350,6 +12746,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown type",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11367,17 +12775,20 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+         *       "file_category": "identity_front",
+         *       "content_type": "image/jpeg",
+         *       "content_length": 254811
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -11411,6 +12822,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "upload url created",
+           *       "data": {
+           *         "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "upload_url": "https://example.com/corridor",
+           *         "method": "PUT",
+           *         "headers": {
+           *           "content-type": "example",
+           *           "content-length": "example"
+           *         },
+           *         "expires_at": "2026-12-01T09:00:00.000Z",
+           *         "max_size_bytes": 1
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'upload url created';
@@ -11425,6 +12852,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11437,6 +12871,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "no such customer",
+           *       "code": "NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11447,6 +12888,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11459,6 +12907,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a category, content type or size that is not allowed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11476,11 +12936,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -11489,6 +12944,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "id_file": "9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -11515,6 +12975,109 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer files attached",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "PENDING",
+           *         "business_name": "example",
+           *         "registration_number": "example",
+           *         "incorporation_country": "AD",
+           *         "trading_name": "example",
+           *         "business_type": "corporation",
+           *         "incorporation_date": "2026-12-01",
+           *         "industry_type": "example",
+           *         "business_description": "example",
+           *         "website": "example",
+           *         "source_of_funds": "business_revenue",
+           *         "estimated_annual_revenue": "0_99999",
+           *         "expected_monthly_payments": 1,
+           *         "account_purpose": "receive_payments_for_goods_and_services",
+           *         "operating_country": "AD",
+           *         "operating_street": "example",
+           *         "operating_city": "example",
+           *         "operating_state": "example",
+           *         "operating_zip_code": "example",
+           *         "country": "AD",
+           *         "street": "example",
+           *         "city": "example",
+           *         "state": "example",
+           *         "zip_code": "example",
+           *         "email": "example",
+           *         "phone": "example",
+           *         "owners": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "first_name": "example",
+           *             "last_name": "example",
+           *             "ownership_percentage": 1,
+           *             "email": "example",
+           *             "phone": "example",
+           *             "date_of_birth": "2026-12-01",
+           *             "nationality": "AD",
+           *             "title": "example",
+           *             "has_control": true,
+           *             "is_signer": true,
+           *             "is_beneficial_owner": true,
+           *             "street": "example",
+           *             "city": "example",
+           *             "state": "example",
+           *             "zip_code": "example",
+           *             "country": "AD",
+           *             "id_document_type": "passport",
+           *             "id_document_number": "example",
+           *             "id_document_country": "AD",
+           *             "id_expiry_date": "2026-12-01",
+           *             "tin": "example",
+           *             "is_pep": true,
+           *             "usa_tax_residency": true,
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "id_document_front": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "PENDING",
+           *             "admin_comments": [
+           *               "example"
+           *             ],
+           *             "file": {
+           *               "file_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer files attached';
@@ -11529,6 +13092,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11542,6 +13112,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11554,6 +13131,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a business customer",
+           *       "code": "NOT_AN_INDIVIDUAL"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -11571,17 +13155,17 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "verification_status": "VERIFIED"
+         *     }
+         */
         'application/json':
           | {
               /** @constant */
@@ -12758,6 +14342,100 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer created",
+           *       "data": {
+           *         "id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "VERIFIED",
+           *         "business_name": "Sandbox Trading Ltd",
+           *         "registration_number": "SBX-3F9A1C7E20",
+           *         "incorporation_country": "GB",
+           *         "trading_name": null,
+           *         "business_type": null,
+           *         "incorporation_date": null,
+           *         "industry_type": null,
+           *         "business_description": null,
+           *         "website": null,
+           *         "source_of_funds": null,
+           *         "estimated_annual_revenue": null,
+           *         "expected_monthly_payments": null,
+           *         "account_purpose": null,
+           *         "operating_country": null,
+           *         "operating_street": null,
+           *         "operating_city": null,
+           *         "operating_state": null,
+           *         "operating_zip_code": null,
+           *         "country": "GB",
+           *         "street": null,
+           *         "city": null,
+           *         "state": null,
+           *         "zip_code": null,
+           *         "email": null,
+           *         "phone": null,
+           *         "owners": [
+           *           {
+           *             "id": "7e2f8b0a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+           *             "first_name": "Sandbox",
+           *             "last_name": "Owner",
+           *             "ownership_percentage": 100,
+           *             "email": null,
+           *             "phone": null,
+           *             "date_of_birth": "1980-01-01",
+           *             "nationality": "GB",
+           *             "title": null,
+           *             "has_control": null,
+           *             "is_signer": null,
+           *             "is_beneficial_owner": null,
+           *             "street": null,
+           *             "city": null,
+           *             "state": null,
+           *             "zip_code": null,
+           *             "country": null,
+           *             "id_document_type": "passport",
+           *             "id_document_number": "SBX8C2D4E6F10",
+           *             "id_document_country": "GB",
+           *             "id_expiry_date": "2031-12-01",
+           *             "tin": null,
+           *             "is_pep": null,
+           *             "usa_tax_residency": null,
+           *             "status": "APPROVED",
+           *             "admin_comments": [],
+           *             "id_document_front": {
+           *               "file_id": "9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": null,
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "8a3b9c1d-4e6f-4b8c-8d2e-3f4a5b6c7d8e",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "APPROVED",
+           *             "admin_comments": [],
+           *             "file": {
+           *               "file_id": "9b4cad2e-5f7a-4b9c-8d3e-4f5a6b7c8d9e",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer created';
@@ -12772,6 +14450,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12783,6 +14468,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12793,6 +14485,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12805,6 +14504,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is invalid, unknown or of the other type, verification_status is not VERIFIED or REJECTED, MINIMAL is asked for by a business not allow-listed for it",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12822,11 +14533,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -12835,6 +14541,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "verdict": "VERIFIED"
+         *     }
+         */
         'application/json': {
           /**
            * @description VERIFIED or REJECTED
@@ -12858,6 +14569,100 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "customer reviewed",
+           *       "data": {
+           *         "id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+           *         "type": "business",
+           *         "kyb_scope": "FULL",
+           *         "verification_status": "VERIFIED",
+           *         "business_name": "Sandbox Trading Ltd",
+           *         "registration_number": "SBX-3F9A1C7E20",
+           *         "incorporation_country": "GB",
+           *         "trading_name": null,
+           *         "business_type": null,
+           *         "incorporation_date": null,
+           *         "industry_type": null,
+           *         "business_description": null,
+           *         "website": null,
+           *         "source_of_funds": null,
+           *         "estimated_annual_revenue": null,
+           *         "expected_monthly_payments": null,
+           *         "account_purpose": null,
+           *         "operating_country": null,
+           *         "operating_street": null,
+           *         "operating_city": null,
+           *         "operating_state": null,
+           *         "operating_zip_code": null,
+           *         "country": "GB",
+           *         "street": null,
+           *         "city": null,
+           *         "state": null,
+           *         "zip_code": null,
+           *         "email": null,
+           *         "phone": null,
+           *         "owners": [
+           *           {
+           *             "id": "7e2f8b0a-1c3d-4e5f-8a9b-0c1d2e3f4a5b",
+           *             "first_name": "Sandbox",
+           *             "last_name": "Owner",
+           *             "ownership_percentage": 100,
+           *             "email": null,
+           *             "phone": null,
+           *             "date_of_birth": "1980-01-01",
+           *             "nationality": "GB",
+           *             "title": null,
+           *             "has_control": null,
+           *             "is_signer": null,
+           *             "is_beneficial_owner": null,
+           *             "street": null,
+           *             "city": null,
+           *             "state": null,
+           *             "zip_code": null,
+           *             "country": null,
+           *             "id_document_type": "passport",
+           *             "id_document_number": "SBX8C2D4E6F10",
+           *             "id_document_country": "GB",
+           *             "id_expiry_date": "2031-12-01",
+           *             "tin": null,
+           *             "is_pep": null,
+           *             "usa_tax_residency": null,
+           *             "status": "APPROVED",
+           *             "admin_comments": [],
+           *             "id_document_front": {
+           *               "file_id": "9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "id_document_back": null,
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "documents": [
+           *           {
+           *             "id": "8a3b9c1d-4e6f-4b8c-8d2e-3f4a5b6c7d8e",
+           *             "type": "CERTIFICATE_OF_INCORPORATION",
+           *             "status": "APPROVED",
+           *             "admin_comments": [],
+           *             "file": {
+           *               "file_id": "9b4cad2e-5f7a-4b9c-8d3e-4f5a6b7c8d9e",
+           *               "content_type": "application/pdf",
+           *               "size_bytes": 0,
+           *               "uploaded_at": "2026-12-01T09:00:00.000Z"
+           *             },
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'customer reviewed';
@@ -12872,6 +14677,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12883,6 +14695,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12893,6 +14712,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no customer with this id",
+           *       "code": "CUSTOMER_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12903,6 +14729,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12915,6 +14748,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "verdict is missing or not VERIFIED or REJECTED, comment is blank or longer than 2000 characters, or the body has another field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -12936,11 +14781,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -12957,6 +14797,53 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "customer_reference": "example",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "requirements": [
+           *             "DOCUMENTS"
+           *           ],
+           *           "status": "PENDING",
+           *           "result": "APPROVED",
+           *           "rejection_reason": "example",
+           *           "rejection_type": "FINAL",
+           *           "verification_url": "https://example.com/corridor",
+           *           "redirect_url": "example",
+           *           "captures": [
+           *             {
+           *               "kind": "document",
+           *               "content_type": "image/png",
+           *               "size_bytes": 0,
+           *               "captured_at": "2026-12-01T09:00:00.000Z"
+           *             }
+           *           ],
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "submitted_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "expired_at": "2026-12-01T09:00:00.000Z",
+           *           "cancelled_at": "2026-12-01T09:00:00.000Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": null,
+           *         "last": null,
+           *         "prev": "https://example.com/corridor",
+           *         "next": "https://example.com/corridor"
+           *       },
+           *       "meta": {
+           *         "path": "https://example.com/corridor",
+           *         "per_page": 1,
+           *         "next_cursor": "example",
+           *         "prev_cursor": "example"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['KycSession'][];
             links: {
@@ -12994,6 +14881,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown or repeated parameter, status not one of PENDING, PROCESSING, COMPLETED, EXPIRED, CANCELLED, customer_id not a uuid, or per_page outside 1..100",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13011,17 +14910,22 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_reference": "user-42",
+         *       "requirements": [
+         *         "DOCUMENTS",
+         *         "SELFIE"
+         *       ],
+         *       "redirect_url": "https://example.com/kyc/done"
+         *     }
+         */
         'application/json': {
           /** @description your reference for the person, returned in the session and its webhooks; a reference rejected with FINAL cannot start another session */
           customer_reference: string;
@@ -13049,6 +14953,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "kyc session created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_reference": "example",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "requirements": [
+           *           "DOCUMENTS"
+           *         ],
+           *         "status": "PENDING",
+           *         "result": "APPROVED",
+           *         "rejection_reason": "example",
+           *         "rejection_type": "FINAL",
+           *         "verification_url": "https://example.com/corridor",
+           *         "redirect_url": "example",
+           *         "captures": [
+           *           {
+           *             "kind": "document",
+           *             "content_type": "image/png",
+           *             "size_bytes": 0,
+           *             "captured_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "expires_at": "2026-12-01T09:00:00.000Z",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z",
+           *         "expired_at": "2026-12-01T09:00:00.000Z",
+           *         "cancelled_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'kyc session created';
@@ -13063,6 +15001,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13075,6 +15020,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13087,6 +15039,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, malformed or unknown",
+           *       "code": "FACE_MATCH"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13102,11 +15061,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -13125,6 +15079,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "kyc session retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_reference": "example",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "requirements": [
+           *           "DOCUMENTS"
+           *         ],
+           *         "status": "PENDING",
+           *         "result": "APPROVED",
+           *         "rejection_reason": "example",
+           *         "rejection_type": "FINAL",
+           *         "verification_url": "https://example.com/corridor",
+           *         "redirect_url": "example",
+           *         "captures": [
+           *           {
+           *             "kind": "document",
+           *             "content_type": "image/png",
+           *             "size_bytes": 0,
+           *             "captured_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "expires_at": "2026-12-01T09:00:00.000Z",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z",
+           *         "expired_at": "2026-12-01T09:00:00.000Z",
+           *         "cancelled_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'kyc session retrieved';
@@ -13142,6 +15130,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no KYC session with this id",
+           *       "code": "KYC_SESSION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13160,11 +15155,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -13184,6 +15174,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "kyc session cancelled",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_reference": "example",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "requirements": [
+           *           "DOCUMENTS"
+           *         ],
+           *         "status": "PENDING",
+           *         "result": "APPROVED",
+           *         "rejection_reason": "example",
+           *         "rejection_type": "FINAL",
+           *         "verification_url": "https://example.com/corridor",
+           *         "redirect_url": "example",
+           *         "captures": [
+           *           {
+           *             "kind": "document",
+           *             "content_type": "image/png",
+           *             "size_bytes": 0,
+           *             "captured_at": "2026-12-01T09:00:00.000Z"
+           *           }
+           *         ],
+           *         "expires_at": "2026-12-01T09:00:00.000Z",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "submitted_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z",
+           *         "expired_at": "2026-12-01T09:00:00.000Z",
+           *         "cancelled_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'kyc session cancelled';
@@ -13198,6 +15222,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the session is already COMPLETED or EXPIRED",
+           *       "code": "KYC_SESSION_NOT_OPEN"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13210,6 +15241,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no KYC session with this id",
+           *       "code": "KYC_SESSION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13220,6 +15258,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13230,6 +15275,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "validation or eligibility failed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13245,11 +15302,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -13266,6 +15318,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "webhook retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "collection_url": "https://example.com/corridor",
+           *         "payout_url": "https://example.com/corridor",
+           *         "kyc_url": "https://example.com/corridor",
+           *         "signing_secret_last4": "exam",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'webhook retrieved';
@@ -13283,6 +15349,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the business has not registered webhook URLs yet",
+           *       "code": "WEBHOOK_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13301,17 +15374,19 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "collection_url": "https://example.com/corridor/collections",
+         *       "payout_url": "https://example.com/corridor/payouts",
+         *       "kyc_url": "https://example.com/corridor/kyc"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -13343,6 +15418,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "webhook registered",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "collection_url": "https://example.com/corridor",
+           *         "payout_url": "https://example.com/corridor",
+           *         "kyc_url": "https://example.com/corridor",
+           *         "signing_secret_last4": "exam",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "signing_secret": "whsec_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgc2V"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'webhook registered';
@@ -13357,6 +15447,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13369,6 +15466,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the business already has a registration",
+           *       "code": "WEBHOOK_ALREADY_REGISTERED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13381,6 +15485,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a URL is missing, not an absolute https",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13396,11 +15512,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -13409,6 +15520,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "payout_url": "https://example.com/corridor/payouts/v2",
+         *       "kyc_url": null
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -13439,6 +15556,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "webhook updated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "collection_url": "https://example.com/corridor",
+           *         "payout_url": "https://example.com/corridor",
+           *         "kyc_url": "https://example.com/corridor",
+           *         "signing_secret_last4": "exam",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "signing_secret": "whsec_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgc2V"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'webhook updated';
@@ -13456,6 +15588,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no registration with this id",
+           *       "code": "WEBHOOK_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13468,6 +15607,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a URL is missing, not an absolute https",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13504,11 +15655,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -13525,6 +15671,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10",
+           *           "event_id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+           *           "event": "customer.status_changed",
+           *           "destination": "kyc_url",
+           *           "url": "https://platform.example/hooks/kyc",
+           *           "status": "failed",
+           *           "attempt_count": 5,
+           *           "next_attempt_at": null,
+           *           "mock": false,
+           *           "payload": {
+           *             "event": "customer.status_changed",
+           *             "data": {
+           *               "customer_id": "9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45",
+           *               "business_id": "4b8f3c2e-7a1d-4e5f-8c9b-0a1b2c3d4e5f",
+           *               "customer_type": "business",
+           *               "kyb_scope": "FULL",
+           *               "old_status": "PROCESSING",
+           *               "new_status": "VERIFIED",
+           *               "changed_at": "2026-11-21T09:00:00.000Z"
+           *             }
+           *           },
+           *           "created_at": "2026-11-21T09:00:00.120Z",
+           *           "updated_at": "2026-11-21T10:21:03.480Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": null,
+           *         "last": null,
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "path": "https://api.corridor.example/api/external/webhook/deliveries",
+           *         "per_page": 15,
+           *         "next_cursor": null,
+           *         "prev_cursor": null
+           *       }
+           *     }
+           */
           'application/json':
             | {
                 data: components['schemas']['WebhookDelivery'][];
@@ -13605,6 +15794,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown or repeated query parameter, a status outside its values, an unknown event, from or to not an ISO 8601 date-time with a time zone, from not before to, page not a whole number from 1 to 100, per_page not from 1 to 100, page with cursor or per_page, or a cursor this list did not return",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13622,17 +15823,18 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "since": "2026-11-21T00:00:00Z",
+         *       "until": "2026-11-22T00:00:00Z"
+         *     }
+         */
         'application/json': {
           /**
            * Format: date-time
@@ -13659,6 +15861,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "failed webhook deliveries queued for replay",
+           *       "data": {
+           *         "queued": 0
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'failed webhook deliveries queued for replay';
@@ -13676,6 +15886,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13688,6 +15905,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13700,6 +15924,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "since is missing, since or until is not an ISO 8601 date-time, since is not before until, or the body has an unknown property",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13715,11 +15951,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -13738,6 +15969,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "webhook delivery retrieved",
+           *       "data": {
+           *         "id": "0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10",
+           *         "event_id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+           *         "event": "customer.status_changed",
+           *         "destination": "kyc_url",
+           *         "url": "https://platform.example/hooks/kyc",
+           *         "status": "failed",
+           *         "attempt_count": 5,
+           *         "next_attempt_at": null,
+           *         "mock": false,
+           *         "payload": {
+           *           "event": "customer.status_changed",
+           *           "data": {
+           *             "customer_id": "9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45",
+           *             "business_id": "4b8f3c2e-7a1d-4e5f-8c9b-0a1b2c3d4e5f",
+           *             "customer_type": "business",
+           *             "kyb_scope": "FULL",
+           *             "old_status": "PROCESSING",
+           *             "new_status": "VERIFIED",
+           *             "changed_at": "2026-11-21T09:00:00.000Z"
+           *           }
+           *         },
+           *         "created_at": "2026-11-21T09:00:00.120Z",
+           *         "updated_at": "2026-11-21T10:21:03.480Z",
+           *         "attempts": [
+           *           {
+           *             "number": 5,
+           *             "trigger": "scheduled",
+           *             "started_at": "2026-11-21T10:21:00.000Z",
+           *             "duration_ms": 3480,
+           *             "outcome": "failed",
+           *             "status_code": 503,
+           *             "error_class": "http_status",
+           *             "error_message": "the receiver answered 503",
+           *             "response_body": "upstream unavailable"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'webhook delivery retrieved';
@@ -13755,6 +16029,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no delivery with this id",
+           *       "code": "NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13773,11 +16054,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -13797,6 +16073,71 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "webhook delivery replayed",
+           *       "data": {
+           *         "id": "0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10",
+           *         "event_id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+           *         "event": "customer.status_changed",
+           *         "destination": "kyc_url",
+           *         "url": "https://platform.example/hooks/kyc",
+           *         "status": "succeeded",
+           *         "attempt_count": 6,
+           *         "next_attempt_at": null,
+           *         "mock": false,
+           *         "payload": {
+           *           "event": "customer.status_changed",
+           *           "data": {
+           *             "customer_id": "9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45",
+           *             "business_id": "4b8f3c2e-7a1d-4e5f-8c9b-0a1b2c3d4e5f",
+           *             "customer_type": "business",
+           *             "kyb_scope": "FULL",
+           *             "old_status": "PROCESSING",
+           *             "new_status": "VERIFIED",
+           *             "changed_at": "2026-11-21T09:00:00.000Z"
+           *           }
+           *         },
+           *         "created_at": "2026-11-21T09:00:00.120Z",
+           *         "updated_at": "2026-11-21T11:02:10.000Z",
+           *         "attempts": [
+           *           {
+           *             "number": 5,
+           *             "trigger": "scheduled",
+           *             "started_at": "2026-11-21T10:21:00.000Z",
+           *             "duration_ms": 3480,
+           *             "outcome": "failed",
+           *             "status_code": 503,
+           *             "error_class": "http_status",
+           *             "error_message": "the receiver answered 503",
+           *             "response_body": "upstream unavailable"
+           *           },
+           *           {
+           *             "number": 6,
+           *             "trigger": "replay",
+           *             "started_at": "2026-11-21T11:02:10.000Z",
+           *             "duration_ms": 182,
+           *             "outcome": "succeeded",
+           *             "status_code": 200,
+           *             "error_class": null,
+           *             "error_message": null,
+           *             "response_body": null
+           *           }
+           *         ],
+           *         "attempt": {
+           *           "number": 6,
+           *           "trigger": "replay",
+           *           "started_at": "2026-11-21T11:02:10.000Z",
+           *           "duration_ms": 182,
+           *           "outcome": "succeeded",
+           *           "status_code": 200,
+           *           "error_class": null,
+           *           "error_message": null,
+           *           "response_body": null
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'webhook delivery replayed';
@@ -13811,6 +16152,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a query parameter’s percent-encoding is not UTF-8",
+           *       "code": "BAD_REQUEST"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13823,6 +16171,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no delivery with this id",
+           *       "code": "NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13833,6 +16188,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13843,6 +16205,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "validation or eligibility failed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13860,17 +16234,20 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "event": "merchant.kyc.session.completed",
+         *       "data": {
+         *         "customer_reference": "user-42"
+         *       }
+         *     }
+         */
         'application/json': {
           /** @enum {unknown} */
           event:
@@ -13904,6 +16281,71 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "mock webhook sent",
+           *       "data": {
+           *         "id": "0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10",
+           *         "event_id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+           *         "event": "customer.status_changed",
+           *         "destination": "kyc_url",
+           *         "url": "https://platform.example/hooks/kyc",
+           *         "status": "succeeded",
+           *         "attempt_count": 6,
+           *         "next_attempt_at": null,
+           *         "mock": false,
+           *         "payload": {
+           *           "event": "customer.status_changed",
+           *           "data": {
+           *             "customer_id": "9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45",
+           *             "business_id": "4b8f3c2e-7a1d-4e5f-8c9b-0a1b2c3d4e5f",
+           *             "customer_type": "business",
+           *             "kyb_scope": "FULL",
+           *             "old_status": "PROCESSING",
+           *             "new_status": "VERIFIED",
+           *             "changed_at": "2026-11-21T09:00:00.000Z"
+           *           }
+           *         },
+           *         "created_at": "2026-11-21T09:00:00.120Z",
+           *         "updated_at": "2026-11-21T11:02:10.000Z",
+           *         "attempts": [
+           *           {
+           *             "number": 5,
+           *             "trigger": "scheduled",
+           *             "started_at": "2026-11-21T10:21:00.000Z",
+           *             "duration_ms": 3480,
+           *             "outcome": "failed",
+           *             "status_code": 503,
+           *             "error_class": "http_status",
+           *             "error_message": "the receiver answered 503",
+           *             "response_body": "upstream unavailable"
+           *           },
+           *           {
+           *             "number": 6,
+           *             "trigger": "replay",
+           *             "started_at": "2026-11-21T11:02:10.000Z",
+           *             "duration_ms": 182,
+           *             "outcome": "succeeded",
+           *             "status_code": 200,
+           *             "error_class": null,
+           *             "error_message": null,
+           *             "response_body": null
+           *           }
+           *         ],
+           *         "attempt": {
+           *           "number": 6,
+           *           "trigger": "replay",
+           *           "started_at": "2026-11-21T11:02:10.000Z",
+           *           "duration_ms": 182,
+           *           "outcome": "succeeded",
+           *           "status_code": 200,
+           *           "error_class": null,
+           *           "error_message": null,
+           *           "response_body": null
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'mock webhook sent';
@@ -13918,6 +16360,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13929,6 +16378,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13939,6 +16395,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the business has not registered webhook URLs yet",
+           *       "code": "WEBHOOK_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13949,6 +16412,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13961,6 +16431,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "event is missing or unknown, or goes to kyc_url and the registration has none, or data has a member the example does not",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -13976,11 +16458,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -13997,6 +16474,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "currencies retrieved",
+           *       "data": [
+           *         {
+           *           "code": "NGN",
+           *           "name": "example",
+           *           "exponent": 0,
+           *           "operations": [
+           *             "swap"
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'currencies retrieved';
@@ -14014,6 +16506,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a query parameter is given",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14032,11 +16536,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14053,6 +16552,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "rate retrieved",
+           *       "data": {
+           *         "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "from_currency": "NGN",
+           *         "to_currency": "NGN",
+           *         "rate": "0.000649",
+           *         "mid_rate": "example",
+           *         "spread_bps": 0,
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "expires_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'rate retrieved';
@@ -14070,6 +16584,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "from or to is missing or not a currency code, an unknown or repeated parameter",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14089,11 +16615,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14110,6 +16631,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "fees retrieved",
+           *       "data": {
+           *         "type": "swap",
+           *         "currency": "NGN",
+           *         "amount": 0,
+           *         "flat": 0,
+           *         "percentage_bps": 0,
+           *         "percentage_amount": 0,
+           *         "minimum": 0,
+           *         "maximum": 0,
+           *         "total": 0
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'fees retrieved';
@@ -14127,6 +16664,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "type, currency or amount is missing or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14142,11 +16691,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14163,6 +16707,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "wallets retrieved",
+           *       "data": [
+           *         {
+           *           "currency": "NGN",
+           *           "available_balance": -9007199254740991,
+           *           "pending_balance": -9007199254740991,
+           *           "ledger_balance": -9007199254740991,
+           *           "updated_at": "2026-12-01T09:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'wallets retrieved';
@@ -14180,6 +16738,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a query parameter is given",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14197,17 +16767,21 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "from_currency": "NGN",
+         *       "to_currency": "USD",
+         *       "amount": 1500000,
+         *       "amount_side": "from",
+         *       "reference": "swap-1042"
+         *     }
+         */
         'application/json': {
           /**
            * @description the wallet money leaves
@@ -14249,6 +16823,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "swap created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'swap created';
@@ -14263,6 +16903,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14275,6 +16922,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "reference is already used by another of your transactions",
+           *       "code": "REFERENCE_ALREADY_USED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14287,6 +16941,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown, or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14302,11 +16968,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -14325,6 +16986,85 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "transaction retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "refund": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'transaction retrieved';
@@ -14342,6 +17082,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no transaction with this id",
+           *       "code": "TRANSACTION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14367,11 +17114,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14388,6 +17130,85 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "type": "SWAP",
+           *           "status": "PENDING",
+           *           "currency": "NGN",
+           *           "amount": -9007199254740991,
+           *           "fee": 0,
+           *           "net": -9007199254740991,
+           *           "reference": "example",
+           *           "description": "example",
+           *           "refund_status": "processing",
+           *           "swap_details": {
+           *             "from_currency": "NGN",
+           *             "from_amount": 0,
+           *             "to_currency": "NGN",
+           *             "to_amount": 0,
+           *             "rate": "example",
+           *             "fee": 0,
+           *             "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "amount_side": "from"
+           *           },
+           *           "collection_details": {
+           *             "method": "bank_transfer",
+           *             "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "sender_name": "example",
+           *             "description": "example",
+           *             "redirect_url": "example",
+           *             "payment_link": "https://example.com/corridor",
+           *             "expires_at": "2026-12-01T09:00:00.000Z",
+           *             "completed_at": "2026-12-01T09:00:00.000Z",
+           *             "failure_reason": "account_closed",
+           *             "rail_reference": "example",
+           *             "payer_email": "example",
+           *             "crypto": {
+           *               "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *               "asset": "USDT",
+           *               "network": "TRON",
+           *               "address": "example",
+           *               "asset_amount": "250000000",
+           *               "tx_hash": "example",
+           *               "confirmations": 0,
+           *               "confirmations_required": 20
+           *             }
+           *           },
+           *           "refund_details": {
+           *             "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "status": "processing",
+           *             "amount": 1,
+           *             "currency": "GBP",
+           *             "reason": "example",
+           *             "reference": "example",
+           *             "failure_reason": "example",
+           *             "created_at": "2026-12-01T09:00:00.000Z",
+           *             "updated_at": "2026-12-01T09:00:00.000Z",
+           *             "completed_at": "2026-12-01T09:00:00.000Z"
+           *           },
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": null,
+           *         "last": null,
+           *         "prev": "https://example.com/corridor",
+           *         "next": "https://example.com/corridor"
+           *       },
+           *       "meta": {
+           *         "path": "https://example.com/corridor",
+           *         "per_page": 1,
+           *         "next_cursor": "example",
+           *         "prev_cursor": "example"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Transaction'][];
             links: {
@@ -14425,6 +17246,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown or repeated parameter, a status or type outside its values, a from or to that is not an ISO 8601 date-time with a time zone, from not before to, or per_page outside 1..100",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14442,17 +17275,22 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "amount": 500000,
+         *       "currency": "NGN",
+         *       "bank_code": "058",
+         *       "account_number": "0123456785",
+         *       "narration": "Supplier invoice 1042",
+         *       "reference": "payout-1042"
+         *     }
+         */
         'application/json': {
           /** @description minor units the destination receives; the fee is charged on top */
           amount: number;
@@ -14468,7 +17306,7 @@ export interface operations {
           bank_code?: string;
           /**
            * @description NUBAN, UK account number, IBAN or US account number, without spaces
-           * @example 0123456789
+           * @example 0123456785
            */
           account_number?: string;
           /**
@@ -14500,6 +17338,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "payout created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "status": "pending",
+           *         "amount": 1,
+           *         "fee": 0,
+           *         "currency": "NGN",
+           *         "reference": "example",
+           *         "narration": "example",
+           *         "destination": {
+           *           "bank_code": "058",
+           *           "bank_name": "example",
+           *           "account_number": "0123456789",
+           *           "account_name": "example",
+           *           "currency": "NGN"
+           *         },
+           *         "beneficiary_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "failure_reason": "invalid_account",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z",
+           *         "reversed_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'payout created';
@@ -14514,6 +17379,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14526,6 +17398,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "reference is already used by another of your transactions",
+           *       "code": "REFERENCE_ALREADY_USED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14538,6 +17417,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14553,11 +17444,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -14576,6 +17462,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "payout retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "status": "pending",
+           *         "amount": 1,
+           *         "fee": 0,
+           *         "currency": "NGN",
+           *         "reference": "example",
+           *         "narration": "example",
+           *         "destination": {
+           *           "bank_code": "058",
+           *           "bank_name": "example",
+           *           "account_number": "0123456789",
+           *           "account_name": "example",
+           *           "currency": "NGN"
+           *         },
+           *         "beneficiary_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "failure_reason": "invalid_account",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z",
+           *         "reversed_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'payout retrieved';
@@ -14593,6 +17506,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no payout with this id",
+           *       "code": "PAYOUT_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14612,11 +17532,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14633,6 +17548,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "banks retrieved",
+           *       "data": [
+           *         {
+           *           "code": "058",
+           *           "name": "example",
+           *           "country": "NG",
+           *           "currency": "NGN",
+           *           "scheme": "nuban"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'banks retrieved';
@@ -14650,6 +17579,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "country is not an ISO 3166 alpha-2 code or currency not a currency code, or an unknown or repeated parameter",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14668,11 +17609,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14689,6 +17625,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "account retrieved",
+           *       "data": {
+           *         "bank_code": "058",
+           *         "bank_name": "example",
+           *         "account_number": "0123456789",
+           *         "account_name": "example",
+           *         "currency": "NGN"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'account retrieved';
@@ -14706,6 +17654,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "bank_code or account_number is missing or not letters and digits, or an unknown or repeated parameter",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14724,11 +17684,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14745,6 +17700,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "bank_code": "058",
+           *           "bank_name": "example",
+           *           "account_number": "0123456789",
+           *           "account_name": "example",
+           *           "currency": "NGN",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "last_used_at": "2026-12-01T09:00:00.000Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": null,
+           *         "last": null,
+           *         "prev": "https://example.com/corridor",
+           *         "next": "https://example.com/corridor"
+           *       },
+           *       "meta": {
+           *         "path": "https://example.com/corridor",
+           *         "per_page": 1,
+           *         "next_cursor": "example",
+           *         "prev_cursor": "example"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Beneficiary'][];
             links: {
@@ -14782,6 +17765,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "per_page outside 1..100, an empty cursor, an unknown or repeated parameter",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14797,11 +17792,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -14820,6 +17810,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "beneficiary retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "bank_code": "058",
+           *         "bank_name": "example",
+           *         "account_number": "0123456789",
+           *         "account_name": "example",
+           *         "currency": "NGN",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "last_used_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'beneficiary retrieved';
@@ -14837,6 +17842,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no beneficiary with this id",
+           *       "code": "BENEFICIARY_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14859,11 +17871,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -14880,6 +17887,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "currency": "NGN",
+           *           "status": "active",
+           *           "account_name": "example",
+           *           "account_number": "9912345678",
+           *           "bank_name": "example",
+           *           "bank_code": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "closed_at": "2026-12-01T09:00:00.000Z",
+           *           "close_reason": "requested"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": null,
+           *         "last": null,
+           *         "prev": "https://example.com/corridor",
+           *         "next": "https://example.com/corridor"
+           *       },
+           *       "meta": {
+           *         "path": "https://example.com/corridor",
+           *         "per_page": 1,
+           *         "next_cursor": "example",
+           *         "prev_cursor": "example"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['VirtualAccount'][];
             links: {
@@ -14917,6 +17955,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown or repeated parameter, customer_id not a uuid, status not active or closed, or per_page outside 1..100",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14934,17 +17984,18 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+         *       "currency": "NGN"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -14971,6 +18022,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "virtual account created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "currency": "NGN",
+           *         "status": "active",
+           *         "account_name": "example",
+           *         "account_number": "9912345678",
+           *         "bank_name": "example",
+           *         "bank_code": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "closed_at": "2026-12-01T09:00:00.000Z",
+           *         "close_reason": "requested"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'virtual account created';
@@ -14985,6 +18054,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -14997,6 +18073,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15009,6 +18092,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, malformed or unknown",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15024,11 +18119,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -15045,6 +18135,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "identification types retrieved",
+           *       "data": [
+           *         {
+           *           "code": "BVN",
+           *           "name": "example",
+           *           "country": "NG",
+           *           "customer_types": [
+           *             "individual"
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'identification types retrieved';
@@ -15062,6 +18167,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a query parameter was given",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15077,11 +18194,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -15100,6 +18212,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "virtual account retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "currency": "NGN",
+           *         "status": "active",
+           *         "account_name": "example",
+           *         "account_number": "9912345678",
+           *         "bank_name": "example",
+           *         "bank_code": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "closed_at": "2026-12-01T09:00:00.000Z",
+           *         "close_reason": "requested"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'virtual account retrieved';
@@ -15117,6 +18247,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no virtual account with this id",
+           *       "code": "VIRTUAL_ACCOUNT_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15135,11 +18272,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -15159,6 +18291,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "virtual account closed",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "currency": "NGN",
+           *         "status": "active",
+           *         "account_name": "example",
+           *         "account_number": "9912345678",
+           *         "bank_name": "example",
+           *         "bank_code": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "closed_at": "2026-12-01T09:00:00.000Z",
+           *         "close_reason": "requested"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'virtual account closed';
@@ -15173,6 +18323,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a query parameter’s percent-encoding is not UTF-8",
+           *       "code": "BAD_REQUEST"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15185,6 +18342,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no virtual account with this id",
+           *       "code": "VIRTUAL_ACCOUNT_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15195,6 +18359,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15205,6 +18376,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "validation or eligibility failed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15222,17 +18405,22 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+         *       "amount": 250000,
+         *       "currency": "NGN",
+         *       "description": "Invoice 1042",
+         *       "redirect_url": "https://example.com/checkout/done",
+         *       "reference": "collection-1042"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -15267,6 +18455,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "collection created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'collection created';
@@ -15281,6 +18535,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15293,6 +18554,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "reference is already used by another of your transactions",
+           *       "code": "REFERENCE_ALREADY_USED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15305,6 +18573,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15320,11 +18600,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -15343,6 +18618,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "collection retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'collection retrieved';
@@ -15360,6 +18701,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no collection with this id",
+           *       "code": "COLLECTION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15376,11 +18724,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
@@ -15397,6 +18740,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "crypto networks retrieved",
+           *       "data": [
+           *         {
+           *           "asset": "USDT",
+           *           "network": "TRON",
+           *           "standard": "TRC-20",
+           *           "decimals": 6,
+           *           "confirmations_required": 20,
+           *           "settlement_currency": "USD"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'crypto networks retrieved';
@@ -15414,6 +18772,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a query parameter was given",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15431,17 +18801,19 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+         *       "asset": "USDT",
+         *       "network": "TRON"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -15473,6 +18845,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "crypto address already exists for this customer",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "asset": "USDT",
+           *         "network": "TRON",
+           *         "address": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'crypto address already exists for this customer';
@@ -15491,6 +18876,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "crypto address created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "asset": "USDT",
+           *         "network": "TRON",
+           *         "address": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'crypto address created';
@@ -15505,6 +18903,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15517,6 +18922,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15529,6 +18941,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15546,17 +18970,21 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+         *       "amount": 150000,
+         *       "currency": "CAD",
+         *       "payer_email": "payer@example.com",
+         *       "description": "Invoice 1043"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -15570,10 +18998,7 @@ export interface operations {
            * @constant
            */
           currency?: 'CAD';
-          /**
-           * Format: email
-           * @description where Interac sends the payer the request
-           */
+          /** @description where Interac sends the payer the request */
           payer_email: string;
           /** @description what the payer is asked to pay for */
           description: string;
@@ -15594,6 +19019,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "interac request created",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'interac request created';
@@ -15608,6 +19099,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15620,6 +19118,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "reference is already used by another of your transactions",
+           *       "code": "REFERENCE_ALREADY_USED"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15632,6 +19137,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15649,11 +19166,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -15662,6 +19174,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': Record<string, never>;
       };
     };
@@ -15677,6 +19190,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "interac transfer accepted",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'interac transfer accepted';
@@ -15691,6 +19270,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15703,6 +19289,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no Interac e-Transfer with this id",
+           *       "code": "INTERAC_TRANSFER_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15713,6 +19306,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15725,6 +19325,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body has a field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15742,17 +19354,19 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "transaction_id": "3a7e9c2b-1d4f-4e6a-8b0c-5d2e7f9a1b3c",
+         *       "reason": "the order was returned",
+         *       "reference": "refund-1042"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -15780,6 +19394,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "refund already initiated with this reference",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "status": "processing",
+           *         "amount": 1,
+           *         "currency": "GBP",
+           *         "reason": "example",
+           *         "reference": "example",
+           *         "failure_reason": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'refund already initiated with this reference';
@@ -15798,6 +19430,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "refund initiated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "status": "processing",
+           *         "amount": 1,
+           *         "currency": "GBP",
+           *         "reason": "example",
+           *         "reference": "example",
+           *         "failure_reason": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'refund initiated';
@@ -15812,6 +19462,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15824,6 +19481,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no transaction with this transaction_id",
+           *       "code": "TRANSACTION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15834,6 +19498,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15846,6 +19517,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15861,11 +19544,6 @@ export interface operations {
       header?: {
         /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
         'x-request-id'?: components['parameters']['RequestId'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -15884,6 +19562,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "refund retrieved",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "status": "processing",
+           *         "amount": 1,
+           *         "currency": "GBP",
+           *         "reason": "example",
+           *         "reference": "example",
+           *         "failure_reason": "example",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "completed_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'refund retrieved';
@@ -15901,6 +19597,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no refund with this id",
+           *       "code": "REFUND_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15919,11 +19622,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -15932,6 +19630,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "amount": 5000000,
+         *       "sender_name": "Jane Payer"
+         *     }
+         */
         'application/json': {
           /** @description minor units the sender pays in */
           amount: number;
@@ -15952,6 +19656,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "incoming transfer received",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'incoming transfer received';
@@ -15966,6 +19736,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15977,6 +19754,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15987,6 +19771,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no virtual account with this id",
+           *       "code": "VIRTUAL_ACCOUNT_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -15997,6 +19788,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16009,6 +19807,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16026,11 +19836,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -16039,6 +19844,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': Record<string, never>;
       };
     };
@@ -16054,6 +19860,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "collection updated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'collection updated';
@@ -16068,6 +19940,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16079,6 +19958,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16089,6 +19975,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no collection with this id",
+           *       "code": "COLLECTION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16099,6 +19992,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16111,6 +20011,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body has a field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16128,11 +20040,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -16141,6 +20048,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': Record<string, never>;
       };
     };
@@ -16156,6 +20064,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "collection updated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'collection updated';
@@ -16170,6 +20144,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16181,6 +20162,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16191,6 +20179,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no collection with this id",
+           *       "code": "COLLECTION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16201,6 +20196,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16213,6 +20215,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body has a field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16230,11 +20244,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -16243,6 +20252,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': Record<string, never>;
       };
     };
@@ -16258,6 +20268,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "collection updated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'collection updated';
@@ -16272,6 +20348,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16283,6 +20366,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16293,6 +20383,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no collection with this id",
+           *       "code": "COLLECTION_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16303,6 +20400,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16315,6 +20419,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body has a field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16332,11 +20448,6 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path: {
         id: string;
@@ -16345,6 +20456,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "asset_amount": "250000000"
+         *     }
+         */
         'application/json': {
           /**
            * @description base units of the asset as a decimal string (6 decimals: "250000000" is 250 USDT); at least a cent’s worth
@@ -16366,6 +20482,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "crypto deposit received",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'crypto deposit received';
@@ -16380,6 +20562,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16391,6 +20580,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16401,6 +20597,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no crypto address with this id",
+           *       "code": "CRYPTO_ADDRESS_NOT_FOUND"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16411,6 +20614,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16423,6 +20633,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "asset_amount is missing, not a string of 1 to 30 digits, or the body has another field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16440,17 +20662,20 @@ export interface operations {
         'x-request-id'?: components['parameters']['RequestId'];
         /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-        /**
-         * @deprecated
-         * @description The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.
-         */
-        'x-corridor-api-key'?: components['parameters']['LegacyApiKey'];
       };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "customer_id": "6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11",
+         *       "amount": 150000,
+         *       "sender_name": "Jane Payer",
+         *       "sender_email": "jane.payer@example.com"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uuid
@@ -16461,10 +20686,7 @@ export interface operations {
           amount: number;
           /** @description the sender as Interac reports them */
           sender_name: string;
-          /**
-           * Format: email
-           * @description the sender’s email
-           */
+          /** @description the sender’s email */
           sender_email: string;
         };
       };
@@ -16481,6 +20703,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "message": "interac transfer received",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "type": "SWAP",
+           *         "status": "PENDING",
+           *         "currency": "NGN",
+           *         "amount": -9007199254740991,
+           *         "fee": 0,
+           *         "net": -9007199254740991,
+           *         "reference": "example",
+           *         "description": "example",
+           *         "refund_status": "processing",
+           *         "swap_details": {
+           *           "from_currency": "NGN",
+           *           "from_amount": 0,
+           *           "to_currency": "NGN",
+           *           "to_amount": 0,
+           *           "rate": "example",
+           *           "fee": 0,
+           *           "quote_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "amount_side": "from"
+           *         },
+           *         "collection_details": {
+           *           "method": "bank_transfer",
+           *           "customer_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "virtual_account_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "sender_name": "example",
+           *           "description": "example",
+           *           "redirect_url": "example",
+           *           "payment_link": "https://example.com/corridor",
+           *           "expires_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z",
+           *           "failure_reason": "account_closed",
+           *           "rail_reference": "example",
+           *           "payer_email": "example",
+           *           "crypto": {
+           *             "address_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *             "asset": "USDT",
+           *             "network": "TRON",
+           *             "address": "example",
+           *             "asset_amount": "250000000",
+           *             "tx_hash": "example",
+           *             "confirmations": 0,
+           *             "confirmations_required": 20
+           *           }
+           *         },
+           *         "refund_details": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "transaction_id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "status": "processing",
+           *           "amount": 1,
+           *           "currency": "GBP",
+           *           "reason": "example",
+           *           "reference": "example",
+           *           "failure_reason": "example",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "completed_at": "2026-12-01T09:00:00.000Z"
+           *         },
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @constant */
             message: 'interac transfer received';
@@ -16495,6 +20783,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16506,6 +20801,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16516,6 +20818,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -16528,6 +20837,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a field is missing, of the wrong JSON type, unknown or malformed",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };

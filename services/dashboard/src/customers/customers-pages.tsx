@@ -25,7 +25,7 @@ import {
   VERIFICATION_STATUSES,
   wordOf,
 } from './customer-words.js';
-import { SandboxLink } from '../sandbox/sandbox-link.js';
+import { SandboxLink } from '../layout/sandbox-link.js';
 import { CustomerAreaNavigation, FileState, FilterForm, Pager, WordSelect } from './list-components.js';
 
 const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);

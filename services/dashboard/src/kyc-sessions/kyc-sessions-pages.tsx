@@ -2,7 +2,7 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Fragment } from 'react';
 import { KycSessionStatus, type KycSession } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { wordOf } from '../customers/customer-words.js';
-import { SandboxLink } from '../sandbox/sandbox-link.js';
+import { SandboxLink } from '../layout/sandbox-link.js';
 import { CustomerAreaNavigation, FileState, FilterForm, Pager, WordSelect } from '../customers/list-components.js';
 import { ErrorSummary, Moment } from '../layout/components.js';
 import {

@@ -1,4 +1,4 @@
-import { SandboxLink } from '../sandbox/sandbox-link.js';
+import { SandboxLink } from '../layout/sandbox-link.js';
 import { IDEMPOTENCY_FIELD } from '../members/idempotent-call.js';
 import {
   VirtualAccountStatus,

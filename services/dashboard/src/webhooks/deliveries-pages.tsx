@@ -13,8 +13,8 @@ import {
   DELIVERY_STATUSES,
   DESTINATIONS,
   EVENT_WORDS,
-  wordOf,
-} from './vocabulary.js';
+} from '@corridor/grpc/notification-words';
+import { wordOf } from './vocabulary.js';
 import { dateOf } from './webhooks-pages.js';
 
 /** A labelled select whose problem is tied to it, as Field does for inputs. */

@@ -3,7 +3,8 @@ import type {
   DeliveryStatus,
   WebhookEvent,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { DELIVERY_STATUSES, EVENT_WORDS, isWord } from './vocabulary.js';
+import { DELIVERY_STATUSES, EVENT_WORDS } from '@corridor/grpc/notification-words';
+import { isWord } from './vocabulary.js';
 
 /** A field's problem by input name, shown next to the input and in the error summary. */
 export type Problems = Partial<Record<string, string>>;

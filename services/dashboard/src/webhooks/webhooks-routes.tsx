@@ -31,7 +31,8 @@ import {
   type MockValues,
   type ReplayWindow,
 } from './deliveries-pages.js';
-import { EVENT_WORDS, isWord } from './vocabulary.js';
+import { EVENT_WORDS } from '@corridor/grpc/notification-words';
+import { isWord } from './vocabulary.js';
 import { SigningSecretShownOnce, urlsOf, WebhookPage, type WebhookUrls, type WebhookView } from './webhooks-pages.js';
 
 /**

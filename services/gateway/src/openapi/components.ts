@@ -102,14 +102,6 @@ const parameters: Record<string, ParameterObject> = {
       'Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
   },
-  LegacyApiKey: {
-    name: 'x-corridor-api-key',
-    in: 'header',
-    deprecated: true,
-    description:
-      'The legacy API key. No longer accepted: a request with it and no bearer token is 401 LEGACY_API_KEY_DEPRECATED. Use an OAuth access token.',
-    schema: { type: 'string' },
-  },
 };
 
 const securitySchemes: Record<string, SecuritySchemeObject> = {

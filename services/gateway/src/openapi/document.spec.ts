@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ALL_SCOPES, SCOPES } from '@corridor/scopes';
-import type { OperationObject, ResponseObject } from 'openapi3-ts/oas31';
+import type { MediaTypeObject, OperationObject, ResponseObject } from 'openapi3-ts/oas31';
 import { PUBLIC_ROUTES, type PublicRoute } from '../public/routes.js';
 import { openApiDocument } from './document.js';
 import { BOUNDARY_TEXT_PATTERN, HTTPS_URL_PATTERN } from './text-boundary.js';
@@ -102,10 +102,56 @@ describe('the OpenAPI document', () => {
     const unauthorized = resolve<ResponseObject>(document.components?.responses?.Unauthorized ?? { $ref: '' });
     expect(JSON.stringify(unauthorized.content)).toContain('LEGACY_API_KEY_DEPRECATED');
     expect(JSON.stringify(unauthorized.content)).toContain('TOKEN_REVOKED');
-    expect(document.components?.parameters?.LegacyApiKey).toMatchObject({
-      name: 'x-corridor-api-key',
-      deprecated: true,
-    });
+    // Described once (issue 31 part 4), not as a parameter of every operation.
+    expect(document.info.description).toContain('x-corridor-api-key');
+    expect(JSON.stringify(document.paths)).not.toContain('LegacyApiKey');
+    expect(document.components?.parameters?.LegacyApiKey).toBeUndefined();
+  });
+
+  // Each is validated against its schema by Redocly's no-invalid-media-type-examples (document-lint.spec.ts).
+  it('gives every body and answer an example, as "Try it out" sends (issue 31 part 4)', () => {
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(document.paths ?? {}) as [string, Record<string, OperationObject>][]) {
+      for (const [method, op] of Object.entries(item)) {
+        const body = op.requestBody && 'content' in op.requestBody ? op.requestBody.content : undefined;
+        const media: [string, MediaTypeObject | undefined][] = [
+          ['body', body?.['application/json']],
+          ...Object.entries(op.responses ?? {}).map(([status, response]): [string, MediaTypeObject | undefined] => [
+            status,
+            resolve<ResponseObject>(response as ResponseObject).content?.['application/json'],
+          ]),
+        ];
+        for (const [where, type] of media) {
+          if (!type) continue;
+          const at = `${method.toUpperCase()} ${path} ${where}`;
+          if (type.example === undefined) problems.push(`${at}: no example`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('describes https URLs no wider than the routes take them: names and IPv4 hosts, never a user name or a space', () => {
+    const url = new RegExp(HTTPS_URL_PATTERN, 'u');
+    for (const taken of [
+      'https://hooks.example.com/corridor',
+      'https://203.0.113.7/hooks',
+      'https://203.0.113.7:8443/hooks?x=1#y',
+      'https://example.com/caf%C3%A9',
+    ]) {
+      expect({ taken, fits: url.test(taken) }).toEqual({ taken, fits: true });
+    }
+    for (const refused of [
+      'http://example.com',
+      'https://user:pw@example.com',
+      'https://example.com/a b',
+      'https://1.2.3',
+      'https://256.1.1.1/',
+      'https://[:]/',
+      'https://example.com/caf\u00e9',
+    ]) {
+      expect({ refused, fits: url.test(refused) }).toEqual({ refused, fits: false });
+    }
   });
 
   it('documents a route added to the table with its body, path parameters and the errors they bring', () => {
@@ -129,7 +175,11 @@ describe('the OpenAPI document', () => {
     expect(op?.requestBody).toEqual({
       required: true,
       content: {
-        'application/json': { schema: { ...upgrade.requestBody, propertyNames: { pattern: BOUNDARY_TEXT_PATTERN } } },
+        'application/json': {
+          schema: { ...upgrade.requestBody, propertyNames: { pattern: BOUNDARY_TEXT_PATTERN } },
+          // Built from the schema, as the route declares no example of its own.
+          example: { owners: [] },
+        },
       },
     });
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual(

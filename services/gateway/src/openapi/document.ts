@@ -3,6 +3,7 @@ import { PUBLIC_ROUTES, type PublicRoute } from '../public/routes.js';
 import { assembleDocument, documentedOperations } from './assemble.js';
 import { components } from './components.js';
 import { authenticatedRouteErrors, rateLimitHeaders } from './error-responses.js';
+import { withExamples } from './examples.js';
 import { withIdempotencyKey } from './idempotency.js';
 import { ref } from './json-schema.js';
 import { pathParameters, routeOperation } from './operation.js';
@@ -18,7 +19,10 @@ The payments platform API: business customers and KYB, virtual accounts, collect
 **Authentication.** Exchange your \`client_id\` and \`client_secret\` at \`POST /oauth/token\` for an access token
 with the scopes you need, then send \`Authorization: Bearer <access_token>\` on every call. There are no refresh
 tokens: request a new one when \`expires_in\` runs out. Sandbox and production have separate credentials, and a
-token of one is refused by the other. The legacy \`x-corridor-api-key\` header is deprecated and answered 401.
+token of one is refused by the other.
+
+**The legacy \`x-corridor-api-key\` header** is deprecated and no longer accepted: a request that sends it without a
+bearer token is answered 401 \`LEGACY_API_KEY_DEPRECATED\`. Exchange your credentials for an access token instead.
 
 **Scopes.** Each operation names the scope it requires. Request individual scopes; bundles are only for creating
 or rotating credentials.
@@ -50,8 +54,10 @@ function publicOperation(route: PublicRoute): OperationObject {
       ? `Requires the scope \`${route.scope}\`.`
       : 'Any valid access token, whatever its scopes.',
     tag: tagOf(route.path),
-    headers: [ref('parameters', 'RequestId'), ref('parameters', 'LegacyApiKey')],
+    // The deprecated x-corridor-api-key is described once, in the description and the 401.
+    headers: [ref('parameters', 'RequestId')],
     successHeaders: rateLimitHeaders,
+    schemas: components.schemas ?? {},
     errors: authenticatedRouteErrors({
       namesResource: pathParameters(route.path).length > 0,
       readsBody: route.requestBody !== undefined,
@@ -77,7 +83,7 @@ export function openApiDocument(
       { name: 'Operations', description: 'Probes for load balancers and orchestrators' },
       { name: 'Documentation', description: 'This document' },
     ],
-    paths: unauthenticatedPaths(options),
+    paths: withExamples(unauthenticatedPaths(options), components.schemas ?? {}),
     routes,
     operationOf: publicOperation,
     components,

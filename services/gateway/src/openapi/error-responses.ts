@@ -18,10 +18,49 @@ export const rateLimitHeaders: HeadersObject = {
  * The shared Error body; `codes` narrows `code` where the gateway alone decides the answer, so the
  * document lists every code a client can meet there.
  */
-function errorBody(codes?: readonly string[]): MediaTypeObject {
-  if (!codes) return { schema: ref('schemas', 'Error') };
+function errorBody(description: string, codes?: readonly string[]): MediaTypeObject {
+  if (!codes) return { schema: ref('schemas', 'Error'), example: errorExample(0, description) };
   const narrowed: SchemaObject = { type: 'object', properties: { code: { type: 'string', enum: [...codes] } } };
-  return { schema: { allOf: [ref('schemas', 'Error'), narrowed] } };
+  return {
+    schema: { allOf: [ref('schemas', 'Error'), narrowed] },
+    example: { status: false, message: messageOf(description), code: codes[0] },
+  };
+}
+
+/** The code an error's description names first, e.g. "… (CUSTOMER_NOT_FOUND)". */
+const CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
+
+/** The code an answer of this status most often carries, when its description names none. */
+const STATUS_CODES: Readonly<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'TOKEN_EXPIRED',
+  403: 'SCOPE_MISSING',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'SERVICE_TIMEOUT',
+};
+
+/** The first clause of a description, as an example message. */
+const messageOf = (description: string) => {
+  const clause = description.split(/[;:(]/)[0]?.trim() ?? description;
+  return (clause.length > 0 ? clause : description).replace(/^./, (first) => first.toLowerCase());
+};
+
+/** An example Error body for an answer described as `description`: its first named code, else the status's. */
+export function errorExample(status: number, description: string): Record<string, unknown> {
+  const code = CODE.exec(description)?.[0] ?? STATUS_CODES[status] ?? 'VALIDATION_FAILED';
+  return {
+    status: false,
+    message: messageOf(description),
+    code,
+    ...(code === 'VALIDATION_FAILED' ? { errors: { amount: ['must be at least 1'] } } : {}),
+  };
 }
 
 /** An error answer with the shared Error body, its `code` narrowed to `codes` when given. */
@@ -32,7 +71,7 @@ export const errorResponse = (
 ): ResponseObject => ({
   description,
   headers: { ...requestIdHeader, ...headers },
-  content: { 'application/json': errorBody(codes) },
+  content: { 'application/json': errorBody(description, codes) },
 });
 
 /** components.responses: the errors shared by authenticated routes. */
@@ -51,7 +90,7 @@ export const errorResponses: Record<string, ResponseObject> = {
     'The token lacks the scope this operation requires (SCOPE_MISSING, the message names it), the business no longer has API services (API_DISABLED), or, in production, the caller’s address is not on the business’s IP allow-list (IP_NOT_ALLOWED).',
   ),
   NotFound: errorResponse(
-    'No such resource for this business; a resource of another business is answered the same way.',
+    'No such resource for this business (e.g. CUSTOMER_NOT_FOUND); a resource of another business is answered the same way.',
   ),
   BodyTooLarge: errorResponse('The body is larger than the gateway accepts', ['BODY_TOO_LARGE']),
   UnsupportedMediaType: errorResponse('The body is not application/json', ['UNSUPPORTED_MEDIA_TYPE', 'BAD_REQUEST']),

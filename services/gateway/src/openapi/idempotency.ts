@@ -1,5 +1,5 @@
 import type { OperationObject, ReferenceObject, ResponseObject, ResponsesObject } from 'openapi3-ts/oas31';
-import { errorResponses, requestIdHeader } from './error-responses.js';
+import { errorExample, errorResponses, requestIdHeader } from './error-responses.js';
 import { ref } from './json-schema.js';
 
 /** What an Idempotency-Key can answer on a POST, beside the route's own reasons for the same status. */
@@ -35,7 +35,9 @@ export function withIdempotencyKey(operation: OperationObject): OperationObject 
       : {
           description: `${answer.charAt(0).toUpperCase()}${answer.slice(1)}`,
           headers: requestIdHeader,
-          content: { 'application/json': { schema: ref('schemas', 'Error') } },
+          content: {
+            'application/json': { schema: ref('schemas', 'Error'), example: errorExample(Number(status), answer) },
+          },
         };
   }
   const parameters = [...(operation.parameters ?? [])];

@@ -5,12 +5,16 @@ import type {
   ReferenceObject,
   ResponseObject,
   ResponsesObject,
+  SchemaObject,
   SecurityRequirementObject,
 } from 'openapi3-ts/oas31';
 import type { DocumentedRoute, RouteResponse } from '../http/route-table.js';
-import { requestIdHeader } from './error-responses.js';
+import { errorExample, requestIdHeader } from './error-responses.js';
+import { exampleOf } from './examples.js';
 import { ref } from './json-schema.js';
 import { refusingControlCharacters } from './text-boundary.js';
+
+type Schemas = Readonly<Record<string, SchemaObject | ReferenceObject>>;
 
 /** What every operation of one listener shares; the route adds its own path, query, body and responses. */
 export interface ListenerConventions {
@@ -25,6 +29,11 @@ export interface ListenerConventions {
   successHeaders: HeadersObject;
   /** The errors every operation can answer besides its own (error-responses.ts routeErrors). */
   errors: ResponsesObject;
+  /**
+   * components.schemas, which the examples built from a schema read its $refs in; without them the
+   * operations carry no examples (the admin API's, which no "Try it out" page serves).
+   */
+  schemas?: Schemas;
 }
 
 /** /api/external/customer/{id} names the resource {id}; each template is a required path parameter. */
@@ -45,22 +54,29 @@ const queryParameters = ({ query }: DocumentedRoute): ParameterObject[] =>
     schema: refusingControlCharacters(schema),
   }));
 
+const exampleIn = (schema: SchemaObject | ReferenceObject, schemas: Schemas | undefined) =>
+  schemas ? { example: exampleOf(schema, schemas) } : {};
+
 function routeResponse(
   status: number,
   { description, schema, headers }: RouteResponse,
-  successHeaders: HeadersObject,
+  { successHeaders, schemas }: ListenerConventions,
 ): ResponseObject {
   if (status >= 400) {
     return {
       description,
       headers: requestIdHeader,
-      content: { 'application/json': { schema: schema ?? ref('schemas', 'Error') } },
+      content: {
+        'application/json': schema
+          ? { schema, ...exampleIn(schema, schemas) }
+          : { schema: ref('schemas', 'Error'), ...(schemas ? { example: errorExample(status, description) } : {}) },
+      },
     };
   }
   return {
     description,
     headers: { ...requestIdHeader, ...successHeaders, ...headers },
-    ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    ...(schema ? { content: { 'application/json': { schema, ...exampleIn(schema, schemas) } } } : {}),
   };
 }
 
@@ -68,7 +84,7 @@ function routeResponse(
 export function routeOperation(route: DocumentedRoute, conventions: ListenerConventions): OperationObject {
   const own = Object.entries(route.responses).map(([status, response]) => [
     status,
-    routeResponse(Number(status), response, conventions.successHeaders),
+    routeResponse(Number(status), response, conventions),
   ]);
   return {
     operationId: route.operationId,
@@ -81,7 +97,13 @@ export function routeOperation(route: DocumentedRoute, conventions: ListenerConv
       ? {
           requestBody: {
             required: route.requestBodyRequired ?? true,
-            content: { 'application/json': { schema: refusingControlCharacters(route.requestBody) } },
+            content: {
+              'application/json': {
+                schema: refusingControlCharacters(route.requestBody),
+                // What "Try it out" sends: the body's own example, else one built from its schema.
+                ...exampleIn(route.requestBody, conventions.schemas),
+              },
+            },
           },
         }
       : {}),

@@ -7,17 +7,23 @@ import type { JsonSchema } from './json-schema.js';
  */
 export const BOUNDARY_TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F]*$';
 
+/** An IPv4 address's number, 0 to 255, as the URL standard writes it (no leading zero). */
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+
 /** A character a URL keeps as it is (RFC 3986 unreserved and sub-delims but ', which a query encodes), or %XX. */
 const URL_CHARACTER = '([A-Za-z0-9._~!$&()*+,;=:@-]|%[0-9A-Fa-f]{2})';
 
 /**
- * An absolute https URL as every route takes one, and no more: a host name (its last label not a
- * number, so never a malformed IPv4 address), a port from 1 to 65535, a path, a query and a fragment
- * of characters a URL keeps as they are, so its length is the length checked. An IP literal host is
- * taken by the routes but not described here: a narrower document, never a wider one.
+ * An absolute https URL as every route takes one, and no more (a narrower document, never a wider
+ * one): a host name (its last label not a number, so never a malformed IPv4 address) or an IPv4
+ * address, a port from 1 to 65535, a path, a query and a fragment of characters a URL keeps as they
+ * are, so its length is the length checked. The routes also take a bracketed IPv6 host and letters a
+ * URL percent-encodes (the descriptions say so); a pattern wide enough for those would also admit
+ * text the URL standard refuses, so the document stays on the side every client is safe on.
  */
 export const HTTPS_URL_PATTERN =
-  '^https://([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*' +
+  '^https://' +
+  `(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|(${OCTET}\\.){3}${OCTET})` +
   '(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?' +
   `(/(${URL_CHARACTER}|/)*)?(\\?(${URL_CHARACTER}|[/?])*)?(#(${URL_CHARACTER}|[/?])*)?$`;
 

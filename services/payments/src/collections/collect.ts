@@ -213,7 +213,7 @@ export async function createCollection(
 ): Promise<Transaction> {
   positiveAmount(request.amount);
   const currency = requireCurrency(await allCurrencies(tx), request.currency, 'currency', 'collection');
-  const customer = await requireCustomer(tx, businessId, request.customerId);
+  const customer = await requireCustomer(tx, context, businessId, request.customerId);
   const fee = await requestFee(tx, businessId, currency.code, request.amount);
   const at = context.now();
   return recordCollection(tx, context, {

@@ -80,7 +80,7 @@ export async function createCryptoAddress(
   request: { customerId: string; asset: string; network: string },
 ): Promise<{ address: CryptoAddress; existing: boolean }> {
   const network = requireNetwork(request.asset, request.network);
-  const customer = await requireCustomer(tx, businessId, request.customerId);
+  const customer = await requireCustomer(tx, context, businessId, request.customerId);
   const id = randomUUID();
   const [made] = await sql(
     tx,

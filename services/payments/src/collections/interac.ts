@@ -64,7 +64,7 @@ export async function createInteracRequest(
 ): Promise<Transaction> {
   positiveAmount(request.amount);
   requireEmail('payer_email', request.payerEmail);
-  const customer = await requireCustomer(tx, businessId, request.customerId);
+  const customer = await requireCustomer(tx, context, businessId, request.customerId);
   return pendingInterac(tx, context, businessId, {
     method: 'interac_request',
     customerId: customer.id,
@@ -86,7 +86,7 @@ export async function receiveInteracTransfer(
   requireSandbox(context, 'an incoming Interac e-Transfer');
   positiveAmount(request.amount);
   requireEmail('sender_email', request.senderEmail);
-  const customer = await requireCustomer(tx, businessId, request.customerId);
+  const customer = await requireCustomer(tx, context, businessId, request.customerId);
   return pendingInterac(tx, context, businessId, {
     method: 'interac_transfer',
     customerId: customer.id,

@@ -58,7 +58,17 @@ export async function createVirtualAccount(
   request: { customerId: string; currency: string },
 ): Promise<VirtualAccount> {
   const currency = requireCurrency(await allCurrencies(tx), request.currency, 'currency', 'virtual_account');
-  const customer = await requireCustomer(tx, businessId, request.customerId);
+  // A refusal on the projection's word alone may be older than customer-kyb's (a verdict or an upgrade
+  // to FULL KYB just answered): then customer-kyb decides (decision 0033).
+  const customer = await requireCustomer(
+    tx,
+    context,
+    businessId,
+    request.customerId,
+    (known) =>
+      known.verificationStatus === 'VERIFIED' &&
+      (currenciesAllowedFor(known) as readonly string[]).includes(currency.code),
+  );
   if (customer.verificationStatus !== 'VERIFIED') {
     throw invalidArgument(
       `customer ${customer.id} is ${customer.verificationStatus}: a virtual account is opened only for a VERIFIED customer`,

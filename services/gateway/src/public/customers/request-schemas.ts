@@ -22,6 +22,31 @@ import {
  * unchanged, and customer-kyb enforces these rules (and reports every problem at once, 422).
  */
 
+/*
+ * Each body's example is what /docs "Try it out" sends: valid as written, its ids those of the
+ * examples of the answers (a fresh sandbox's own ids replace them; test/e2e/openapi-examples sends each).
+ */
+export const EXAMPLE_IDS = {
+  customer: '6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11',
+  owner: '7e2f8b0a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
+  file: '9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d',
+  backFile: '9b4cad2e-5f7a-4b9c-8d3e-4f5a6b7c8d9e',
+  transaction: '3a7e9c2b-1d4f-4e6a-8b0c-5d2e7f9a1b3c',
+} as const;
+
+const exampleOwner = {
+  first_name: 'Ada',
+  last_name: 'Obi',
+  ownership_percentage: 100,
+  email: 'ada.obi@example.com',
+  date_of_birth: '1980-04-12',
+  nationality: 'NG',
+  id_document_type: 'passport',
+  id_document_number: 'A08123456',
+  id_document_country: 'NG',
+  id_expiry_date: '2031-04-30',
+};
+
 const uuid = (description: string): JsonSchema => ({ type: 'string', format: 'uuid', description });
 
 /** Required fields are never null; any other field may be sent as null ("not set" / "clear it"). */
@@ -100,6 +125,16 @@ export const createCustomerBody: JsonSchema = {
   description:
     'The customer. A field of the other type, an unknown field or an invalid value is 422, every problem at once.',
   oneOf: [createBodyOf('business'), createBodyOf('individual')],
+  examples: [
+    {
+      type: 'business',
+      business_name: 'Acme Trading Ltd',
+      registration_number: 'RC1204587',
+      incorporation_country: 'NG',
+      country: 'NG',
+      email: 'finance@example.com',
+    },
+  ],
 };
 
 /** Fields that may not be nulled: a field required on create of either type. */
@@ -128,6 +163,7 @@ export const updateCustomerBody: JsonSchema = {
       items: { oneOf: [ref('schemas', 'OwnerChange'), ref('schemas', 'NewOwner')] },
     },
   },
+  examples: [{ street: '12 Marina Road', city: 'Lagos', state: 'Lagos' }],
 };
 
 /** POST /customer/{id}/kyc-data: the same without owners and type. */
@@ -136,6 +172,7 @@ export const kycDataBody: JsonSchema = {
   description: changeDescription,
   additionalProperties: false,
   properties: fieldsOf(ALL_CUSTOMER_FIELDS, NEVER_NULL),
+  examples: [{ zip_code: '101241', phone: '+234 801 234 5678' }],
 };
 
 /** POST /customer/{customer}/upgrade-kyb-scope (seed 4.2). */
@@ -163,14 +200,21 @@ export const upgradeBody: JsonSchema = {
       ['registration_number', 'incorporation_country', 'country'],
     ),
   },
+  examples: [{ owners: [exampleOwner] }],
 };
 
-const closed = (description: string, properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
+const closed = (
+  description: string,
+  properties: Record<string, JsonSchema>,
+  required: string[],
+  example: Record<string, unknown>,
+): JsonSchema => ({
   type: 'object',
   description,
   required,
   additionalProperties: false,
   properties,
+  examples: [example],
 });
 
 /** POST /customer/{customer}/owner/{owner}/file/presigned-url. */
@@ -187,6 +231,7 @@ export const ownerUploadBody = closed(
     content_length: contentLength,
   },
   ['slot', 'content_type', 'content_length'],
+  { slot: 'id_document_front', content_type: 'image/png', content_length: 48213 },
 );
 
 /** POST /customer/{id}/owner/{owner}/files. */
@@ -197,6 +242,7 @@ export const attachOwnerFileBody = closed(
     file_id: uuid('from the presigned-URL answer for this owner and slot'),
   },
   ['slot', 'file_id'],
+  { slot: 'id_document_front', file_id: EXAMPLE_IDS.file },
 );
 
 /** POST /customer/{customer}/document/presigned-url. */
@@ -204,6 +250,7 @@ export const documentUploadBody = closed(
   'An upload URL for a KYB document of this customer',
   { content_type: contentType, content_length: contentLength },
   ['content_type', 'content_length'],
+  { content_type: 'application/pdf', content_length: 183204 },
 );
 
 const documentType: JsonSchema = {
@@ -217,6 +264,7 @@ export const registerDocumentBody = closed(
   'Registers an uploaded file as a KYB document (PENDING). The object must have been uploaded (else 422 FILE_NOT_UPLOADED).',
   { type: documentType, file_id: uuid('from POST /customer/{customer}/document/presigned-url') },
   ['type', 'file_id'],
+  { type: 'CERTIFICATE_OF_INCORPORATION', file_id: EXAMPLE_IDS.file },
 );
 
 /** PUT /customer/{customer}/document/{document}. */
@@ -224,6 +272,7 @@ export const replaceDocumentBody = closed(
   'Replaces a document’s file, and its type if sent. A REJECTED document goes back to PENDING; an APPROVED or PROCESSING one is locked (400 DOCUMENT_LOCKED).',
   { file_id: uuid('a new upload from POST /customer/{customer}/document/presigned-url'), type: documentType },
   ['file_id'],
+  { file_id: EXAMPLE_IDS.backFile },
 );
 
 /** POST /file/get-presigned-url. */
@@ -240,6 +289,12 @@ export const individualUploadBody = closed(
     content_length: contentLength,
   },
   ['customer_id', 'file_category', 'content_type', 'content_length'],
+  {
+    customer_id: EXAMPLE_IDS.customer,
+    file_category: 'identity_front',
+    content_type: 'image/jpeg',
+    content_length: 254811,
+  },
 );
 
 /** POST /customer/{id}/files. */
@@ -250,4 +305,5 @@ export const attachCustomerFilesBody = closed(
     id_file_back: uuid('an identity_back upload of this customer; needed to submit when id_type has a back'),
   },
   ['id_file'],
+  { id_file: EXAMPLE_IDS.file },
 );

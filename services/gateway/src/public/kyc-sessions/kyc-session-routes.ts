@@ -10,6 +10,7 @@ import { documentedKycSession, kycSessionOf, present, verificationUrlsOf } from 
 import { KycSessionBody, KycSessionListQuery } from './requests.js';
 import { kycSessionBody, kycSessionCancelledBody, kycSessionCreatedBody, KycSessionList } from './responses.js';
 import { KYC_REQUIREMENTS, KYC_SESSION_STATUSES } from './vocabulary.js';
+import { withExample } from '../../openapi/examples.js';
 
 /** Merchant KYC sessions (seed 3.4, 6.2; decision 0016): create, list, read, cancel. Served by customer-kyb. */
 
@@ -82,7 +83,11 @@ export const KYC_SESSION_ROUTES: readonly PublicRoute[] = [
     operationId: 'createKycSession',
     summary:
       'Start a merchant KYC session for a person: send them its verification_url; the verdict arrives at your kyc_url as merchant.kyc.session.completed, or merchant.kyc.session.expired after the deadline',
-    requestBody: jsonSchemaOf(KycSessionBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(KycSessionBody, 'input'), {
+      customer_reference: 'user-42',
+      requirements: ['DOCUMENTS', 'SELFIE'],
+      redirect_url: 'https://example.com/kyc/done',
+    }),
     responses: {
       201: {
         description: 'The PENDING session with its verification_url',

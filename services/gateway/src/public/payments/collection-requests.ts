@@ -105,7 +105,8 @@ const emailField = (description: string) =>
     .string({ error: typeProblem('an email address') })
     .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
     .regex(EMAIL, { error: (issue) => `must be an email address like name@example.com, got ${shown(issue.input)}` })
-    .meta({ format: 'email', description });
+    // The pattern is the contract: JSON Schema's `email` format (RFC 5322) is another rule than the HTML one.
+    .meta({ description });
 
 export const CryptoAddressBody = z
   .strictObject({

@@ -134,7 +134,7 @@ export const CollectionDetails = z
       description: 'null unless failed',
     }),
     rail_reference: z.string().meta({ description: 'the bank rail’s reference of the money movement' }),
-    payer_email: z.string().meta({ format: 'email' }).nullable().meta({
+    payer_email: z.string().nullable().meta({
       description: 'Interac: the payer’s email (requests) or the sender’s (e-Transfers); null for other methods',
     }),
     crypto: CryptoDeposit.nullable().meta({ description: 'crypto deposits: what arrived on chain; null otherwise' }),

@@ -9,6 +9,8 @@ import { int64Of } from './int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';
 import { successBody, Transaction } from './response-schemas.js';
+import { withExample } from '../../openapi/examples.js';
+import { EXAMPLE_IDS } from '../customers/request-schemas.js';
 
 /** Money requests (seed 3.5, 8): the payer approves or declines on its payment link, or it expires. */
 
@@ -55,7 +57,14 @@ export const COLLECTION_ROUTES: readonly PublicRoute[] = [
     operationId: 'createCollection',
     summary:
       'Request money from a payer: send them collection_details.payment_link, where they approve or decline; the outcome arrives by the collection webhook',
-    requestBody: jsonSchemaOf(CollectionBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(CollectionBody, 'input'), {
+      customer_id: EXAMPLE_IDS.customer,
+      amount: 250000,
+      currency: 'NGN',
+      description: 'Invoice 1042',
+      redirect_url: 'https://example.com/checkout/done',
+      reference: 'collection-1042',
+    }),
     responses: {
       201: {
         description: 'The collection, PENDING until the payer answers or it expires',

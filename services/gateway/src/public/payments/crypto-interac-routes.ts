@@ -13,6 +13,8 @@ import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';
 import { NoQuery } from './request-schemas.js';
 import { successBody, Transaction } from './response-schemas.js';
+import { withExample } from '../../openapi/examples.js';
+import { EXAMPLE_IDS } from '../customers/request-schemas.js';
 
 /**
  * Crypto collections and Interac (decision 0015): stablecoin deposit addresses, credited in USD once
@@ -97,7 +99,11 @@ export const CRYPTO_INTERAC_ROUTES: readonly PublicRoute[] = [
     operationId: 'createCryptoAddress',
     summary:
       'Give a customer a deposit address for one stablecoin on one network; deposits to it are credited to your USD wallet once confirmed, and the collection webhook follows',
-    requestBody: jsonSchemaOf(CryptoAddressBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(CryptoAddressBody, 'input'), {
+      customer_id: EXAMPLE_IDS.customer,
+      asset: 'USDT',
+      network: 'TRON',
+    }),
     responses: {
       200: {
         description: 'The customer already has an address for this asset and network: that address, nothing new made',
@@ -118,7 +124,13 @@ export const CRYPTO_INTERAC_ROUTES: readonly PublicRoute[] = [
     operationId: 'createInteracRequest',
     summary:
       'Request Canadian dollars by Interac: the payer gets the request at payer_email and pays it from their bank; the outcome arrives by the collection webhook',
-    requestBody: jsonSchemaOf(InteracRequestBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(InteracRequestBody, 'input'), {
+      customer_id: EXAMPLE_IDS.customer,
+      amount: 150000,
+      currency: 'CAD',
+      payer_email: 'payer@example.com',
+      description: 'Invoice 1043',
+    }),
     responses: {
       201: {
         description: 'The collection, PENDING until the payer pays or it expires',

@@ -104,7 +104,7 @@ export const accountNumber = () =>
     })
     .meta({
       description: 'NUBAN, UK account number, IBAN or US account number, without spaces',
-      examples: ['0123456789'],
+      examples: ['0123456785'],
     });
 
 /** A JSON true or false (never the strings "true" or "false"). */

@@ -9,6 +9,7 @@ import { PayoutBody } from './payout-requests.js';
 import { payoutOf } from './payout-render.js';
 import { Payout } from './payout-responses.js';
 import { successBody } from './response-schemas.js';
+import { withExample } from '../../openapi/examples.js';
 
 /** A payout from the business's wallet to a bank account, and reading it back (decision 0013). */
 
@@ -50,7 +51,15 @@ export const PAYOUT_ROUTES: readonly PublicRoute[] = [
     operationId: 'createPayout',
     summary:
       'Pay from your wallet to a bank account, given as bank_code and account_number or as a saved beneficiary; the outcome arrives by the payout webhook',
-    requestBody: jsonSchemaOf(PayoutBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(PayoutBody, 'input'), {
+      amount: 500000,
+      currency: 'NGN',
+      // 058's check digit holds (NUBAN), so the sandbox rail knows the account.
+      bank_code: '058',
+      account_number: '0123456785',
+      narration: 'Supplier invoice 1042',
+      reference: 'payout-1042',
+    }),
     responses: {
       201: {
         description: 'The payout, pending: amount and fee are reserved in your wallet until it succeeds or fails',

@@ -9,6 +9,8 @@ import { readBody } from '../../http/input.js';
 import { int64Of } from './int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { successBody } from './response-schemas.js';
+import { withExample } from '../../openapi/examples.js';
+import { EXAMPLE_IDS } from '../customers/request-schemas.js';
 
 /** Refunds of collections (seed 2.5, 3.5, 4.4): full, once, within 7 days; the reference is its key. */
 
@@ -52,7 +54,11 @@ export const REFUND_ROUTES: readonly PublicRoute[] = [
     operationId: 'createRefund',
     summary:
       'Refund a successful EUR or GBP collection in full, within 7 days of it; the outcome arrives by the refund webhook',
-    requestBody: jsonSchemaOf(RefundBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(RefundBody, 'input'), {
+      transaction_id: EXAMPLE_IDS.transaction,
+      reason: 'the order was returned',
+      reference: 'refund-1042',
+    }),
     responses: {
       200: {
         description: 'reference already names a refund of this collection: that refund, and nothing new happened',

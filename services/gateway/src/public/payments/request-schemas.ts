@@ -32,14 +32,17 @@ export const NoQuery = z.strictObject({});
 
 export const RatesQuery = z.strictObject({
   from: currencyCode().meta({ description: 'the currency to sell, e.g. NGN' }),
-  to: currencyCode().meta({ description: 'the currency to buy, e.g. USD' }),
+  // Another currency than from's example: a quote from NGN to NGN is refused (SAME_CURRENCY).
+  to: currencyCode().meta({ description: 'the currency to buy, e.g. USD', examples: ['USD'] }),
 });
 
 export const FeesQuery = z.strictObject({
-  type: wordOf(FEE_OPERATIONS, 'the operation to price'),
+  // Examples on every required parameter, so "Try it out" can send the request as it opens.
+  type: wordOf(FEE_OPERATIONS, 'the operation to price').meta({ examples: ['payout'] }),
   currency: currencyCode().meta({ description: 'the currency of amount' }),
   amount: queryInteger(1, Number.MAX_SAFE_INTEGER, 'minor units').meta({
     description: 'the amount to price, in minor units',
+    examples: [500000],
   }),
 });
 

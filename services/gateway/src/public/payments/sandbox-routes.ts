@@ -12,6 +12,8 @@ import { jsonSchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';
 import { successBody, Transaction } from './response-schemas.js';
 import { virtualAccountIdOf } from './virtual-account-routes.js';
+import { withExample } from '../../openapi/examples.js';
+import { EXAMPLE_IDS } from '../customers/request-schemas.js';
 
 /**
  * The sandbox rail's simulations (DESIGN.md "Rails behind one interface"): a transfer arriving in a
@@ -100,7 +102,10 @@ export const SANDBOX_ROUTES: readonly PublicRoute[] = [
     operationId: 'sandboxIncomingTransfer',
     summary:
       'Sandbox: a bank transfer arrives in a virtual account and is collected at once (bounced, FAILED, when the account is closed); the collection webhook follows',
-    requestBody: jsonSchemaOf(IncomingTransferBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(IncomingTransferBody, 'input'), {
+      amount: 5000000,
+      sender_name: 'Jane Payer',
+    }),
     responses: {
       201: {
         description: 'The collection the transfer made: SUCCESSFUL, or FAILED when it bounced',
@@ -163,7 +168,12 @@ export const SANDBOX_ROUTES: readonly PublicRoute[] = [
     operationId: 'sandboxInteracIncoming',
     summary:
       'Sandbox: an Interac e-Transfer in CAD arrives for one of your customers, PENDING until you accept it (POST /api/external/collection/interac/{id}/accept) or it expires',
-    requestBody: jsonSchemaOf(InteracIncomingBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(InteracIncomingBody, 'input'), {
+      customer_id: EXAMPLE_IDS.customer,
+      amount: 150000,
+      sender_name: 'Jane Payer',
+      sender_email: 'jane.payer@example.com',
+    }),
     responses: {
       201: { description: 'The collection, PENDING', schema: jsonSchemaOf(interacIncomingBody) },
       403: FORBIDDEN,

@@ -14,6 +14,8 @@ import { present } from './render.js';
 import { NoQuery } from './request-schemas.js';
 import { successBody } from './response-schemas.js';
 import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';
+import { withExample } from '../../openapi/examples.js';
+import { EXAMPLE_IDS } from '../customers/request-schemas.js';
 
 /** Virtual bank accounts of the business's customers (seed 1, 9): open, list, read, close. */
 
@@ -109,7 +111,10 @@ export const VIRTUAL_ACCOUNT_ROUTES: readonly PublicRoute[] = [
     operationId: 'createVirtualAccount',
     summary:
       'Open a virtual bank account for one of your VERIFIED customers in one currency; transfers into it are collected into your wallet',
-    requestBody: jsonSchemaOf(VirtualAccountBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(VirtualAccountBody, 'input'), {
+      customer_id: EXAMPLE_IDS.customer,
+      currency: 'NGN',
+    }),
     responses: {
       201: {
         description: 'The open account, named after the customer',

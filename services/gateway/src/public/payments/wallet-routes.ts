@@ -8,6 +8,7 @@ import { transactionOf, walletJson } from './render.js';
 import { NoQuery, SwapBody } from './request-schemas.js';
 import { successBody, Transaction, Wallet } from './response-schemas.js';
 import { AMOUNT_SIDES } from './vocabulary.js';
+import { withExample } from '../../openapi/examples.js';
 
 /** The business's wallets and the swap between two of them (seed 4.4). */
 
@@ -64,7 +65,13 @@ export const WALLET_ROUTES: readonly PublicRoute[] = [
     operationId: 'createSwap',
     summary:
       'Swap between two of your business’s own wallets at your current rate, or at a quote’s rate before it expires',
-    requestBody: jsonSchemaOf(SwapBody, 'input'),
+    requestBody: withExample(jsonSchemaOf(SwapBody, 'input'), {
+      from_currency: 'NGN',
+      to_currency: 'USD',
+      amount: 1500000,
+      amount_side: 'from',
+      reference: 'swap-1042',
+    }),
     responses: {
       201: { description: 'The swap, a SWAP transaction with its swap_details', schema: jsonSchemaOf(swapCreatedBody) },
       409: {

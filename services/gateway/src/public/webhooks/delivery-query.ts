@@ -6,7 +6,7 @@ import {
   type PageQuery,
   type QueryProblems,
 } from '../pages/page-query.js';
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from './vocabulary.js';
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 
 /** GET /webhook/deliveries' query (decisions 0010, 0018): the filters and the page, checked at the gateway. */
 

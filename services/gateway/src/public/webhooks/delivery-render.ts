@@ -13,7 +13,7 @@ import {
   DELIVERY_STATUSES,
   DESTINATIONS,
   EVENT_WORDS,
-} from './vocabulary.js';
+} from '@corridor/grpc/notification-words';
 
 /** The JSON answers of the delivery routes (decision 0010), from notification's messages. */
 

@@ -17,7 +17,7 @@ import {
   queuedBody,
   replayFailedDeliveriesBody,
 } from './delivery-schemas.js';
-import { DELIVERY_STATUSES, EVENT_WORDS } from './vocabulary.js';
+import { DELIVERY_STATUSES, EVENT_WORDS } from '@corridor/grpc/notification-words';
 import {
   MockWebhookBody,
   mockWebhookRequest,

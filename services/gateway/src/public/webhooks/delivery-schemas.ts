@@ -1,7 +1,13 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
 import { ref } from '../../openapi/json-schema.js';
 import { listBodySchema, pageQueryProperties } from '../pages/list-envelope.js';
-import { ATTEMPT_OUTCOMES, ATTEMPT_TRIGGERS, DELIVERY_STATUSES, DESTINATIONS, WEBHOOK_EVENTS } from './vocabulary.js';
+import {
+  ATTEMPT_OUTCOMES,
+  ATTEMPT_TRIGGERS,
+  DELIVERY_STATUSES,
+  DESTINATIONS,
+  WEBHOOK_EVENTS,
+} from '@corridor/grpc/notification-words';
 
 /**
  * The bodies and answers of the delivery routes (decision 0010). Bodies are documentation:

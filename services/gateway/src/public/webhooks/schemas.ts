@@ -51,6 +51,14 @@ export const registerWebhookBody: JsonSchema = {
     payout_url: httpsUrl(PAYOUT),
     kyc_url: nullableKycUrl(`optional; ${KYC}`),
   },
+  // example.com resolves to public addresses, as notification requires of every host.
+  examples: [
+    {
+      collection_url: 'https://example.com/corridor/collections',
+      payout_url: 'https://example.com/corridor/payouts',
+      kyc_url: 'https://example.com/corridor/kyc',
+    },
+  ],
 };
 
 export const updateWebhookBody: JsonSchema = {
@@ -62,6 +70,7 @@ export const updateWebhookBody: JsonSchema = {
     payout_url: httpsUrl(PAYOUT),
     kyc_url: nullableKycUrl(`${KYC}; null removes it`),
   },
+  examples: [{ payout_url: 'https://example.com/corridor/payouts/v2', kyc_url: null }],
 };
 
 const webhookProperties = {

@@ -26,7 +26,7 @@ import {
   DESTINATIONS,
   EVENT_WORDS,
   WEBHOOK_EVENTS,
-} from './vocabulary.js';
+} from '@corridor/grpc/notification-words';
 import {
   MockWebhookBody,
   RegisterWebhookBody,

@@ -10,7 +10,7 @@ import type {
 import { describeJson, isJsonObject } from '@corridor/validation';
 import { shown, typeProblem } from '../payments/fields.js';
 import { parseDateTime } from './delivery-query.js';
-import { EVENT_WORDS, WEBHOOK_EVENTS } from './vocabulary.js';
+import { EVENT_WORDS, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 
 /**
  * What the webhook routes read (decisions 0009, 0010, 0026): the body's shape, checked here (422

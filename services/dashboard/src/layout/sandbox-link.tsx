@@ -1,4 +1,4 @@
-import { useFrame } from '../layout/frame.js';
+import { useFrame } from './frame.js';
 import { may } from '../members/roles.js';
 
 /**

@@ -7,12 +7,13 @@ import {
   WebhookEventSchema,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
-import { protoVocabulary, type Spelling } from '@corridor/grpc';
+import { protoVocabulary, type Spelling } from './proto-vocabulary.js';
 
 /**
- * The public words of the webhook routes (decisions 0010, 0026) as notification's proto enums: the
- * one place where the JSON contract and the proto meet. A word without its value, or a value
- * without its word, throws when the gateway starts; vocabulary.spec.ts holds the document to them.
+ * The public words of the webhooks (decisions 0010, 0026) as notification's proto enums: the one
+ * place where the JSON contract and the proto meet, for every edge that shows them (the gateway's
+ * routes and document, the dashboard's pages). A word without its value, or a value without its
+ * word, throws when the edge starts; the gateway's vocabulary.spec.ts holds the document to them.
  */
 
 /** The public event names of decision 0010's table: what the mock sends and deliveries carry. */
