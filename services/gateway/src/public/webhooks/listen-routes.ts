@@ -9,7 +9,7 @@ import { pathParam } from '../../http/path-params.js';
 import { typeProblem } from '../payments/fields.js';
 import type { PublicRoute, RouteContext } from '../routes.js';
 import { attemptJson } from './delivery-render.js';
-import { DESTINATIONS, EVENT_WORDS } from './vocabulary.js';
+import { DESTINATIONS, EVENT_WORDS } from '@corridor/grpc/notification-words';
 
 /**
  * `corridor listen` (decision 0034): the business's webhook deliveries as Server-Sent Events, fed by
