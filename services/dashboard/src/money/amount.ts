@@ -4,6 +4,18 @@
  * bigint arithmetic, never Number, so 100000000001 minor NGN is exactly "1,000,000,000.01".
  */
 
+import type { CallSettings } from '@corridor/grpc';
+import type { PageClients } from '../clients.js';
+
+/** Each currency's exponent by code (payments' ListCurrencies): what amounts are read and formatted with. */
+export type Exponents = ReadonlyMap<string, number>;
+
+/** The exponent of each currency payments knows, asked per page: amounts are in their minor units. */
+export async function currencyExponents(payments: PageClients['payments'], call: CallSettings): Promise<Exponents> {
+  const { currencies } = await payments.listCurrencies({}, call);
+  return new Map(currencies.map((currency) => [currency.code, currency.exponent]));
+}
+
 /** ISO 4217 exponents run 0..4; crypto-style currencies up to 8 and beyond. Past 18 is a defect. */
 const MAX_EXPONENT = 18;
 
@@ -79,4 +91,14 @@ export function parseAmount(text: string, exponent: number, currency: string, ma
     return { ok: false, problem: `The amount must be at most ${formatMinorUnits(max, exponent)} ${currency}` };
   }
   return { ok: true, minor };
+}
+
+/**
+ * "1,500.00 NGN". A currency payments did not list (it never should) shows its minor units as they
+ * are, labelled so, rather than guessing an exponent.
+ */
+export function moneyText(minor: bigint, currency: string, exponents: Exponents): string {
+  const exponent = exponents.get(currency);
+  if (exponent === undefined) return `${minor.toString()} minor units of ${currency}`;
+  return `${formatMinorUnits(minor, exponent)} ${currency}`;
 }

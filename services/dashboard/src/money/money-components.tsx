@@ -1,21 +1,8 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Fragment, type ReactNode } from 'react';
 import { ErrorSummary, Moment } from '../layout/components.js';
-import { formatMinorUnits } from './amount.js';
+import { moneyText, type Exponents } from './amount.js';
 import { pageHref } from './money-query.js';
-
-/** Each currency's exponent by code (payments' ListCurrencies): what amounts are formatted with. */
-export type Exponents = ReadonlyMap<string, number>;
-
-/**
- * "1,500.00 NGN". A currency payments did not list (it never should) shows its minor units as they
- * are, labelled so, rather than guessing an exponent.
- */
-export function moneyText(minor: bigint, currency: string, exponents: Exponents): string {
-  const exponent = exponents.get(currency);
-  if (exponent === undefined) return `${minor.toString()} minor units of ${currency}`;
-  return `${formatMinorUnits(minor, exponent)} ${currency}`;
-}
 
 export function Money({ minor, currency, exponents }: { minor: bigint; currency: string; exponents: Exponents }) {
   return <span className="money">{moneyText(minor, currency, exponents)}</span>;

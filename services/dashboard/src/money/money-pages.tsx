@@ -17,14 +17,13 @@ import {
   FilterProblems,
   Money,
   MoneyNavigation,
-  moneyText,
   PageLinks,
   SelectFilter,
   TextFilter,
   When,
-  type Exponents,
   type MoneySection,
 } from './money-components.js';
+import { moneyText, type Exponents } from './amount.js';
 import type { FilterValues, TransactionFilterName, VirtualAccountFilterName } from './money-query.js';
 import {
   adjustmentDirectionText,

@@ -13,8 +13,7 @@ import {
   newIdempotencyKey,
 } from '../members/idempotent-call.js';
 import { recordAudit } from '../members/record-audit.js';
-import { minorUnitsAsInput, parseAmount } from './amount.js';
-import { moneyText, type Exponents } from './money-components.js';
+import { currencyExponents, minorUnitsAsInput, moneyText, parseAmount } from './amount.js';
 import {
   isRefundable,
   TransactionPage,
@@ -65,11 +64,6 @@ export function moneyRouter(deps: DashboardDependencies): Router {
   // Read per request (not destructured once) so a spec can put a recording client in its place.
   const payments = () => deps.clients.payments;
 
-  async function exponentsOf(res: Response): Promise<Exponents> {
-    const { currencies } = await payments().listCurrencies({}, memberCall(res));
-    return new Map(currencies.map((currency) => [currency.code, currency.exponent]));
-  }
-
   /** The member's business's transaction, or 404: not a uuid names none, as another business's. */
   async function ownTransaction(req: Request, res: Response) {
     const transactionId = String(req.params.transactionId);
@@ -84,7 +78,10 @@ export function moneyRouter(deps: DashboardDependencies): Router {
   }
 
   router.get('/money', requireMember('read'), async (_req, res) => {
-    const [{ wallets }, exponents] = await Promise.all([payments().listWallets({}, memberCall(res)), exponentsOf(res)]);
+    const [{ wallets }, exponents] = await Promise.all([
+      payments().listWallets({}, memberCall(res)),
+      currencyExponents(payments(), memberCall(res)),
+    ]);
     sendPage(res, 200, 'Money', <WalletsPage wallets={wallets} exponents={exponents} />);
   });
 
@@ -114,7 +111,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
       title,
       <TransactionsPage
         transactions={answer.transactions}
-        exponents={await exponentsOf(res)}
+        exponents={await currencyExponents(payments(), memberCall(res))}
         values={query.values}
         problems={[]}
         next={answer.page?.nextCursor}
@@ -125,7 +122,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
 
   router.get('/money/transactions/:transactionId', requireMember('read'), async (req, res) => {
     const { transaction, refund } = await ownTransaction(req, res);
-    const exponents = await exponentsOf(res);
+    const exponents = await currencyExponents(payments(), memberCall(res));
     // The key is made now, with the form: every submission of this one form is one refund.
     const refundForm: RefundFormView | undefined =
       memberMay(res, 'move_money') && isRefundable(transaction, refund)
@@ -154,7 +151,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     // Not checked for refundability here: a second submission of the same form must reach payments,
     // which answers the refund its key already made rather than refusing it as already refunded.
     const { transaction, refund } = await ownTransaction(req, res);
-    const exponents = await exponentsOf(res);
+    const exponents = await currencyExponents(payments(), memberCall(res));
     const sentKey = textField(req, IDEMPOTENCY_FIELD);
     const form: RefundFormView = {
       idempotencyKey: isIdempotencyKey(sentKey) ? sentKey : newIdempotencyKey(),

@@ -18,7 +18,7 @@ import {
   isIdempotencyKey,
   newIdempotencyKey,
 } from '../members/idempotent-call.js';
-import { amountSyntaxProblem, formatMinorUnits, parseAmount } from '../money/amount.js';
+import { amountSyntaxProblem, currencyExponents, moneyText, parseAmount, type Exponents } from '../money/amount.js';
 import {
   FIELDS,
   FORMS,
@@ -143,22 +143,11 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
     };
   }
 
-  /** The exponent of each currency payments knows: amounts are read and shown in their minor units. */
-  async function exponents(res: Response): Promise<Map<string, number>> {
-    const { currencies } = await payments.listCurrencies({}, memberCall(res));
-    return new Map(currencies.map((currency) => [currency.code, currency.exponent]));
-  }
-
-  const money = (amount: bigint, currency: string, exponent: number | undefined) =>
-    exponent === undefined
-      ? `${amount} minor units of ${currency}`
-      : `${formatMinorUnits(amount, exponent)} ${currency}`;
-
-  const transactionDetails = (transaction: Transaction, exponent: number | undefined): [string, string][] => [
+  const transactionDetails = (transaction: Transaction, exponents: Exponents): [string, string][] => [
     ['Transaction', transaction.id],
     ['Status', TransactionStatus[transaction.status]],
-    ['Amount', money(transaction.amount, transaction.currency, exponent)],
-    ['Fee', money(transaction.fee, transaction.currency, exponent)],
+    ['Amount', moneyText(transaction.amount, transaction.currency, exponents)],
+    ['Fee', moneyText(transaction.fee, transaction.currency, exponents)],
   ];
 
   router.get('/sandbox', requireMember('sandbox_tools'), (req, res) => {
@@ -197,7 +186,8 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       } catch (error) {
         throw refusalOfService(form, error, 'virtual_account_id', 'virtual account');
       }
-      const exponent = (await exponents(res)).get(account.currency);
+      const exponents = await currencyExponents(payments, memberCall(res));
+      const exponent = exponents.get(account.currency);
       if (exponent === undefined) throw new Error(`payments lists no currency ${account.currency}`);
       const parsed = parseAmount(amountText, exponent, account.currency, API_AMOUNT_MAX);
       if (!parsed.ok) throw refusal(form, { amount: parsed.problem });
@@ -213,7 +203,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       } catch (error) {
         throw refusalOfService(form, error, 'virtual_account_id', 'virtual account');
       }
-      const amount = money(parsed.minor, account.currency, exponent);
+      const amount = moneyText(parsed.minor, account.currency, exponents);
       const summary = `A transfer of ${amount} from ${senderName} arrived in virtual account ${account.accountNumber} (${account.accountName}); its collection is ${TransactionStatus[transaction.status]}.`;
       if (!call.replayed()) {
         await recordAudit(deps, req, res, {
@@ -228,7 +218,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
         'Incoming transfer simulated',
         <SimulationResult
           summary={summary}
-          details={transactionDetails(transaction, exponent)}
+          details={transactionDetails(transaction, exponents)}
           link={{ href: `/money/transactions/${transaction.id}`, text: 'See the transaction' }}
           replayed={call.replayed()}
         />,
@@ -250,7 +240,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       if (!chosen || Object.keys(problems).length > 0) throw refusal(form, problems);
       const [outcome, outcomeText] = chosen;
 
-      const known = await exponents(res);
+      const exponents = await currencyExponents(payments, memberCall(res));
       const request = { collectionId, outcome };
       const call = idempotentMemberCall(res, input.key, input.path, request);
       let transaction;
@@ -276,7 +266,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
         'Money request answered',
         <SimulationResult
           summary={`The money request was ${outcomeText}: it is now ${status}.`}
-          details={transactionDetails(transaction, known.get(transaction.currency))}
+          details={transactionDetails(transaction, exponents)}
           link={{ href: `/money/transactions/${transaction.id}`, text: 'See the transaction' }}
           replayed={call.replayed()}
         />,
