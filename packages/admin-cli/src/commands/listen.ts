@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '../cli.js';
 import { CliError } from '../errors.js';
 import { isRecord } from '../http.js';
+import { parsePage } from '../options.js';
 import { readSandboxFile, sandboxFilePath } from '../sandbox/sandbox-file.js';
 
 /**
@@ -17,6 +18,7 @@ interface ListenFlags {
   baseUrl?: string;
   clientId?: string;
   clientSecret?: string;
+  maxEvents?: number;
 }
 
 /** One webhook of the stream (GET /api/external/webhook/listen's data). */
@@ -96,6 +98,7 @@ export function registerListenCommand(program: Command, context: CommandContext)
     .option('--base-url <url>', 'the public API; else $CORRIDOR_BASE_URL, .local/sandbox.json, http://127.0.0.1:8080')
     .option('--client-id <id>', 'else $CORRIDOR_CLIENT_ID, then .local/sandbox.json')
     .option('--client-secret <secret>', 'else $CORRIDOR_CLIENT_SECRET, then .local/sandbox.json')
+    .option('--max-events <n>', 'exit (0) once n webhooks are forwarded and reported; else until Ctrl-C', parsePage)
     .action(async (flags: ListenFlags) => {
       const { io } = context;
       let forwardTo: URL;
@@ -207,6 +210,7 @@ export function registerListenCommand(program: Command, context: CommandContext)
       };
 
       let lastEventId: string | undefined;
+      let forwarded = 0;
       let backoff = BACKOFF_START_MS;
       let announced = false;
       try {
@@ -248,6 +252,7 @@ export function registerListenCommand(program: Command, context: CommandContext)
               else await forward(webhook);
               // Only once forwarded and reported: a drop before then sends it again (at least once).
               if (event.id !== undefined) lastEventId = event.id;
+              if (webhook && flags.maxEvents !== undefined && ++forwarded >= flags.maxEvents) stop.abort();
             }
           } catch (error) {
             if (error instanceof CliError) throw error;

@@ -202,6 +202,34 @@ const listenAttemptBodySchema: JsonSchema = {
   examples: [{ status_code: 200, duration_ms: 12, response_body: 'ok' }],
 };
 
+/** The stream as a client reads it: the opening comment, then one delivery (a mock kyc event's). */
+const EXAMPLE_STREAM = [
+  'retry: 1000',
+  ': listening from 48213_00000000-0000-0000-0000-000000000000',
+  '',
+  'id: 48230_0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10',
+  `data: ${JSON.stringify({
+    delivery_id: '0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10',
+    event: 'customer.status_changed',
+    destination: 'kyc_url',
+    url: 'https://platform.example/hooks/kyc',
+    mock: false,
+    created_at: '2026-11-21T09:00:00.120Z',
+    body: '{"event":"customer.status_changed","data":{"customer_id":"9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45","old_status":"PROCESSING","new_status":"VERIFIED"}}',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Corridor-Webhooks/1.0',
+      'x-corridor-timestamp': '1763715600',
+      'x-corridor-signature': '5f2b9c0e6a1d4f3e8b7c2a9d0e1f4a6b3c8d7e2f1a0b9c4d6e5f3a2b1c0d9e8f',
+      'x-corridor-webhook-id': '0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10',
+    },
+  })}`,
+  '',
+  ': heartbeat',
+  '',
+  '',
+].join('\n');
+
 const SANDBOX_ONLY =
   'In production (SANDBOX_ONLY), unless the deployment serves corridor listen there (WEBHOOK_LISTEN_IN_PRODUCTION); or the token lacks webhook:read (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED)';
 
@@ -219,6 +247,13 @@ export function webhookListenRoutes(timing: ListenTiming = DEFAULT_TIMING): read
         200: {
           description:
             'A text/event-stream: `id: <position>` and `data: <JSON>` per delivery, oldest first; from now on, or after Last-Event-ID',
+          mediaType: 'text/event-stream',
+          schema: {
+            type: 'string',
+            description:
+              'Server-Sent Events: comments (`: …`), then per delivery an `id:` line and a `data:` line of JSON shaped as the example’s, ended by a blank line',
+          },
+          example: EXAMPLE_STREAM,
         },
         403: { description: SANDBOX_ONLY },
         422: { description: 'Last-Event-ID is not an event id this stream sent' },
