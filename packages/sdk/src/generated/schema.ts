@@ -16605,7 +16605,14 @@ export interface operations {
           error?: string;
           /** @description what your local URL answered; the first 4 KiB are kept */
           response_body?: string;
-        };
+        } & (
+          | {
+              status_code?: number;
+            }
+          | {
+              error: string;
+            }
+        );
       };
     };
     responses: {

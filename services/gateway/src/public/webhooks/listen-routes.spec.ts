@@ -289,4 +289,27 @@ describe('the listen routes (decision 0034)', () => {
       body: { code: 'DELIVERY_NOT_FOUND' },
     });
   });
+
+  it('documents what it refuses: without status_code, an error that is blank by trim() fails the schema too', async () => {
+    const route = webhookListenRoutes().find(({ operationId }) => operationId === 'recordWebhookListenAttempt');
+    const [answered, why] = ((route?.requestBody?.allOf?.[0] as { anyOf?: unknown[] } | undefined)?.anyOf ?? []) as {
+      required?: string[];
+      properties: { status_code?: unknown; error?: { pattern: string } };
+    }[];
+    expect(answered).toEqual({ properties: { status_code: { type: 'integer' } } });
+    expect(why?.required).toEqual(['error']);
+    const then = { properties: { error: { pattern: why?.properties.error?.pattern ?? '' } } };
+    // Every UTF-16 unit: the pattern finds one exactly where trim() keeps one.
+    const notBlank = new RegExp(then.properties.error.pattern);
+    const disagree = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter(
+      (character) => notBlank.test(` ${character} `) !== (` ${character} `.trim() !== ''),
+    );
+    expect(disagree).toEqual([]);
+    const path = `/api/external/webhook/deliveries/${DELIVERY_ID}/listen-attempts`;
+    for (const error of [' ', '\u3000\n', '\uFEFF']) {
+      const blank = await routes.call('post', path, { status_code: null, duration_ms: 3, error });
+      expect({ error, status: blank.status }).toEqual({ error, status: 422 });
+    }
+    expect(service.calls).toHaveLength(0);
+  });
 });

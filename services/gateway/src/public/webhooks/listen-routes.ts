@@ -176,10 +176,26 @@ async function recordListenAttempt({ req, res, clients, call }: RouteContext): P
   res.status(201).json({ message: 'listen attempt recorded', data: attemptJson(attempt) });
 }
 
+/**
+ * A character String.prototype.trim() keeps (ECMAScript's WhiteSpace and LineTerminator are the rest),
+ * in \u escapes that ECMAScript and Python read alike: an error with one is not blank.
+ */
+const NOT_BLANK = '[^\\t\\n\\u000B\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF]';
+
 const listenAttemptBodySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['status_code', 'duration_ms'],
+  // An answer came (a status), or say why none did: an error that is not blank, as recordListenAttempt refuses otherwise.
+  // (In an allOf, so that generated types read it as a condition on the object, not an alternative to it.)
+  allOf: [
+    {
+      anyOf: [
+        { properties: { status_code: { type: 'integer' } } },
+        { required: ['error'], properties: { error: { type: 'string', pattern: NOT_BLANK } } },
+      ],
+    },
+  ],
   properties: {
     status_code: {
       type: ['integer', 'null'],
