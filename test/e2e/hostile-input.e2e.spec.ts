@@ -27,7 +27,12 @@ interface Operation {
   requestBody?: Schema;
   /** The document's requestBody.required: a body the operation may go without. */
   bodyRequired: boolean;
+  /** A success documented as `text/event-stream`: an answer that never ends by itself. */
+  stream: boolean;
 }
+
+/** The documented media type of a stream's success, if the operation answers one. */
+const STREAM_TYPE = 'text/event-stream';
 
 /** A value of the schema (its required members, or its first one when none is required). */
 function sampleOf(schema: Schema | undefined, depth = 0): unknown {
@@ -80,6 +85,7 @@ interface HostileRequest {
   body?: string | Uint8Array;
   contentType?: string;
   query?: string;
+  headers?: Record<string, string>;
   /** Whether any success would be wrong (else only a 5xx or a non-JSON error is). */
   mustRefuse: boolean;
 }
@@ -156,6 +162,26 @@ const QUERY_KINDS: HostileRequest[] = [
     ['a stray %', 'email=100%'],
   ].map(([kind = '', query]) => ({ kind: `query: ${kind}`, query, mustRefuse: false })),
 ];
+
+/**
+ * A stream's Last-Event-ID must be an id it sent: anything else is refused before the stream opens.
+ * (A control character cannot be sent: fetch refuses it, and Node's parser would before express.)
+ */
+const LAST_EVENT_ID_KINDS: HostileRequest[] = [
+  ['not an id', 'x'],
+  ['an xid beyond 64 bits', `18446744073709551616_${NOWHERE}`],
+  ['21 digits', `${'9'.repeat(21)}_${NOWHERE}`],
+  ['a negative xid', `-1_${NOWHERE}`],
+  ['no uuid', '12345_'],
+  ['a uuid of the wrong shape', '12345_zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'],
+  ['Latin-1 text', '12345_\u00e9\u00e9'],
+  ['a 4 KiB value', `12345_${'0'.repeat(4096)}`],
+  ['a repeated position', `12345_${NOWHERE}, 12345_${NOWHERE}`],
+].map(([kind = '', value = '']) => ({
+  kind: `Last-Event-ID: ${kind}`,
+  headers: { 'last-event-id': value },
+  mustRefuse: true,
+}));
 
 interface Answer {
   operation: string;
@@ -254,6 +280,11 @@ describe('hostile input (issue 18): every documented route × every hostile kind
           path,
           requestBody: operation.requestBody?.content['application/json']?.schema,
           bodyRequired: operation.requestBody?.required !== false,
+          stream: Object.entries(operation.responses).some(
+            ([status, response]) =>
+              /^2\d\d$/.test(status) &&
+              Object.keys(response.content ?? {}).some((type) => type.startsWith(STREAM_TYPE)),
+          ),
         })),
     );
   });
@@ -282,6 +313,7 @@ describe('hostile input (issue 18): every documented route × every hostile kind
     const work = operations.flatMap((operation) => {
       const kinds = [
         ...QUERY_KINDS,
+        ...(operation.stream ? LAST_EVENT_ID_KINDS : []),
         ...(operation.method === 'get' ? [] : bodyKinds(sampleOf(operation.requestBody), operation.bodyRequired)),
       ];
       return kinds.map((kind) => ({ operation, kind }));
@@ -290,13 +322,27 @@ describe('hostile input (issue 18): every documented route × every hostile kind
     const created = new Set<string>();
     await inParallel(work, 6, async ({ operation, kind }) => {
       const path = `${concrete(operation)}${kind.query ? `?${kind.query}` : ''}`;
+      const connection = new AbortController();
       const response = await platform.api(path, token, {
         method: operation.method.toUpperCase(),
-        headers: kind.contentType ? { 'content-type': kind.contentType } : {},
+        headers: { ...(kind.contentType ? { 'content-type': kind.contentType } : {}), ...kind.headers },
         ...(kind.body === undefined ? {} : { body: kind.body }),
+        signal: connection.signal,
       });
-      const text = await response.text();
-      const problem = problemOf(response.status, response.headers.get('content-type') ?? '', text, kind.mustRefuse);
+      const contentType = response.headers.get('content-type') ?? '';
+      let text: string;
+      let problem: string | undefined;
+      if (operation.stream && response.status < 300) {
+        // A stream answers until the client leaves: its status and media type are the answer.
+        connection.abort();
+        text = `(a ${contentType} stream)`;
+        problem = contentType.startsWith(STREAM_TYPE)
+          ? problemOf(response.status, contentType, text, kind.mustRefuse)
+          : `a stream answered ${contentType}, not ${STREAM_TYPE}`;
+      } else {
+        text = await response.text();
+        problem = problemOf(response.status, contentType, text, kind.mustRefuse);
+      }
       // A body an operation may go without made something (the sandbox's one-call customer): not the corpus's change.
       if (response.status === 201 && !kind.mustRefuse)
         created.add((JSON.parse(text) as { data: { id: string } }).data.id);

@@ -70,6 +70,42 @@ interface Send {
 
 class Skipped extends Error {}
 
+const STREAM_TYPE = 'text/event-stream';
+
+/** The `data` of each Server-Sent Event in `text`, as JSON (events end at a blank line; `:` lines are comments). */
+function eventData(text: string): unknown[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((block) =>
+      block
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice('data:'.length).replace(/^ /, ''))
+        .join('\n'),
+    )
+    .filter((data) => data !== '')
+    .map((data) => {
+      try {
+        return JSON.parse(data) as unknown;
+      } catch {
+        return data;
+      }
+    });
+}
+
+/** A JSON value's shape: its members' names and the JSON type of each leaf, recursively. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shapeOf);
+  if (value === null) return 'null';
+  if (typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, member]) => [key, shapeOf(member)]),
+    );
+  return typeof value;
+}
+
 /** The JSON request body example "Try it out" sends, if the operation documents one. */
 const documentedExample = (operation: OpenApiOperation): Json | undefined =>
   (operation.requestBody?.content['application/json'] as { example?: Json } | undefined)?.example;
@@ -234,6 +270,75 @@ describe('every documented example succeeds on a fresh sandbox (issue 31 part 4)
     }
   };
 
+  /**
+   * A `text/event-stream` operation as a client reads it: a documented 2xx of the documented media
+   * type, then events until the first whose data has the documented example's shape (`trigger` makes
+   * one, once the stream is open); then the client leaves. Answers that event's data.
+   */
+  async function sendStream(operationId: string, trigger: () => Promise<unknown>): Promise<Json | undefined> {
+    sent.add(operationId);
+    const { method, path, operation } = find(operationId);
+    const connection = new AbortController();
+    try {
+      const successes = Object.entries(operation.responses).filter(([status]) => /^2\d\d$/.test(status));
+      const documented = successes.flatMap(([, response]) =>
+        Object.entries((response.content ?? {}) as Record<string, { example?: unknown }>),
+      );
+      const [mediaType, media] = documented.find(([type]) => type.startsWith(STREAM_TYPE)) ?? [];
+      if (!mediaType || typeof media?.example !== 'string') throw new Error(`documents no ${STREAM_TYPE} example`);
+      const example = eventData(media.example).find((data) => typeof data === 'object' && data !== null);
+      if (example === undefined) throw new Error('its documented example has no event with JSON data');
+      const wanted = JSON.stringify(shapeOf(example));
+
+      const timeout = setTimeout(() => connection.abort(), 30_000);
+      const response = await platform.api(path, token, {
+        method: method.toUpperCase(),
+        headers: { accept: STREAM_TYPE },
+        signal: connection.signal,
+      });
+      const what = `${method.toUpperCase()} ${path}`;
+      if (!successes.some(([status]) => status === String(response.status))) {
+        clearTimeout(timeout);
+        throw new Error(
+          `${what} → ${response.status} ${await response.text()} (documented: ${successes.map(([s]) => s).join(', ')})`,
+        );
+      }
+      const contentType = response.headers.get('content-type') ?? '';
+      if (!contentType.startsWith(mediaType)) {
+        clearTimeout(timeout);
+        throw new Error(`${what} → ${response.status} answered ${contentType}, documented ${mediaType}`);
+      }
+      const triggered = trigger();
+      const decoder = new TextDecoder();
+      let text = '';
+      const seen: string[] = [];
+      try {
+        for await (const chunk of response.body ?? []) {
+          text += decoder.decode(chunk as Uint8Array, { stream: true });
+          const complete = text.slice(0, text.lastIndexOf('\n\n') + 1);
+          for (const data of eventData(complete)) {
+            if (JSON.stringify(shapeOf(data)) === wanted) return data as Json;
+            seen.push(JSON.stringify(data).slice(0, 300));
+          }
+          text = text.slice(complete.length);
+        }
+      } catch (error) {
+        if (!connection.signal.aborted) throw error;
+      } finally {
+        clearTimeout(timeout);
+        await triggered;
+      }
+      throw new Error(
+        `${what}: no event shaped as the documented example's within 30 s (${JSON.stringify(shapeOf(example))}); saw ${seen.join(' | ') || 'none'}`,
+      );
+    } catch (error) {
+      failures.push(`${operationId}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    } finally {
+      connection.abort();
+    }
+  }
+
   /** The `data` of an answer, or of its first list entry. */
   const dataOf = (answer: Json | undefined): Json | undefined => {
     const data = answer?.data;
@@ -375,6 +480,14 @@ describe('every documented example succeeds on a fresh sandbox (issue 31 part 4)
     await send('getWebhookDelivery', { path: { id: delivery } });
     await send('replayWebhookDelivery', { path: { id: delivery } });
     await send('replayFailedWebhookDeliveries');
+    // corridor listen (decision 0034): the stream from now on gets the next delivery, a mock event's
+    // made once it is open; the listener's report of its local answer is then recorded on it.
+    const listened = await sendStream('listenWebhookDeliveries', () =>
+      setup('/api/external/webhook/mock', exampleBody('triggerMockWebhook')),
+    );
+    await send('recordWebhookListenAttempt', {
+      path: { id: typeof listened?.delivery_id === 'string' ? listened.delivery_id : undefined },
+    });
     await send('updateWebhook', { path: { id: idOf(registration) }, body: toReceiver(exampleBody('updateWebhook')) });
 
     // Reference data.

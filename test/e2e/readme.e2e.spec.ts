@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import {
   createTestCertificates,
   eventually,
+  freePort,
   testKafka,
   uniqueSuffix,
   WebhookReceiver,
@@ -345,12 +346,17 @@ describe('README.md, every sh block in order against a platform of its own (issu
       CLIENT_SECRET: sandbox.client_secret ?? '',
       BUSINESS: sandbox.business_id ?? '',
       RECEIVER_URL: `https://127.0.0.1:${receiver.port}/hooks`,
+      // "Receive webhooks locally": its handler's port, free on this machine (a reader's default is 3000).
+      LOCAL_PORT: String(await freePort()),
     });
     await mkdir(OUTPUT, { recursive: true });
     await writeFile(join(OUTPUT, 'run.log'), run.output);
     if (run.code !== 0 || run.timedOut || !/^::block done$/m.test(run.output)) {
       throw new Error(describeFailure(run, blocks));
     }
+
+    // "Receive webhooks locally": corridor listen forwarded a webhook to the handler on 127.0.0.1, which answered 200.
+    expect(run.output).toMatch(/^→ [a-z_.]+ 200 \d+ms \[[0-9a-f-]{36}\]$/m);
 
     // The webhooks the README's calls made reached the receiver, signed with the secret it printed.
     signingSecret = (await readFile(join(folder, 'signing-secret'), 'utf8')) || undefined;

@@ -5,6 +5,7 @@ import { registerCredentialCommands } from './commands/credentials.js';
 import { registerCustomerCommands } from './commands/customers.js';
 import { registerDeadLetterCommands } from './commands/dead-letters.js';
 import { registerLedgerCommands } from './commands/ledger.js';
+import { registerListenCommand } from './commands/listen.js';
 import { registerMemberCommands } from './commands/members.js';
 import { registerRateCommands } from './commands/rates.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
@@ -65,6 +66,7 @@ export function buildProgram(io: CliEnvironment): Command {
   registerLedgerCommands(admin, context);
   registerDeadLetterCommands(admin, context);
   registerSandboxCommands(admin, context);
+  registerListenCommand(program, context);
   return program;
 }
 

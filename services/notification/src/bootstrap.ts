@@ -66,6 +66,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   const context: NotificationContext = {
     now,
     environment: config.CORRIDOR_ENVIRONMENT,
+    listenInProduction: config.WEBHOOK_LISTEN_IN_PRODUCTION,
     secrets,
     webhookUrls: { allowCidrs: config.WEBHOOK_ALLOW_CIDRS },
     deliveries: runtime,

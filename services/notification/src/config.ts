@@ -69,6 +69,11 @@ export const notificationConfigShape = {
   WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
   /** Test-only: a PEM file of CAs trusted besides the system's (the tests' receivers). Refused in production. */
   WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
+  /**
+   * Serve `corridor listen` (ListenDeliveries, RecordListenAttempt) in production too; off by
+   * default: it is a sandbox tool and hands the business's webhooks to whoever holds webhook:read.
+   */
+  WEBHOOK_LISTEN_IN_PRODUCTION: env.boolean(false),
   /** Port of the Prometheus /metrics listener; 0 turns it off. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 };

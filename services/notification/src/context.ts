@@ -7,6 +7,8 @@ import type { WebhookSecrets } from './secrets/webhook-secrets.js';
 export interface NotificationContext {
   now: Clock;
   environment: 'sandbox' | 'production';
+  /** `corridor listen` served in production too (WEBHOOK_LISTEN_IN_PRODUCTION; decision 0034). */
+  listenInProduction?: boolean;
   secrets: WebhookSecrets;
   /** How webhook URLs are checked at registration (decision 0009). */
   webhookUrls: {

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import {
   NotificationService,
+  RecordListenAttemptResponseSchema,
   RegisterWebhookResponseSchema,
   ReplayDeliveryResponseSchema,
   ReplayFailedDeliveriesResponseSchema,
@@ -17,6 +18,7 @@ import {
   replayFailedDeliveries,
   triggerMockWebhook,
 } from './deliveries/delivery-api.js';
+import { listenDeliveries, recordListenAttempt } from './deliveries/listen-api.js';
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
 import { updateWebhook } from './webhooks/update-webhook.js';
@@ -111,6 +113,17 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
         {
           claimTtlMs: ATTEMPT_CLAIM_TTL_MS,
         },
+      );
+    },
+    async listenDeliveries(request, call) {
+      return listenDeliveries(em(), context, businessOf(call), request);
+    },
+    // A listener that lost the answer reports again under the same Idempotency-Key: one attempt.
+    async recordListenAttempt(request, call) {
+      return runIdempotent(em(), call, 'RecordListenAttempt', RecordListenAttemptResponseSchema, async (tx) =>
+        create(RecordListenAttemptResponseSchema, {
+          attempt: await recordListenAttempt(tx, context, businessOf(call), request),
+        }),
       );
     },
   });

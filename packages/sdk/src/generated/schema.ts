@@ -613,6 +613,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/webhook/listen': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Sandbox: the business’s webhook deliveries as they are created, as Server-Sent Events (text/event-stream) for `corridor listen`. Each event’s id is its position (send it back as Last-Event-ID to resume, missing nothing) and its data {delivery_id, event, destination, url, mock, created_at, body, headers}: body is the exact raw body, headers are signed now as an attempt would be. Comments (heartbeat) every 15 s; the stream ends when the token expires or the gateway stops
+     * @description Requires the scope `webhook:read`.
+     */
+    get: operations['listenWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/webhook/deliveries/{id}/listen-attempts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sandbox: record what your local URL answered to a delivery corridor listen forwarded, as an attempt with trigger listen; the delivery’s status and its attempts to your registered URL are unchanged
+     * @description Requires the scope `webhook:read`.
+     */
+    post: operations['recordWebhookListenAttempt'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/currency': {
     parameters: {
       query?: never;
@@ -5417,10 +5457,10 @@ export interface components {
       /** @description 1-based, in the order made */
       number: number;
       /**
-       * @description scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock
+       * @description scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock; listen: a copy corridor listen forwarded to your machine, as it reported it
        * @enum {unknown}
        */
-      trigger: 'scheduled' | 'replay' | 'mock';
+      trigger: 'scheduled' | 'replay' | 'mock' | 'listen';
       /**
        * Format: date-time
        * @description when the request went out; the attempt is logged from then on
@@ -16435,6 +16475,263 @@ export interface operations {
            * @example {
            *       "status": false,
            *       "message": "event is missing or unknown, or goes to kyc_url and the registration has none, or data has a member the example does not",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  listenWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A text/event-stream: `id: <position>` and `data: <JSON>` per delivery, oldest first; from now on, or after Last-Event-ID */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example retry: 1000
+           *     : listening from 48213_00000000-0000-0000-0000-000000000000
+           *
+           *     id: 48230_0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10
+           *     data: {"delivery_id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10","event":"customer.status_changed","destination":"kyc_url","url":"https://platform.example/hooks/kyc","mock":false,"created_at":"2026-11-21T09:00:00.120Z","body":"{\"event\":\"customer.status_changed\",\"data\":{\"customer_id\":\"9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45\",\"old_status\":\"PROCESSING\",\"new_status\":\"VERIFIED\"}}","headers":{"content-type":"application/json","user-agent":"Corridor-Webhooks/1.0","x-corridor-timestamp":"1763715600","x-corridor-signature":"5f2b9c0e6a1d4f3e8b7c2a9d0e1f4a6b3c8d7e2f1a0b9c4d6e5f3a2b1c0d9e8f","x-corridor-webhook-id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10"}}
+           *
+           *     : heartbeat
+           */
+          'text/event-stream': string;
+        };
+      };
+      400: components['responses']['BadQuery'];
+      401: components['responses']['Unauthorized'];
+      /** @description In production (SANDBOX_ONLY), unless the deployment serves corridor listen there (WEBHOOK_LISTEN_IN_PRODUCTION); or the token lacks webhook:read (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Last-Event-ID is not an event id this stream sent */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "last-Event-ID is not an event id this stream sent",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  recordWebhookListenAttempt: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status_code": 200,
+         *       "duration_ms": 12,
+         *       "response_body": "ok"
+         *     }
+         */
+        'application/json': {
+          /** @description what your local URL answered; null when it gave no answer (then say why in error) */
+          status_code: number | null;
+          /** @description from sending to the answer */
+          duration_ms: number;
+          /** @description why no answer came (connection refused, timeout); required when status_code is null */
+          error?: string;
+          /** @description what your local URL answered; the first 4 KiB are kept */
+          response_body?: string;
+        } & (
+          | {
+              status_code?: number;
+            }
+          | {
+              error: string;
+            }
+        );
+      };
+    };
+    responses: {
+      /** @description The attempt as recorded */
+      201: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "listen attempt recorded",
+           *       "data": {
+           *         "number": 5,
+           *         "trigger": "scheduled",
+           *         "started_at": "2026-11-21T10:21:00.000Z",
+           *         "duration_ms": 3480,
+           *         "outcome": "failed",
+           *         "status_code": 503,
+           *         "error_class": "http_status",
+           *         "error_message": "the receiver answered 503",
+           *         "response_body": "upstream unavailable"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'listen attempt recorded';
+            data: components['schemas']['WebhookAttempt'];
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON), a query parameter is not UTF-8 (BAD_REQUEST), or another precondition failed; or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description In production (SANDBOX_ONLY), unless the deployment serves corridor listen there (WEBHOOK_LISTEN_IN_PRODUCTION); or the token lacks webhook:read (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description This business has no delivery with this id, or the id is not a UUID */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no delivery with this id, or the id is not a UUID",
+           *       "code": "NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description status_code not an integer from 100 to 599 or null, duration_ms not from 0 to 600000, error missing when status_code is null, or an unknown property; `errors` names each; or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "status_code not an integer from 100 to 599 or null, duration_ms not from 0 to 600000, error missing when status_code is null, or an unknown property",
            *       "code": "VALIDATION_FAILED",
            *       "errors": {
            *         "amount": [

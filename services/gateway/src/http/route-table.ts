@@ -15,6 +15,10 @@ export interface RouteResponse {
   schema?: JsonSchema;
   /** Headers of this route's own, beyond x-request-id (and the rate-limit ones of the public API). */
   headers?: HeadersObject;
+  /** A success's media type when it is not JSON (a stream: `text/event-stream`); schema then describes its text. */
+  mediaType?: string;
+  /** The documented answer, when one built from the schema would say nothing (a stream's text). */
+  example?: unknown;
 }
 
 export interface DocumentedRoute {

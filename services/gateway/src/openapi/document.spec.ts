@@ -454,13 +454,16 @@ describe('the OpenAPI document', () => {
       },
     );
 
-    it('has no other webhook route than these and the deliveries and mock routes of decision 0010', () => {
+    it('has no other webhook route than these, the deliveries and mock routes of decision 0010 and listen’s of 0034', () => {
       const DELIVERY_ROUTES = [
         ['get', '/api/external/webhook/deliveries', 'webhook:read'],
         ['get', '/api/external/webhook/deliveries/{id}', 'webhook:read'],
         ['post', '/api/external/webhook/deliveries/{id}/replay', 'webhook:replay'],
         ['post', '/api/external/webhook/deliveries/replay', 'webhook:replay'],
         ['post', '/api/external/webhook/mock', 'mock:webhook:trigger'],
+        // corridor listen (decision 0034).
+        ['get', '/api/external/webhook/listen', 'webhook:read'],
+        ['post', '/api/external/webhook/deliveries/{id}/listen-attempts', 'webhook:read'],
       ] as const;
       const documented = PUBLIC_ROUTES.filter((route) => /^\/api\/external\/webhook\b/.test(route.path));
       expect(documented.map((route) => `${route.method} ${route.path} ${route.scope}`).sort()).toEqual(

@@ -59,7 +59,7 @@ const exampleIn = (schema: SchemaObject | ReferenceObject, schemas: Schemas | un
 
 function routeResponse(
   status: number,
-  { description, schema, headers }: RouteResponse,
+  { description, schema, headers, mediaType = 'application/json', example }: RouteResponse,
   { successHeaders, schemas }: ListenerConventions,
 ): ResponseObject {
   if (status >= 400) {
@@ -76,7 +76,13 @@ function routeResponse(
   return {
     description,
     headers: { ...requestIdHeader, ...successHeaders, ...headers },
-    ...(schema ? { content: { 'application/json': { schema, ...exampleIn(schema, schemas) } } } : {}),
+    ...(schema
+      ? {
+          content: {
+            [mediaType]: { schema, ...(example === undefined ? exampleIn(schema, schemas) : { example }) },
+          },
+        }
+      : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { CUSTOMER_API_ROUTES } from './customers/index.js';
 import { KYC_SESSION_ROUTES } from './kyc-sessions/index.js';
 import { PAYMENT_ROUTES } from './payments/index.js';
 import { WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
+import { WEBHOOK_LISTEN_ROUTES } from './webhooks/listen-routes.js';
 import { whoami, whoamiResponse } from './whoami.js';
 
 export interface RouteContext {
@@ -49,5 +50,6 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   ...KYC_SESSION_ROUTES,
   ...WEBHOOK_ROUTES,
   ...WEBHOOK_DELIVERY_ROUTES,
+  ...WEBHOOK_LISTEN_ROUTES,
   ...PAYMENT_ROUTES,
 ];

@@ -82,7 +82,7 @@ export async function attemptDelivery(
   em: EntityManager,
   runtime: DeliveryRuntime,
   delivery: Delivery,
-  trigger: Exclude<AttemptTrigger, 'mock'>,
+  trigger: Exclude<AttemptTrigger, 'mock' | 'listen'>,
   claimedUntil?: Date,
 ): Promise<{ delivery: Delivery; attempt: Attempt }> {
   return tracer.startActiveSpan(

@@ -21,7 +21,7 @@ import type { AttemptErrorClass as StoredErrorClass } from './send-webhook.js';
  * value has a word: a word added on one side only fails here, not in a request.
  */
 describe('the stored words as notification’s proto enums', () => {
-  const TRIGGERS = ['scheduled', 'replay', 'mock'] satisfies AttemptTrigger[];
+  const TRIGGERS = ['scheduled', 'replay', 'mock', 'listen'] satisfies AttemptTrigger[];
   const OUTCOMES = ['in_flight', 'succeeded', 'failed', 'interrupted'] satisfies AttemptOutcome[];
   const DESTINATIONS = ['kyc_url', 'collection_url', 'payout_url'] satisfies Destination[];
   // The sender's classes, and 'interrupted', which the lease sweep writes (delivery-repository.ts).

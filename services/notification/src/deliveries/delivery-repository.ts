@@ -14,6 +14,16 @@ import {
 } from './delivery.js';
 import type { AttemptResult } from './send-webhook.js';
 
+/** Where a listener is (decision 0034): after the row (created_xid, id). */
+export interface ListenPosition {
+  /** A transaction id (xid8) as decimal text. */
+  xid: string;
+  id: string;
+}
+
+/** The id that sorts before every uuid: a position before every row of its transaction. */
+export const LISTEN_ID_BEFORE_ALL = '00000000-0000-0000-0000-000000000000';
+
 interface NewDelivery {
   id: string;
   businessId: string;
@@ -305,6 +315,82 @@ export class DeliveryRepository {
       });
       return repository.finishAttempt({ ...answer, number: started.number });
     });
+  }
+
+  /**
+   * Up to `limit` of the business's deliveries after `after` in listen order (decision 0034): by the
+   * transaction that made them, then id, and only those of transactions older than every one still
+   * running (the snapshot's xmin). A row of a transaction still open can never end up behind a
+   * position already handed out, however late it commits.
+   */
+  async listenAfter({
+    businessId,
+    after,
+    limit,
+  }: {
+    businessId: string;
+    after: ListenPosition;
+    limit: number;
+  }): Promise<{ delivery: Delivery; position: ListenPosition }[]> {
+    const rows = await this.rows(
+      `select *, created_xid::text as listen_xid from webhook_delivery
+       where business_id = ? and (created_xid, id) > (?::xid8, ?::uuid)
+         and created_xid < pg_snapshot_xmin(pg_current_snapshot())
+       order by created_xid, id
+       limit ?`,
+      [businessId, after.xid, after.id, limit],
+    );
+    return rows.map((row) => ({
+      delivery: deliveryOf(row),
+      position: { xid: String(row.listen_xid), id: String(row.id) },
+    }));
+  }
+
+  /** The position before anything not yet visible to every transaction: where a new listener starts. */
+  async listenStart(): Promise<ListenPosition> {
+    const [row] = await this.rows(`select pg_snapshot_xmin(pg_current_snapshot())::text as xid`);
+    return { xid: String(row?.xid), id: LISTEN_ID_BEFORE_ALL };
+  }
+
+  /**
+   * A copy's answer as `corridor listen` reported it (decision 0034): one more numbered attempt,
+   * already finished, trigger `listen`. Nothing else of the delivery changes (status, schedule,
+   * lease), so the attempts to the registered URL go on as if no one listened. undefined when the
+   * business has no such delivery.
+   */
+  async recordListenAttempt(input: {
+    businessId: string;
+    deliveryId: string;
+    startedAt: Date;
+    result: Omit<AttemptResult, 'startedAt'>;
+    now: Date;
+  }): Promise<Attempt | undefined> {
+    const { result } = input;
+    const [row] = await this.rows(
+      `with counted as (
+         update webhook_delivery set attempt_count = attempt_count + 1, updated_at = ?
+         where id = ? and business_id = ?
+         returning attempt_count
+       )
+       insert into webhook_attempt (id, delivery_id, number, trigger, started_at, duration_ms, outcome, status_code,
+         error_class, error_message, response_body)
+       select gen_random_uuid(), ?, attempt_count, 'listen', ?, ?, ?, ?, ?, ?, ? from counted
+       returning *`,
+      [
+        input.now,
+        input.deliveryId,
+        input.businessId,
+        input.deliveryId,
+        input.startedAt,
+        result.durationMs,
+        result.outcome,
+        result.statusCode,
+        result.errorClass,
+        result.errorMessage,
+        result.responseBody,
+      ],
+    );
+    return row ? attemptOf(row) : undefined;
   }
 
   /** The attempt log of a delivery, oldest first. */

@@ -1,7 +1,8 @@
 import type { Destination } from '../events/webhook-events.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-export type AttemptTrigger = 'scheduled' | 'replay' | 'mock';
+/** listen: a copy `corridor listen` forwarded to a developer's machine, as it reported it (decision 0034). */
+export type AttemptTrigger = 'scheduled' | 'replay' | 'mock' | 'listen';
 
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 

@@ -6,6 +6,7 @@ import { Migration20261124400000Autovacuum } from './Migration20261124400000Auto
 import { Migration20261124500000DeliveryListIndexes } from './Migration20261124500000DeliveryListIndexes.js';
 import { Migration20261125100000AttemptsInFlight } from './Migration20261125100000AttemptsInFlight.js';
 import { Migration20261126100000DeadLetters } from './Migration20261126100000DeadLetters.js';
+import { Migration20261201100000ListenPositions } from './Migration20261201100000ListenPositions.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124500000DeliveryListIndexes', class: Migration20261124500000DeliveryListIndexes },
   { name: 'Migration20261125100000AttemptsInFlight', class: Migration20261125100000AttemptsInFlight },
   { name: 'Migration20261126100000DeadLetters', class: Migration20261126100000DeadLetters },
+  { name: 'Migration20261201100000ListenPositions', class: Migration20261201100000ListenPositions },
 ];

@@ -86,7 +86,8 @@ const attemptProperties = {
   number: { type: 'integer', minimum: 1, description: '1-based, in the order made' },
   trigger: {
     enum: [...ATTEMPT_TRIGGERS.words],
-    description: 'scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock',
+    description:
+      'scheduled: the retry schedule; replay: a replay you asked for; mock: POST /webhook/mock; listen: a copy corridor listen forwarded to your machine, as it reported it',
   },
   started_at: { ...dateTime, description: 'when the request went out; the attempt is logged from then on' },
   duration_ms: {
