@@ -14,6 +14,9 @@ import { createLogger, type Logger, type LoggerOptions } from '@corridor/logging
 import { systemClock, type Clock } from './clock.js';
 import { PeriodicTasks, type PeriodicTask } from './periodic-tasks.js';
 
+/** How long a stop may take before the process exits anyway: inside Kubernetes' default 30 s grace. */
+const STOP_DEADLINE_MS = 20_000;
+
 export interface StartServiceOptions {
   /** The service's name: its logs' `service`, its Kafka client id, and the `<name> listening` line. */
   name: string;
@@ -145,6 +148,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const steps: Record<StopPhase, StopStep[]> = { 'before-server': [], 'after-server': [] };
   let server: { shutdown(): Promise<void> } | undefined;
   let stopping: Promise<void> | undefined;
+  /** The shutdown step under way, named when the deadline cuts it short. */
+  let stoppingStep = '';
 
   const runStop = async (reason: string): Promise<void> => {
     logger.info({ signal: reason }, `${name} stopping`);
@@ -160,6 +165,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     ];
     const failed: string[] = [];
     for (const step of sequence) {
+      stoppingStep = step.name;
       try {
         await step.stop();
       } catch (error) {
@@ -206,6 +212,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       logger.info({ port: grpc.port, ...relayField, ...serveOptions.logFields }, `${name} listening`);
       for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) {
         process.on(signal, () => {
+          // A step that never ends (a broker or database that went away mid-shutdown) must not
+          // keep the process: Kubernetes would SIGKILL it after its grace period anyway, and a
+          // supervisor or a test would wait for ever. Exit 1, naming the step.
+          const deadline = setTimeout(() => {
+            logger.error({ step: stoppingStep }, `${name} did not stop within ${STOP_DEADLINE_MS} ms`);
+            process.exit(1);
+          }, STOP_DEADLINE_MS);
+          deadline.unref();
           void service.stop(signal).then(
             () => process.exit(0),
             () => process.exit(1),

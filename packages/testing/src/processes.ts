@@ -116,7 +116,11 @@ export async function startService(options: StartOptions): Promise<ServiceProces
       const orphan = signal === 'SIGKILL' && options.supervised ? servicePid() : undefined;
       if (alive()) child.kill(signal);
       if (orphan !== undefined) killQuietly(orphan, 'SIGKILL');
-      return exited;
+      // A stop that hangs past the services' own deadline (20 s) ends as a crash would, so a
+      // suite's tear-down never waits for ever.
+      const escalation = setTimeout(() => alive() && child.kill('SIGKILL'), 30_000);
+      escalation.unref();
+      return exited.finally(() => clearTimeout(escalation));
     },
     servicePid,
   };
