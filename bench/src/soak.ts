@@ -159,8 +159,13 @@ async function main(state: {
         });
         if (response.status === status) return ((await response.json()) as { data: T }).data;
         const text = await response.text();
-        // A refusal that names the request (4xx other than 429, or a lagging projection's 422) is a defect here.
-        if (response.status < 500 && response.status !== 429 && response.status !== 422) {
+        // 429, a lagging projection's 422 and the first attempt still running (409
+        // IDEMPOTENCY_REQUEST_IN_FLIGHT, after a broken connection) say "retry"; any other 4xx is a defect here.
+        const retry =
+          response.status === 429 ||
+          response.status === 422 ||
+          (response.status === 409 && text.includes('IDEMPOTENCY_REQUEST_IN_FLIGHT'));
+        if (response.status < 500 && !retry) {
           throw new Error(`POST ${path} answered ${response.status}: ${text}`);
         }
       } catch (error) {
@@ -277,8 +282,12 @@ async function main(state: {
     }
   })();
   const loadStarted = Date.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, () => worker()));
-  loadDone = true;
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, () => worker()));
+  } finally {
+    // Also when a worker failed: no kill may run into the tear-down.
+    loadDone = true;
+  }
   const loadSeconds = (Date.now() - loadStarted) / 1000;
   await killer;
 
