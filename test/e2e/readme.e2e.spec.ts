@@ -355,8 +355,20 @@ describe('README.md, every sh block in order against a platform of its own (issu
       throw new Error(describeFailure(run, blocks));
     }
 
-    // "Receive webhooks locally": corridor listen forwarded a webhook to the handler on 127.0.0.1, which answered 200.
-    expect(run.output).toMatch(/^→ [a-z_.]+ 200 \d+ms \[[0-9a-f-]{36}\]$/m);
+    // "Receive webhooks locally": corridor listen forwarded the block's collection.successful to the
+    // handler on 127.0.0.1, which answered 200, and its answer is a listen attempt of that delivery.
+    // (--until-event ends it at the first one: a late one of the crypto block, 20 blocks after its
+    // deposit, would do as well, as it would for a reader.)
+    const collectionLine = /^→ collection\.successful 200 \d+ms \[([0-9a-f-]{36})\]$/m.exec(run.output);
+    expect(collectionLine?.[0]).toEqual(expect.any(String));
+    const webhookReader = await platform.accessToken(
+      { client_id: sandbox.client_id ?? '', client_secret: sandbox.client_secret ?? '' },
+      'webhook:read',
+    );
+    const delivery = await platform.webhooks.delivery(webhookReader, collectionLine?.[1] ?? '');
+    expect(delivery.attempts).toContainEqual(
+      expect.objectContaining({ trigger: 'listen', outcome: 'succeeded', status_code: 200 }),
+    );
 
     // The webhooks the README's calls made reached the receiver, signed with the secret it printed.
     signingSecret = (await readFile(join(folder, 'signing-secret'), 'utf8')) || undefined;

@@ -4,13 +4,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { unique } from '../support/customers.js';
 import { Platform, type GatewayProcess } from '../support/platform.js';
+import { nuban, ordinarySerial, PayoutsApi, type PayoutJson } from '../support/payouts.js';
 import { ReceivingBusiness, receiverEnv, sleep } from '../support/receiving-business.js';
 
 /**
  * Decision 0034 on a live platform: the built `corridor listen` forwards a business's webhooks to a
  * plain HTTP server on 127.0.0.1, signed as notification signs them, reports each answer as a
  * `listen` attempt, and after its gateway restarts resumes without missing what was made meanwhile.
+ * The real events are a customer's and an NGN payout's, made through the API (issue 31's "done when").
  */
 
 interface Received {
@@ -156,6 +159,42 @@ describe('corridor listen (decision 0034)', () => {
     expect(await listenAttempt(deliveryId)).toMatchObject({ outcome: 'succeeded', response_body: 'handled locally' });
     // The copy changed nothing of the real delivery: the registered receiver has it as well.
     await business.waitForCustomer(customerId);
+  });
+
+  it('forwards a real payout’s payout.pending, .processing and .successful, each signed and logged', async () => {
+    const payouts = new PayoutsApi(platform);
+    await payouts.fund(business.businessId, 'NGN', 1_000_000_00);
+    const payout = await payouts.payout(await business.tokenWith(['payout:create']), {
+      amount: 2_500_00,
+      currency: 'NGN',
+      bank_code: '058',
+      account_number: nuban('058', ordinarySerial()),
+      narration: `Invoice ${unique()}`,
+      reference: `listen-${unique()}`,
+    });
+    expect(payout.status).toBe('pending');
+
+    const forwarded = await until(
+      'the payout’s three webhooks locally',
+      () => {
+        const mine = local.received.filter(
+          (request) => (JSON.parse(request.rawBody) as { data?: Partial<PayoutJson> }).data?.id === payout.id,
+        );
+        return mine.length >= 3 ? mine : undefined;
+      },
+      60_000,
+    );
+    const events = forwarded.map((request) => {
+      const event = verifyWebhook({ rawBody: request.rawBody, headers: request.headers, secret: business.secret });
+      expect((event.data as Partial<PayoutJson>).status).toBe(event.event.replace('payout.', ''));
+      return event.event;
+    });
+    expect(events.sort()).toEqual(['payout.pending', 'payout.processing', 'payout.successful']);
+    for (const request of forwarded) {
+      const deliveryId = String(request.headers['x-corridor-webhook-id']);
+      expect(await listenAttempt(deliveryId)).toMatchObject({ outcome: 'succeeded', status_code: 200 });
+      expect(output).toMatch(new RegExp(`→ payout\\.[a-z]+ 200 \\d+ms \\[${deliveryId}\\]`));
+    }
   });
 
   it('resumes after its gateway restarts: what was made meanwhile still arrives', async () => {

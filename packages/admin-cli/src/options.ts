@@ -49,6 +49,13 @@ export function parsePage(value: string): number {
   return Number(value);
 }
 
+/** `--until-event collection.successful`: an event's name (seed 6.3), so a typo fails at once instead of never matching. */
+export function parseEventName(value: string): string {
+  if (!/^[a-z_]+(\.[a-z_]+)*$/.test(value))
+    throw new InvalidArgumentError('expected an event name such as collection.successful, payout.failed or refund.');
+  return value;
+}
+
 export const VERDICTS = ['VERIFIED', 'REJECTED'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 

@@ -22,8 +22,8 @@ function stream(events: string[], signal: AbortSignal | null | undefined): Respo
   return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
-const event = (id: string, deliveryId: string) =>
-  `id: ${id}\ndata: ${JSON.stringify({ delivery_id: deliveryId, event: 'customer.status_changed', body: BODY, headers: HEADERS })}\n\n`;
+const event = (id: string, deliveryId: string, name = 'customer.status_changed') =>
+  `id: ${id}\ndata: ${JSON.stringify({ delivery_id: deliveryId, event: name, body: BODY, headers: HEADERS })}\n\n`;
 
 describe('corridor listen (in-process, fake gateway and local URL)', () => {
   let localDir: string;
@@ -38,13 +38,11 @@ describe('corridor listen (in-process, fake gateway and local URL)', () => {
     return json(201, { message: 'listen attempt recorded', data: {} });
   };
 
-  const run = async (args: string[]) => {
+  const run = async (args: string[], events = [event(`1_${DELIVERY}`, DELIVERY), event('2_x', 'second')]) => {
     const fake = fakeFetch(respond);
     const fetch: Fetch = async (url, init) => {
       const answer = await fake.fetch(url, init);
-      return url.endsWith('/api/external/webhook/listen')
-        ? stream([event(`1_${DELIVERY}`, DELIVERY), event('2_x', 'second')], init.signal)
-        : answer;
+      return url.endsWith('/api/external/webhook/listen') ? stream(events, init.signal) : answer;
     };
     const captured = captureIo(fetch, {
       CORRIDOR_LOCAL: localDir,
@@ -76,6 +74,35 @@ describe('corridor listen (in-process, fake gateway and local URL)', () => {
     const result = await run(['--max-events', '0']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/--max-events/);
+    expect(result.requests).toEqual([]);
+  });
+
+  it('--until-event forwards every webhook up to the first of that event, reports each, and exits 0', async () => {
+    const result = await run(
+      ['--until-event', 'collection.successful'],
+      [
+        event('1_a', 'first'),
+        event('2_b', 'second', 'payout.pending'),
+        event('3_c', 'third', 'collection.successful'),
+        event('4_d', 'fourth', 'collection.successful'),
+      ],
+    );
+    expect(result.code).toBe(0);
+    const reported = result.requests
+      .filter((request) => request.url.endsWith('/listen-attempts'))
+      .map((request) => request.url.split('/').at(-2));
+    expect(reported).toEqual(['first', 'second', 'third']);
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('→ '))).toEqual([
+      expect.stringMatching(/^→ customer\.status_changed 200 \d+ms \[first\]$/),
+      expect.stringMatching(/^→ payout\.pending 200 \d+ms \[second\]$/),
+      expect.stringMatching(/^→ collection\.successful 200 \d+ms \[third\]$/),
+    ]);
+  });
+
+  it('--until-event must be an event’s name', async () => {
+    const result = await run(['--until-event', 'collection successful']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/--until-event/);
     expect(result.requests).toEqual([]);
   });
 });

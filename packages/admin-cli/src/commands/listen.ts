@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '../cli.js';
 import { CliError } from '../errors.js';
 import { isRecord } from '../http.js';
-import { parsePage } from '../options.js';
+import { parseEventName, parsePage } from '../options.js';
 import { readSandboxFile, sandboxFilePath } from '../sandbox/sandbox-file.js';
 
 /**
@@ -19,6 +19,7 @@ interface ListenFlags {
   clientId?: string;
   clientSecret?: string;
   maxEvents?: number;
+  untilEvent?: string;
 }
 
 /** One webhook of the stream (GET /api/external/webhook/listen's data). */
@@ -99,6 +100,11 @@ export function registerListenCommand(program: Command, context: CommandContext)
     .option('--client-id <id>', 'else $CORRIDOR_CLIENT_ID, then .local/sandbox.json')
     .option('--client-secret <secret>', 'else $CORRIDOR_CLIENT_SECRET, then .local/sandbox.json')
     .option('--max-events <n>', 'exit (0) once n webhooks are forwarded and reported; else until Ctrl-C', parsePage)
+    .option(
+      '--until-event <event>',
+      'exit (0) once a webhook of this event (e.g. collection.successful) is forwarded and reported',
+      parseEventName,
+    )
     .action(async (flags: ListenFlags) => {
       const { io } = context;
       let forwardTo: URL;
@@ -253,6 +259,8 @@ export function registerListenCommand(program: Command, context: CommandContext)
               // Only once forwarded and reported: a drop before then sends it again (at least once).
               if (event.id !== undefined) lastEventId = event.id;
               if (webhook && flags.maxEvents !== undefined && ++forwarded >= flags.maxEvents) stop.abort();
+              if (webhook && webhook.event === flags.untilEvent) stop.abort();
+              if (stop.signal.aborted) break;
             }
           } catch (error) {
             if (error instanceof CliError) throw error;
