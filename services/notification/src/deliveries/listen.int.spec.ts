@@ -1,6 +1,6 @@
 import { openMigratedDatabase, sql, type MikroORM } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';
-import { createTestDatabase, type TestDatabase } from '@corridor/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@corridor/testing';
 import { verifyWebhook } from '@corridor/webhook-signature';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
@@ -25,6 +25,23 @@ describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
   });
   const listen = (businessId: string, afterPosition: string, ctx = context()) =>
     listenDeliveries(em(), ctx, businessId, { afterPosition, limit: 0 });
+  /**
+   * Polls as the stream does until every one of `ids` is served: a transaction open anywhere in the
+   * PostgreSQL cluster (another database's too: transaction ids are cluster-wide, as other jest
+   * workers' are here) holds newer deliveries back until it ends (decision 0034).
+   */
+  const listenFor = (businessId: string, afterPosition: string, ids: string[]) =>
+    eventually(
+      async () => {
+        const page = await listen(businessId, afterPosition);
+        const served = page.deliveries.map(({ delivery }) => delivery.id);
+        const missing = ids.filter((id) => !served.includes(id));
+        if (missing.length > 0) throw new Error(`not served yet: ${missing.join(', ')}`);
+        return page;
+      },
+      10_000,
+      100,
+    );
   const refusal = async (promise: Promise<unknown>) => {
     const error = await promise.then(
       () => undefined,
@@ -46,7 +63,9 @@ describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
   it('serves the business’s new deliveries oldest first, signed now, and nothing twice or of another business', async () => {
     const endpoint = await registerEndpoint(em(), secrets);
     const other = await registerEndpoint(em(), secrets);
-    await insertDelivery(em(), endpoint); // before the listener: not served
+    // Made before the listener starts: not served, unless a transaction older than it was still open
+    // somewhere then (the start position is that transaction's, so nothing after it is passed over).
+    const before = await insertDelivery(em(), endpoint);
     const start = await listen(endpoint.businessId, '');
     expect(start.deliveries).toEqual([]);
     expect(parsePosition(start.position)).toBeDefined();
@@ -54,9 +73,9 @@ describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
     const first = await insertDelivery(em(), endpoint);
     await insertDelivery(em(), other);
     const second = await insertDelivery(em(), endpoint);
-    const page = await listen(endpoint.businessId, start.position);
-    expect(page.deliveries.map(({ delivery }) => delivery.id)).toEqual([first, second]);
-    expect(page.position).toBe(page.deliveries[1]?.position);
+    const page = await listenFor(endpoint.businessId, start.position, [first, second]);
+    expect(page.deliveries.map(({ delivery }) => delivery.id).filter((id) => id !== before)).toEqual([first, second]);
+    expect(page.position).toBe(page.deliveries.at(-1)?.position);
 
     for (const { delivery, headers } of page.deliveries) {
       expect(headers['x-corridor-webhook-id']).toBe(delivery.id);
@@ -69,7 +88,7 @@ describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
     ).not.toContain(endpoint.secret);
 
     // Resuming from the first one's position gives only the second; from the last, nothing.
-    const resumed = await listen(endpoint.businessId, page.deliveries[0]?.position ?? '');
+    const resumed = await listenFor(endpoint.businessId, page.deliveries.at(-2)?.position ?? '', [second]);
     expect(resumed.deliveries.map(({ delivery }) => delivery.id)).toEqual([second]);
     const after = await listen(endpoint.businessId, page.position);
     expect(after).toEqual({ deliveries: [], position: page.position });
@@ -91,7 +110,7 @@ describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
     expect((await listen(endpoint.businessId, start.position)).deliveries).toEqual([]);
     commit();
     await open;
-    const page = await listen(endpoint.businessId, start.position);
+    const page = await listenFor(endpoint.businessId, start.position, [late, early]);
     expect(page.deliveries.map(({ delivery }) => delivery.id)).toEqual([late, early]);
   });
 
