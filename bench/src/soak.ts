@@ -100,31 +100,7 @@ async function main(state: {
   console.log(`soak: two of each service up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   // Every call through the two gateways in turn; every answer counted.
-  const answers = new Map<string, number>();
-  let unavailableWithoutRetryAfter = 0;
-  const gateways = platform.publicUrls;
-  let turn = 0;
-  platform.api = async (path, token, init = {}) => {
-    const base = gateways[turn++ % gateways.length] ?? platform.publicUrl;
-    const response = await fetch(`${base}${path}`, {
-      ...init,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers },
-    });
-    let code = '';
-    if (response.status >= 400) {
-      code =
-        (
-          (await response
-            .clone()
-            .json()
-            .catch(() => ({}))) as { code?: string }
-        ).code ?? '';
-    }
-    const key = `${response.status} ${code}`.trim();
-    answers.set(key, (answers.get(key) ?? 0) + 1);
-    if (response.status === 503 && !response.headers.get('retry-after')) unavailableWithoutRetryAfter += 1;
-    return response;
-  };
+  const { answers, unavailableWithoutRetryAfter } = platform.spreadOverGateways();
   const api = new PayoutsApi(platform);
   const owner = (state.owner = await ReceivingBusiness.create(platform, certificates));
   const token = await owner.tokenWith([
@@ -365,7 +341,7 @@ async function main(state: {
     gateways_ready: alive,
     answers: Object.fromEntries([...answers.entries()].sort()),
     answers_500: [...answers.entries()].filter(([key]) => key.startsWith('500')).reduce((sum, [, n]) => sum + n, 0),
-    unavailable_without_retry_after: unavailableWithoutRetryAfter,
+    unavailable_without_retry_after: unavailableWithoutRetryAfter.length,
   };
   console.log(JSON.stringify(figures, null, 2));
   await writeFile(

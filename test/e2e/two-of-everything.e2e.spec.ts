@@ -2,7 +2,7 @@ import { createTestCertificates, eventually, type ReceivedWebhook, type TestCert
 import { COLLECTION_SCOPES, COLLECTION_TIMINGS, CollectionsApi, collectionHookOf } from '../support/collections.js';
 import { unique, type CustomerJson } from '../support/customers.js';
 import { inBatches, nuban, ordinarySerial, PAYOUT_SCOPES, PAYOUT_TIMINGS, PayoutsApi } from '../support/payouts.js';
-import { Platform } from '../support/platform.js';
+import { Platform, type AnswerTally } from '../support/platform.js';
 import { customerOf, ReceivingBusiness, receiverEnv } from '../support/receiving-business.js';
 
 /**
@@ -29,8 +29,7 @@ describe('two of everything (issue 36)', () => {
   let owner: ReceivingBusiness;
   let token: string;
   /** Every answer of the public API the suite got: "status code" → how many; 503s without Retry-After. */
-  const answers = new Map<string, number>();
-  const unavailableWithoutRetryAfter: string[] = [];
+  let tally: AnswerTally = { answers: new Map(), unavailableWithoutRetryAfter: [] };
 
   /** The receiver's requests per x-corridor-webhook-id, for "once per event". */
   const byWebhookId = (requests: readonly ReceivedWebhook[]) => {
@@ -48,20 +47,7 @@ describe('two of everything (issue 36)', () => {
     });
     await platform.start();
     // Every call of the suite through the gateways in turn, each answer counted.
-    const gateways = platform.publicUrls;
-    let turn = 0;
-    platform.api = async (path, callerToken, init = {}) => {
-      const base = gateways[turn++ % gateways.length] ?? platform.publicUrl;
-      const response = await fetch(`${base}${path}`, {
-        ...init,
-        headers: { ...(callerToken ? { authorization: `Bearer ${callerToken}` } : {}), ...init.headers },
-      });
-      const code = response.status >= 400 ? (((await response.clone().json()) as { code?: string }).code ?? '') : '';
-      const key = `${response.status} ${code}`.trim();
-      answers.set(key, (answers.get(key) ?? 0) + 1);
-      if (response.status === 503 && !response.headers.get('retry-after')) unavailableWithoutRetryAfter.push(path);
-      return response;
-    };
+    tally = platform.spreadOverGateways();
     collections = new CollectionsApi(platform);
     payouts = new PayoutsApi(platform);
     owner = await ReceivingBusiness.create(platform, certificates);
@@ -72,9 +58,9 @@ describe('two of everything (issue 36)', () => {
   afterAll(async () => {
     try {
       if (platform?.started) await collections.expectBooksBalance();
-      console.log('two of everything: answers by status and code', Object.fromEntries(answers));
-      expect([...answers.keys()].filter((key) => key.startsWith('500'))).toEqual([]);
-      expect(unavailableWithoutRetryAfter).toEqual([]);
+      console.log('two of everything: answers by status and code', Object.fromEntries(tally.answers));
+      expect([...tally.answers.keys()].filter((key) => key.startsWith('500'))).toEqual([]);
+      expect(tally.unavailableWithoutRetryAfter).toEqual([]);
     } finally {
       await owner?.stop();
       await platform?.stop();

@@ -111,6 +111,12 @@ export interface PlatformOptions {
   replicas?: number;
 }
 
+/** Every answer of the public API since `spreadOverGateways`, by "status code", and 503s without Retry-After. */
+export interface AnswerTally {
+  answers: Map<string, number>;
+  unavailableWithoutRetryAfter: string[];
+}
+
 /** The services a platform can run several replicas of, behind their gRPC addresses. */
 export type ReplicatedService = 'identity' | 'customer-kyb' | 'notification' | 'payments';
 
@@ -277,6 +283,33 @@ export class Platform {
   /** The gateways' public URLs: the platform's first, then its replicas'. */
   get publicUrls(): string[] {
     return [this.publicUrl, ...this.moreGateways.map((gateway) => gateway.publicUrl)];
+  }
+
+  /**
+   * From now on every `api` call goes to the gateways in turn (`replicas`), and every answer is
+   * counted by status and code ("201", "503 SERVICE_UNAVAILABLE"), with the paths of the 503s that
+   * carried no Retry-After: what issue 36's two-of-everything suite and soak read at the end.
+   */
+  spreadOverGateways(): AnswerTally {
+    const tally: AnswerTally = { answers: new Map(), unavailableWithoutRetryAfter: [] };
+    const gateways = this.publicUrls;
+    let turn = 0;
+    this.api = async (path, token, init = {}) => {
+      const response = await this.apiAt(gateways[turn++ % gateways.length] ?? this.publicUrl, path, token, init);
+      const body =
+        response.status >= 400
+          ? ((await response
+              .clone()
+              .json()
+              .catch(() => ({}))) as { code?: string })
+          : {};
+      const key = `${response.status} ${body.code ?? ''}`.trim();
+      tally.answers.set(key, (tally.answers.get(key) ?? 0) + 1);
+      if (response.status === 503 && !response.headers.get('retry-after'))
+        tally.unavailableWithoutRetryAfter.push(path);
+      return response;
+    };
+    return tally;
   }
 
   /** The gateways' Redis key prefix: this platform's cache entries and counters only. */
