@@ -105,6 +105,8 @@ port = $PG_PORT
 unix_socket_directories = '$PG_SOCK'
 max_connections = 200
 password_encryption = scram-sha-256
+# Statements per request in \`pnpm bench\` (issue 35); needs a restart to load.
+shared_preload_libraries = 'pg_stat_statements'
 EOF
   if ! grep -qxF "include_if_exists = 'corridor.conf'" "$PG_DATA/postgresql.conf"; then
     printf "\ninclude_if_exists = 'corridor.conf'\n" | as_pg tee -a "$PG_DATA/postgresql.conf" >/dev/null

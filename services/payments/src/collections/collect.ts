@@ -105,8 +105,7 @@ export async function receiveTransfer(
   const fee = failure ? 0n : await collectionFee(tx, businessId, currency, request.amount);
   const id = randomUUID();
   const at = context.now();
-  if (!failure) await creditCollection(tx, context, { id, businessId, currency, amount: request.amount, fee });
-  return recordCollection(tx, context, {
+  const transaction = await recordCollection(tx, context, {
     id,
     businessId,
     method: 'bank_transfer',
@@ -128,6 +127,9 @@ export async function receiveTransfer(
       completed_at: at,
     },
   });
+  // The wallet is credited last (applyTransfers locks it until the commit).
+  if (!failure) await creditCollection(tx, context, { id, businessId, currency, amount: request.amount, fee });
+  return transaction;
 }
 
 export interface NewCollection {
@@ -273,6 +275,15 @@ export async function endPendingCollection(
     `update collection set status = ?, failure_code = ?, rail_reference = ?, completed_at = ? where id = ?`,
     [status, failure ?? null, railReference, status === 'expired' ? null : at, id],
   );
+  const transaction = await changeTransactionStatus(
+    tx,
+    context,
+    id,
+    'PENDING',
+    status === 'expired' ? 'EXPIRED' : status === 'failed' ? 'FAILED' : 'SUCCESSFUL',
+    at,
+  );
+  // The wallet is credited last (applyTransfers locks it until the commit).
   if (status === 'successful') {
     await creditCollection(tx, context, {
       id,
@@ -282,14 +293,7 @@ export async function endPendingCollection(
       fee: int8(collection.fee),
     });
   }
-  return changeTransactionStatus(
-    tx,
-    context,
-    id,
-    'PENDING',
-    status === 'expired' ? 'EXPIRED' : status === 'failed' ? 'FAILED' : 'SUCCESSFUL',
-    at,
-  );
+  return transaction;
 }
 
 /** Sandbox: the payer pays or declines a money request, or its expiry time comes now. */

@@ -149,13 +149,6 @@ export async function createRefund(
     throw new Error(`refund of ${collectionId} conflicted with no refund`);
   }
 
-  await reserveForRail(tx, context, { kind: 'refund', id, businessId, currency, amount, fee }, () =>
-    invalidArgument(
-      `the ${currency} wallet's available balance is less than the refund of ${amount + fee} minor units (amount ${amount} + fee ${fee}): a refund returns the collection's full amount, but the wallet was credited that amount less the collection fee (decision 0014), so fund the wallet or wait for other collections`,
-      { transaction_id: ['the wallet cannot cover this refund'] },
-      'INSUFFICIENT_FUNDS',
-    ),
-  );
   await sql(tx, `update payment_transaction set refund_status = 'processing', updated_at = ? where id = ?`, [
     now,
     collectionId,
@@ -172,6 +165,14 @@ export async function createRefund(
     description: `Refund of collection ${collectionId}`,
     at: now,
   });
+  // The wallet is locked last (applyTransfers): its other operations wait for no round trip of this one.
+  await reserveForRail(tx, context, { kind: 'refund', id, businessId, currency, amount, fee }, () =>
+    invalidArgument(
+      `the ${currency} wallet's available balance is less than the refund of ${amount + fee} minor units (amount ${amount} + fee ${fee}): a refund returns the collection's full amount, but the wallet was credited that amount less the collection fee (decision 0014), so fund the wallet or wait for other collections`,
+      { transaction_id: ['the wallet cannot cover this refund'] },
+      'INSUFFICIENT_FUNDS',
+    ),
+  );
   return { refund: refundOf(claimed), existing: false };
 }
 

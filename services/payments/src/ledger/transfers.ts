@@ -56,6 +56,10 @@ const KINDS: Record<string, LedgerErrorKind> = {
  * Applies linked transfers in the transaction of `tx`: all or none, in one round trip, with the
  * accounts locked in id order (ledger_apply, migration Ledger). Amounts must be positive. A wallet
  * too short for them throws `shortBalance()` when given (the operation's own refusal), else a LedgerError.
+ *
+ * The unit of work of `tx` (an event recorded for the outbox) is flushed first: a busy wallet's row
+ * stays locked from this statement to the commit only, so an operation writes its own rows and its
+ * event before it moves money, and the wallet's next operation waits for no round trip of this one.
  */
 export async function applyTransfers(
   tx: EntityManager,
@@ -80,6 +84,7 @@ export async function applyTransfers(
           transaction_id: instruction.transactionId ?? null,
         },
   );
+  await tx.flush();
   try {
     const [row] = await sql(tx, 'select ledger_apply(?::jsonb) as outcomes', [JSON.stringify(payload)]);
     const outcomes = row?.outcomes;

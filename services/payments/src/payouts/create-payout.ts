@@ -9,7 +9,7 @@ import { sql } from '../ledger/index.js';
 import { allCurrencies, requireCurrency } from '../reference/currencies.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
-import { insertTransaction, readTransaction } from '../transactions/transaction-store.js';
+import { insertTransaction } from '../transactions/transaction-store.js';
 import { reserveForRail } from '../wallets/rail-reservation.js';
 import { requireBeneficiary, resolveDestination, saveBeneficiary } from './destinations.js';
 
@@ -100,9 +100,10 @@ async function countAgainstDailyLimit(
 }
 
 /**
- * POST /payout (issue 12): checks the destination with the rail's directory, then in `tx` reserves
- * amount + fee from the wallet (pending transfers: 422 and nothing reserved when the balance is
- * short), writes the PAYOUT transaction and the payout row; the worker sends it to the rail.
+ * POST /payout (issue 12): checks the destination with the rail's directory, then in `tx` writes the
+ * PAYOUT transaction, the payout row and its event, and last reserves amount + fee from the wallet
+ * (pending transfers: 422 and nothing written when the balance is short; the wallet is locked last,
+ * see applyTransfers); the worker sends it to the rail.
  */
 export async function createPayout(
   tx: EntityManager,
@@ -128,28 +129,16 @@ export async function createPayout(
   }
   await requireLookedUp(tx, context, businessId, destination, viaLookup);
   const at = context.now();
-  await countAgainstDailyLimit(tx, businessId, currency.code, request.amount, at);
   const fee = feeFor(await feeRuleFor(tx, businessId, 'payout', currency.code), request.amount).total;
 
   const id = randomUUID();
-  await reserveForRail(
-    tx,
-    context,
-    { kind: 'payout', id, businessId, currency: currency.code, amount: request.amount, fee },
-    () =>
-      invalidArgument(
-        `the ${currency.code} wallet's available balance is less than ${request.amount + fee} (amount ${request.amount} + fee ${fee}, in minor units)`,
-        { amount: ['exceeds the available balance with the fee'] },
-        'INSUFFICIENT_FUNDS',
-      ),
-  );
   const beneficiaryId =
     request.saveBeneficiary && !existingBeneficiary
       ? await saveBeneficiary(tx, businessId, destination, randomUUID(), at)
       : existingBeneficiary;
   if (existingBeneficiary)
     await sql(tx, 'update beneficiary set last_used_at = ? where id = ?', [at, existingBeneficiary]);
-  await insertTransaction(tx, context, {
+  const transaction = await insertTransaction(tx, context, {
     id,
     businessId,
     type: 'PAYOUT',
@@ -185,5 +174,18 @@ export async function createPayout(
       );
     },
   });
-  return readTransaction(tx, id);
+  // Rows other payouts of the business wait on (today's total, the wallet) are taken last.
+  await countAgainstDailyLimit(tx, businessId, currency.code, request.amount, at);
+  await reserveForRail(
+    tx,
+    context,
+    { kind: 'payout', id, businessId, currency: currency.code, amount: request.amount, fee },
+    () =>
+      invalidArgument(
+        `the ${currency.code} wallet's available balance is less than ${request.amount + fee} (amount ${request.amount} + fee ${fee}, in minor units)`,
+        { amount: ['exceeds the available balance with the fee'] },
+        'INSUFFICIENT_FUNDS',
+      ),
+  );
+  return transaction;
 }

@@ -20,8 +20,29 @@ const OPERATION: Record<CurrencyOperationName, CurrencyOperation> = {
   virtual_account: CurrencyOperation.VIRTUAL_ACCOUNT,
 };
 
-/** Every currency, by code (ISO 4217 reference data, changed only by migrations). */
-export async function allCurrencies(em: EntityManager): Promise<Map<string, CurrencyRecord>> {
+const readOnce = new WeakMap<object, Promise<ReadonlyMap<string, CurrencyRecord>>>();
+
+/**
+ * Every currency, by code (ISO 4217 reference data, changed only by migrations). A process reads
+ * them once per database (one driver per ORM): a money request spends no statement on them.
+ */
+export function allCurrencies(em: EntityManager): Promise<ReadonlyMap<string, CurrencyRecord>> {
+  const driver = em.getDriver();
+  let currencies = readOnce.get(driver);
+  if (!currencies) {
+    currencies = readCurrencies(em);
+    readOnce.set(driver, currencies);
+    currencies.catch(() => readOnce.delete(driver));
+  }
+  return currencies;
+}
+
+/** Forgets what allCurrencies read, as a restart after a migration would (specs that change the table). */
+export function forgetCurrencies(em: EntityManager): void {
+  readOnce.delete(em.getDriver());
+}
+
+async function readCurrencies(em: EntityManager): Promise<ReadonlyMap<string, CurrencyRecord>> {
   const rows = await sql(em, 'select code, name, exponent, operations from currency order by code');
   return new Map(
     rows.map((row) => [

@@ -70,19 +70,6 @@ export async function listMidRates(em: EntityManager): Promise<MidRate[]> {
   return [...rows.map((row) => midRateMessage(row, false)), ...derived.map((row) => midRateMessage(row, true))];
 }
 
-/** The mid-rate of a pair, set or derived; undefined when neither direction is set. */
-async function midRateOf(em: EntityManager, from: string, to: string): Promise<Rate | undefined> {
-  const rows = await sql(
-    em,
-    `select base_currency, rate from fx_rate where (base_currency, quote_currency) in ((?, ?), (?, ?))`,
-    [from, to, to, from],
-  );
-  const direct = rows.find((row) => row.base_currency === from);
-  if (direct) return parseRateOrThrow(String(direct.rate));
-  const reverse = rows[0];
-  return reverse ? invertRate(parseRateOrThrow(String(reverse.rate))) : undefined;
-}
-
 export async function setSpread(
   em: EntityManager,
   context: PaymentsContext,
@@ -103,9 +90,31 @@ export async function setSpread(
   return spreadBps;
 }
 
-async function spreadOf(em: EntityManager, context: PaymentsContext, businessId: string): Promise<number> {
-  const [row] = await sql(em, 'select spread_bps from fx_spread where business_id = ?', [businessId]);
-  return row ? Number(row.spread_bps) : context.defaultSpreadBps;
+/**
+ * The pair's mid-rate, set or derived from its reverse (undefined when neither direction is set),
+ * and the business's spread: one statement, as every swap and quote asks for both.
+ */
+async function pairPrice(
+  em: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  from: string,
+  to: string,
+): Promise<{ mid: Rate | undefined; spreadBps: number }> {
+  const [row] = await sql(
+    em,
+    `select (select rate from fx_rate where base_currency = ? and quote_currency = ?) as direct,
+            (select rate from fx_rate where base_currency = ? and quote_currency = ?) as reverse,
+            (select spread_bps from fx_spread where business_id = ?) as spread_bps`,
+    [from, to, to, from, businessId],
+  );
+  const mid =
+    row?.direct != null
+      ? parseRateOrThrow(String(row.direct))
+      : row?.reverse != null
+        ? invertRate(parseRateOrThrow(String(row.reverse)))
+        : undefined;
+  return { mid, spreadBps: row?.spread_bps != null ? Number(row.spread_bps) : context.defaultSpreadBps };
 }
 
 export interface BusinessRate {
@@ -137,7 +146,7 @@ export async function businessRate(
       'SAME_CURRENCY',
     );
   }
-  const mid = await midRateOf(em, pair.from, pair.to);
+  const { mid, spreadBps } = await pairPrice(em, context, businessId, pair.from, pair.to);
   if (mid === undefined) {
     throw invalidArgument(
       `Corridor does not exchange ${pair.from} for ${pair.to}: no rate is set for that pair`,
@@ -145,7 +154,6 @@ export async function businessRate(
       'UNSUPPORTED_PAIR',
     );
   }
-  const spreadBps = await spreadOf(em, context, businessId);
   return { rate: applySpread(mid, spreadBps), mid, spreadBps, from, to };
 }
 

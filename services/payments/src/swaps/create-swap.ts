@@ -56,7 +56,8 @@ async function swapRate(em: EntityManager, context: PaymentsContext, businessId:
  * POST /swap (seed 4.4): between two of the business's own wallets, at its rate or a live quote's.
  * Source, rounding and fee leave the from-wallet and the to-amount arrives from FX liquidity, as
  * linked transfers in `tx` — the transaction of the Idempotency-Key — with the SWAP transaction and
- * its event. The wallet's balance is checked by the statement that debits it.
+ * its event, written first (applyTransfers: the wallet is locked last). The wallet's balance is
+ * checked by the statement that debits it.
  */
 export async function createSwap(
   tx: EntityManager,
@@ -108,22 +109,7 @@ export async function createSwap(
           },
         ]
       : [];
-  await applyTransfers(
-    tx,
-    [
-      ...leg('source', specs.fromWallet, specs.fromLiquidity, from.code, amounts.exchanged),
-      ...leg('rounding', specs.fromWallet, specs.rounding, from.code, amounts.rounding),
-      ...leg('fee', specs.fromWallet, specs.fees, from.code, fee),
-      ...leg('destination', specs.toLiquidity, specs.toWallet, to.code, amounts.toAmount),
-    ],
-    () =>
-      invalidArgument(
-        `the ${from.code} wallet's available balance is less than ${amounts.fromAmount + fee} (amount ${amounts.fromAmount} + fee ${fee}, in minor units)`,
-        { amount: ['exceeds the available balance with the fee'] },
-        'INSUFFICIENT_FUNDS',
-      ),
-  );
-  return insertTransaction(tx, context, {
+  const transaction = await insertTransaction(tx, context, {
     id: transactionId,
     businessId,
     type: 'SWAP',
@@ -145,4 +131,20 @@ export async function createSwap(
     },
     at: context.now(),
   });
+  await applyTransfers(
+    tx,
+    [
+      ...leg('source', specs.fromWallet, specs.fromLiquidity, from.code, amounts.exchanged),
+      ...leg('rounding', specs.fromWallet, specs.rounding, from.code, amounts.rounding),
+      ...leg('fee', specs.fromWallet, specs.fees, from.code, fee),
+      ...leg('destination', specs.toLiquidity, specs.toWallet, to.code, amounts.toAmount),
+    ],
+    () =>
+      invalidArgument(
+        `the ${from.code} wallet's available balance is less than ${amounts.fromAmount + fee} (amount ${amounts.fromAmount} + fee ${fee}, in minor units)`,
+        { amount: ['exceeds the available balance with the fee'] },
+        'INSUFFICIENT_FUNDS',
+      ),
+  );
+  return transaction;
 }
