@@ -13,7 +13,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
 import { requireCustomer } from '../customers/customer-projection.js';
-import { dateOf, int8, sql, type Row } from '../ledger/index.js';
+import { dateOf, eachInItsOwnTransaction, int8, sql, type Row } from '../ledger/index.js';
 import { changeTransactionStatus } from '../transactions/transaction-store.js';
 import { collectionFee, creditCollection, recordCollection, requireSandbox } from './collect.js';
 
@@ -170,18 +170,20 @@ export async function receiveCryptoDeposit(
 /**
  * The confirmation sweep: each due deposit gains the blocks mined since it arrived (one per
  * `cryptoBlockMs`); at the network's count it is credited and SUCCESSFUL, with its event. SKIP
- * LOCKED lets replicas sweep side by side; the status guard credits a deposit once.
+ * LOCKED lets replicas sweep side by side; the status guard credits a deposit once. Each deposit is
+ * its own transaction (eachInItsOwnTransaction: a batch in one would deadlock with requests).
  */
 export async function confirmDueDeposits(em: EntityManager, context: PaymentsContext, batch = 100): Promise<number> {
-  return em.transactional(async (tx) => {
-    const now = context.now();
-    const due = await sql(
-      tx,
-      `select * from collection where status = 'processing' and next_confirmation_at <= ?
-       order by next_confirmation_at limit ? for update skip locked`,
-      [now, batch],
-    );
-    for (const deposit of due) {
+  return eachInItsOwnTransaction(
+    em,
+    batch,
+    {
+      sql: `select * from collection where status = 'processing' and next_confirmation_at <= ?
+            order by next_confirmation_at limit 1 for update skip locked`,
+      params: () => [context.now()],
+    },
+    async (tx, deposit) => {
+      const now = context.now();
       const required = Number(deposit.confirmations_required);
       const mined = Math.floor((now.getTime() - dateOf(deposit.created_at).getTime()) / context.cryptoBlockMs);
       const confirmations = Math.min(required, mined);
@@ -192,7 +194,7 @@ export async function confirmDueDeposits(em: EntityManager, context: PaymentsCon
           new Date(dateOf(deposit.created_at).getTime() + (confirmations + 1) * context.cryptoBlockMs),
           id,
         ]);
-        continue;
+        return;
       }
       await sql(
         tx,
@@ -200,6 +202,8 @@ export async function confirmDueDeposits(em: EntityManager, context: PaymentsCon
          where id = ?`,
         [confirmations, now, id],
       );
+      await changeTransactionStatus(tx, context, id, 'PROCESSING', 'SUCCESSFUL', now);
+      // The wallet last (applyTransfers locks it until the commit).
       await creditCollection(tx, context, {
         id,
         businessId: String(deposit.business_id),
@@ -207,8 +211,6 @@ export async function confirmDueDeposits(em: EntityManager, context: PaymentsCon
         amount: int8(deposit.amount),
         fee: int8(deposit.fee),
       });
-      await changeTransactionStatus(tx, context, id, 'PROCESSING', 'SUCCESSFUL', now);
-    }
-    return due.length;
-  });
+    },
+  );
 }

@@ -436,6 +436,48 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     expect(await wallet(businessId, 'EUR')).toMatchObject({ pending: 0n, ledger: 200n });
   });
 
+  it('refunds made while the worker decides others, across businesses, never deadlock: every request and pass succeeds', async () => {
+    // The worker once decided a batch in one transaction, locking refund after refund's accounts in no
+    // single order, and deadlocked with refunds being made (PostgreSQL 40P01, answered 500 under load).
+    const businesses = await Promise.all(Array.from({ length: 6 }, () => business()));
+    const collected = await Promise.all(
+      businesses.map(async ({ businessId, collect }) => {
+        await credit(businessId, 'GBP', 10_000_000n);
+        const ids: string[] = [];
+        for (let index = 0; index < 8; index += 1) ids.push((await collect('GBP', 10_000n)).id);
+        return { businessId, ids };
+      }),
+    );
+    const refundsOf = (half: 0 | 1) =>
+      collected.flatMap(({ businessId, ids }) =>
+        ids.filter((_, index) => index % 2 === half).map((transactionId) => ({ businessId, transactionId })),
+      );
+    for (const { businessId, transactionId } of refundsOf(0)) await refund(businessId, { transactionId });
+    advance(DAY); // the first half's answers are due
+    let making = true;
+    const passes: PromiseSettledResult<number>[] = [];
+    const deciding = Promise.all(
+      [0, 1].map(async () => {
+        while (making) passes.push(...(await Promise.allSettled([decide()])));
+      }),
+    );
+    const made = await Promise.allSettled(
+      refundsOf(1).map(({ businessId, transactionId }) => refund(businessId, { transactionId })),
+    );
+    making = false;
+    await deciding;
+    expect(made.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    expect(passes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    advance(DAY);
+    while ((await decide()) > 0);
+    const undecided = await query<{ n: number }>(
+      db.url,
+      `select count(*)::int as n from refund where status = 'processing' and business_id = any($1::uuid[])`,
+      [collected.map(({ businessId }) => businessId)],
+    );
+    expect(undecided[0]?.n).toBe(0);
+  });
+
   it('another business’s refund is 404 REFUND_NOT_FOUND', async () => {
     const { businessId, collect } = await business();
     const collected = await collect('GBP', 10_000n);

@@ -5,7 +5,7 @@ import { isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { applyTransfers, dateOf, int8, sql, type Row } from '../ledger/index.js';
+import { applyTransfers, dateOf, eachInItsOwnTransaction, int8, sql, type Row } from '../ledger/index.js';
 import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { changeTransactionStatus, insertTransaction } from '../transactions/transaction-store.js';
@@ -193,29 +193,27 @@ export async function refundOfCollection(em: EntityManager, collectionId: string
 /**
  * The refund worker's pass: refunds whose answer from the rail is due are claimed with SKIP LOCKED
  * (several replicas never decide one refund twice), then posted (successful) or voided (failed, seed
- * 3.5: the money is back in the wallet, nothing to retry), each with its transaction's event.
+ * 3.5: the money is back in the wallet, nothing to retry), each with its transaction's event, each
+ * in a transaction of its own (eachInItsOwnTransaction).
  */
 export async function decideDueRefunds(em: EntityManager, context: PaymentsContext, batch = 50): Promise<number> {
-  return em.transactional(async (tx) => {
-    const now = context.now();
-    const due = await sql(
-      tx,
-      `select r.*, c.amount as collection_amount from refund r join collection c on c.id = r.collection_id
-       where r.next_check_at <= ? and r.status = 'processing'
-       order by r.next_check_at limit ? for update of r skip locked`,
-      [now, batch],
-    );
-    for (const refund of due) await decideRefund(tx, context, refund, now);
-    return due.length;
-  });
+  return eachInItsOwnTransaction(
+    em,
+    batch,
+    {
+      sql: `select r.*, c.amount as collection_amount from refund r join collection c on c.id = r.collection_id
+            where r.next_check_at <= ? and r.status = 'processing'
+            order by r.next_check_at limit 1 for update of r skip locked`,
+      params: () => [context.now()],
+    },
+    (tx, refund) => decideRefund(tx, context, refund, context.now()),
+  );
 }
 
 async function decideRefund(tx: EntityManager, context: PaymentsContext, refund: Row, now: Date): Promise<void> {
   const id = String(refund.id);
   const { failureReason } = context.collectionRail.refundOutcome(int8(refund.collection_amount));
   const status = failureReason ? 'failed' : 'successful';
-  const resolve = settleReservation({ kind: 'refund', id, fee: int8(refund.fee) }, failureReason ? 'void' : 'post');
-  await applyTransfers(tx, resolve);
   await sql(
     tx,
     `update refund set status = ?, failure_reason = ?, completed_at = ?, updated_at = ?, next_check_at = null where id = ?`,
@@ -227,4 +225,9 @@ async function decideRefund(tx: EntityManager, context: PaymentsContext, refund:
     String(refund.collection_id),
   ]);
   await changeTransactionStatus(tx, context, id, 'PROCESSING', failureReason ? 'FAILED' : 'SUCCESSFUL', now);
+  // The wallet last, as a new refund locks it (after the collection's row): the two never wait on each other in a circle.
+  await applyTransfers(
+    tx,
+    settleReservation({ kind: 'refund', id, fee: int8(refund.fee) }, failureReason ? 'void' : 'post'),
+  );
 }

@@ -11,3 +11,4 @@ export {
 export { walletBalances, type WalletBalance } from './balances.js';
 export { checkLedger, type LedgerCheck, type LedgerViolation, type LedgerRule } from './invariants.js';
 export { sql, int8, dateOf, type Row } from './sql.js';
+export { eachInItsOwnTransaction } from './each-in-its-own-transaction.js';
