@@ -1,3 +1,4 @@
+import { createTestCertificates, WebhookReceiver, type TestCertificates } from '../../packages/testing/dist/index.js';
 import { businessBody, ownerBody } from '../../test/dist/support/customers.js';
 import { jwtParts, Platform } from '../../test/dist/support/platform.js';
 import type { ReadingCaller } from './ceilings.js';
@@ -24,8 +25,15 @@ export interface CorridorUnderLoad {
   unsampledWhoamiRequest: Target;
   /** A second business, funded, for the swap and wallet phases. */
   payments: PaymentsUnderLoad;
-  /** A third business, funded in NGN, for the payout phases. */
+  /** A third business, funded in NGN, for the payout phases; its webhooks go to `receiver`. */
   payouts: PayoutsUnderLoad;
+  /** A token of the first reading business with customer:write, for the platform's day. */
+  customerWriter: { url: string; authorization: string };
+  /** The platform itself, for the money phases' businesses and its processes and databases. */
+  platform: Platform;
+  /** The HTTPS receiver on 127.0.0.1 notification may deliver to (WEBHOOK_ALLOW_CIDRS), and its test CA. */
+  receiver: WebhookReceiver;
+  certificates: TestCertificates;
   /** What the request parts (ceilings.ts) call with: the reading businesses, their cache and database. */
   readingCallers: ReadingCaller[];
   redisKeyPrefix: string;
@@ -47,6 +55,7 @@ const READING_BUSINESSES = 8;
 interface ReadingBusiness {
   credentials: Awaited<ReturnType<Platform['createCredentials']>>;
   token: string;
+  writer: string;
   customerId: string;
   customerPath: string;
 }
@@ -114,7 +123,7 @@ async function readingBusiness(platform: Platform, index: number): Promise<Readi
   const customerId = await createCustomer(platform, writer);
   const customerPath = `/api/external/customer/${customerId}`;
   await expectOk(await platform.api(customerPath, token), 'a customer read');
-  return { credentials, token, customerId, customerPath };
+  return { credentials, token, writer, customerId, customerPath };
 }
 
 function customerDatabaseUrl(platform: Platform): string {
@@ -129,6 +138,8 @@ function customerDatabaseUrl(platform: Platform): string {
  * a phase that measured 401s would be a fast, meaningless figure.
  */
 export async function startCorridor(everyService: Record<string, string> = {}): Promise<CorridorUnderLoad> {
+  const certificates = await createTestCertificates();
+  const receiver = await WebhookReceiver.start({ certificates });
   const platform = new Platform({
     gatewayEnv: {
       ...everyService,
@@ -137,7 +148,12 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
     },
     identityEnv: everyService,
     customerKybEnv: everyService,
-    notificationEnv: everyService,
+    // Deliveries to the bench's receiver on 127.0.0.1 (decision 0009's test-only settings); the seed's retry ladder.
+    notificationEnv: {
+      ...everyService,
+      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+      WEBHOOK_EXTRA_CA_FILE: certificates.caFile,
+    },
     paymentsEnv: { ...everyService, ...PAYOUT_BENCH_ENV },
   });
   try {
@@ -152,7 +168,7 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
     const unsampled = await platform.startGateway({ OTEL_TRACES_SAMPLER: 'always_off' });
     await expectOk(await unsampled.api('/api/external/whoami', first.token), 'whoami with no span sampled');
     const payments = await preparePayments(platform, BUSINESS_RATE_LIMITS);
-    const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS);
+    const payouts = await preparePayouts(platform, BUSINESS_RATE_LIMITS, receiver.url('/payouts'));
 
     const rotation = (path: (reader: ReadingBusiness) => string) =>
       readers.map((reader) => ({ path: path(reader), headers: { authorization: `Bearer ${reader.token}` } }));
@@ -179,16 +195,22 @@ export async function startCorridor(everyService: Record<string, string> = {}): 
       unsampledWhoamiRequest: { url: `${unsampled.publicUrl}/api/external/whoami`, rotation: whoami },
       payments,
       payouts,
+      customerWriter: { url: `${platform.publicUrl}/api/external/customer`, authorization: `Bearer ${first.writer}` },
+      platform,
+      receiver,
+      certificates,
       readingCallers: readers.map(callerOf),
       redisKeyPrefix: platform.redisKeyPrefix,
       customerDatabaseUrl: customerDatabaseUrl(platform),
       identityDatabaseUrl: platform.db.url,
       identitySecretKey: platform.identitySecretKey,
       tokenCredentials: first.credentials,
-      stop: () => platform.stop(),
+      stop: async () => {
+        await Promise.allSettled([platform.stop(), receiver.stop()]);
+      },
     };
   } catch (error) {
-    await platform.stop();
+    await Promise.allSettled([platform.stop(), receiver.stop()]);
     throw error;
   }
 }

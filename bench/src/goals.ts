@@ -105,6 +105,65 @@ export function requestCeilings(phases: {
   ];
 }
 
+/** A money phase's figures the goals read: its rate and its p99 at the money phases' connections. */
+export interface MoneyFigure {
+  perSecond: number;
+  p99Ms: number;
+}
+
+/**
+ * Issue 35's goals, each a ratio in this run: the money phases against pgbench's TPC-B-like run on
+ * the same server with the same connections, the payout worker against the creates, webhook delivery
+ * (as the collection phase saw it) against the direct POST, each money route's p99, and whoami ÷
+ * /healthz against the most its parts allow (the ceiling). Printed, never failing the run.
+ */
+export function moneyGoals(figures: {
+  pgbenchTps: number;
+  swapSpread: MoneyFigure;
+  swapOneWallet: MoneyFigure;
+  payout: MoneyFigure;
+  payoutsSettledPerSecond: number;
+  /** The POSTs' rate and p99; `endToEndPerSecond` is what the goal reads. */
+  collection: MoneyFigure & { endToEndPerSecond: number };
+  refund: MoneyFigure;
+  deliveriesPerSecond: number;
+  directPostPerSecond: number;
+  whoamiOverHealthz: number;
+  whoamiCeiling: number;
+}): Goal[] {
+  const { pgbenchTps: tps } = figures;
+  const of = (rate: number) => (tps > 0 ? rate / tps : 0);
+  return [
+    goal('swaps spread ÷ pgbench tpcb-like', of(figures.swapSpread.perSecond), 0.4),
+    goal('swaps on one wallet ÷ pgbench', of(figures.swapOneWallet.perSecond), 0.2),
+    goal('payout creates ÷ pgbench', of(figures.payout.perSecond), 0.33),
+    goal('collections end to end ÷ pgbench', of(figures.collection.endToEndPerSecond), 0.2),
+    goal('refunds ÷ pgbench', of(figures.refund.perSecond), 0.3),
+    goal(
+      'payouts settled ÷ created per second',
+      figures.payout.perSecond > 0 ? figures.payoutsSettledPerSecond / figures.payout.perSecond : 0,
+      1,
+    ),
+    // Bounded by the collections' own rate: the burst capacity is bench:webhooks' to measure.
+    goal('webhook deliveries per second (collections)', figures.deliveriesPerSecond, 1500),
+    goal(
+      'webhook deliveries ÷ direct POST',
+      figures.directPostPerSecond > 0 ? figures.deliveriesPerSecond / figures.directPostPerSecond : 0,
+      0.3,
+    ),
+    goal('p99 ms: swap spread', figures.swapSpread.p99Ms, 100, true),
+    goal('p99 ms: swap on one wallet', figures.swapOneWallet.p99Ms, 100, true),
+    goal('p99 ms: payout create', figures.payout.p99Ms, 100, true),
+    goal('p99 ms: incoming collection', figures.collection.p99Ms, 100, true),
+    goal('p99 ms: refund', figures.refund.p99Ms, 100, true),
+    goal(
+      'whoami ÷ /healthz, share of its ceiling',
+      figures.whoamiCeiling > 0 ? figures.whoamiOverHealthz / figures.whoamiCeiling : 0,
+      0.85,
+    ),
+  ];
+}
+
 export function formatCeilings(ceilings: Ceiling[]): string {
   const width = Math.max(...ceilings.map((c) => c.name.length));
   return [
@@ -116,10 +175,10 @@ export function formatCeilings(ceilings: Ceiling[]): string {
   ].join('\n');
 }
 
-export function formatGoals(goals: Goal[]): string {
+export function formatGoals(goals: Goal[], title = 'issue 14 targets (ratios within this run):'): string {
   const width = Math.max(...goals.map((g) => g.name.length));
   return [
-    'issue 14 targets (ratios within this run):',
+    title,
     ...goals.map(
       (g) =>
         `  ${g.name.padEnd(width)}  ${g.value.toFixed(3).padStart(7)}  ${g.atMost ? '≤' : '≥'} ${g.bound}  ${g.met ? 'met' : 'NOT met'}`,

@@ -1,4 +1,5 @@
 import { measure, measureCount, warmUp, type CountedMeasurement, type LoadSettings } from './load.js';
+import type { Costed } from './money-phases.js';
 import { SWAP_AMOUNT, type Books, type PaymentsUnderLoad } from './payments-under-load.js';
 import type { PhaseResult } from './report.js';
 
@@ -33,8 +34,9 @@ export async function runPaymentsPhases(
   payments: PaymentsUnderLoad,
   settings: LoadSettings,
   warmUpSeconds: number,
+  costed: Costed = (_key, run) => run(),
 ): Promise<PaymentsOutcome> {
-  const swapTitle = 'POST /api/external/swap (gateway → payments → ledger)';
+  const swapTitle = 'POST /api/external/swap on one wallet (gateway → payments → ledger)';
   // A stalled server must not hang the run: far more time than either phase needs at its warm-up rate.
   const limitSeconds = settings.seconds * 4 + 30;
   console.log(`… ${swapTitle}: ${WARM_UP_SWAPS} swaps of warm-up, then about ${settings.seconds} s measured`);
@@ -44,11 +46,11 @@ export async function runPaymentsPhases(
     limitSeconds,
   });
   const requests = Math.max(settings.connections, Math.round(warm.requestsPerSecond * settings.seconds));
-  const measured = await measureCount(payments.swapRequest, {
-    requests,
-    connections: settings.connections,
-    limitSeconds,
-  });
+  const measured = await costed(
+    'swap',
+    () => measureCount(payments.swapRequest, { requests, connections: settings.connections, limitSeconds }),
+    created,
+  );
 
   const walletTitle = 'GET /api/external/wallet (gateway → payments → PostgreSQL)';
   console.log(`… ${walletTitle}: ${warmUpSeconds} s warm-up, then ${settings.seconds} s measured`);

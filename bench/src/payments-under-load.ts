@@ -24,6 +24,8 @@ export interface PaymentsUnderLoad {
   swapsBeforeLoad: number;
   /** The books after `swaps` swaps in all: the ledger check and the USD wallet against the funding. */
   books(swaps: number): Promise<Books>;
+  /** The USD wallet's ledger balance now. */
+  usdBalance(): Promise<number>;
 }
 
 export interface Books {
@@ -45,7 +47,7 @@ export async function preparePayments(
   const business = await platform.createBusiness('Bench Payments');
   await platform.patchBusiness(business.id, { rate_limits: rateLimits });
   const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
-  const token = await platform.accessToken(credentials, 'swap:create wallet:read fees:read');
+  const token = await platform.accessToken(credentials, 'swap:create wallet:read fees:read transaction:read');
   await api.setRate('USD', 'NGN', MID_RATE);
   await api.setFeeRule({ business_id: business.id, type: 'swap', currency: 'USD', ...SWAP_FEE });
   await api.fund(business.id, 'USD', FUNDING);
@@ -58,6 +60,11 @@ export async function preparePayments(
   await api.wallets(token);
 
   const authorization = `Bearer ${token}`;
+  const usdBalance = async () => {
+    const usd = (await api.adminWallets(business.id)).find((wallet) => wallet.currency === 'USD');
+    if (!usd) throw new Error('the bench business has no USD wallet');
+    return usd.ledger_balance;
+  };
   return {
     swapRequest: {
       url: `${platform.publicUrl}/api/external/swap`,
@@ -69,17 +76,54 @@ export async function preparePayments(
     funding: FUNDING,
     feePerSwap,
     swapsBeforeLoad: 1,
+    usdBalance,
     async books(swaps: number): Promise<Books> {
       const check = await api.checkLedger();
-      const usd = (await api.adminWallets(business.id)).find((wallet) => wallet.currency === 'USD');
-      if (!usd) throw new Error('the bench business has no USD wallet');
+      const ledgerBalance = await usdBalance();
       const expectedLedgerBalance = FUNDING - swaps * (SWAP_AMOUNT + feePerSwap);
-      return {
-        check,
-        ledgerBalance: usd.ledger_balance,
-        expectedLedgerBalance,
-        moneyConserved: usd.ledger_balance === expectedLedgerBalance,
-      };
+      return { check, ledgerBalance, expectedLedgerBalance, moneyConserved: ledgerBalance === expectedLedgerBalance };
+    },
+  };
+}
+
+/**
+ * Swaps spread over `count` businesses (issue 35: "swaps spread over 16 businesses"): each connection
+ * sends its requests as each business in turn, so no two requests in a row queue on one wallet row.
+ */
+export interface SpreadSwaps {
+  swapRequest: Target;
+  businesses: PaymentsUnderLoad[];
+  feePerSwap: number;
+  swapsBeforeLoad: number;
+  /** The books after `swaps` swaps over all the businesses: the ledger check and their USD wallets summed. */
+  books(swaps: number): Promise<Books>;
+}
+
+export async function prepareSpreadSwaps(
+  platform: Platform,
+  count: number,
+  rateLimits: { per_minute: number; per_hour: number },
+): Promise<SpreadSwaps> {
+  const businesses = await Promise.all(Array.from({ length: count }, () => preparePayments(platform, rateLimits)));
+  const [first] = businesses;
+  if (!first) throw new Error('no swapping business');
+  if (businesses.some((one) => one.feePerSwap !== first.feePerSwap))
+    throw new Error('the businesses charge different fees');
+  const url = new URL(first.swapRequest.url);
+  return {
+    swapRequest: {
+      ...first.swapRequest,
+      rotation: businesses.map((one) => ({ path: url.pathname, headers: one.swapRequest.headers ?? {} })),
+    },
+    businesses,
+    feePerSwap: first.feePerSwap,
+    swapsBeforeLoad: businesses.reduce((sum, one) => sum + one.swapsBeforeLoad, 0),
+    async books(swaps: number): Promise<Books> {
+      const check = await platform.payments.checkLedger();
+      const balances = await Promise.all(businesses.map((one) => one.usdBalance()));
+      const ledgerBalance = balances.reduce((sum, balance) => sum + balance, 0);
+      const expectedLedgerBalance = count * FUNDING - swaps * (SWAP_AMOUNT + first.feePerSwap);
+      return { check, ledgerBalance, expectedLedgerBalance, moneyConserved: ledgerBalance === expectedLedgerBalance };
     },
   };
 }

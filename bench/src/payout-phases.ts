@@ -1,4 +1,5 @@
 import { measureCount, type CountedMeasurement, type LoadSettings } from './load.js';
+import type { Costed } from './money-phases.js';
 import { PAYOUT_AMOUNT, type PayoutBooks, type PayoutsUnderLoad } from './payouts-under-load.js';
 import type { PhaseResult } from './report.js';
 
@@ -50,7 +51,11 @@ async function allSettled(payouts: PayoutsUnderLoad, limitSeconds: number): Prom
  * as the swap phase), then the worker's settlement of exactly those: the window runs from the first
  * measured create until the NGN wallet holds nothing pending.
  */
-export async function runPayoutPhases(payouts: PayoutsUnderLoad, settings: LoadSettings): Promise<PayoutOutcome> {
+export async function runPayoutPhases(
+  payouts: PayoutsUnderLoad,
+  settings: LoadSettings,
+  costed: Costed = (_key, run) => run(),
+): Promise<PayoutOutcome> {
   const title = 'POST /api/external/payout (gateway → payments → ledger reserve)';
   const limitSeconds = settings.seconds * 4 + 30;
   console.log(`… ${title}: ${WARM_UP_PAYOUTS} payouts of warm-up, then about ${settings.seconds} s measured`);
@@ -64,15 +69,27 @@ export async function runPayoutPhases(payouts: PayoutsUnderLoad, settings: LoadS
 
   const requests = Math.max(settings.connections, Math.round(warm.requestsPerSecond * settings.seconds));
   const startedAt = performance.now();
-  const measured = await measureCount(payouts.payoutRequest, {
-    requests,
-    connections: settings.connections,
-    limitSeconds,
-  });
-  const lastCreateAt = performance.now();
-  const backlogAtLastCreate = await payouts.unsettled();
-  console.log(`… payouts settled by the worker: ${backlogAtLastCreate} still unsettled after the last create`);
-  const settledAt = await allSettled(payouts, limitSeconds);
+  // The costs cover each payout whole: its create, the worker's submission and settlement, its webhooks.
+  const { measured, lastCreateAt, backlogAtLastCreate, settledAt } = await costed(
+    'payout',
+    async () => {
+      const answers = await measureCount(payouts.payoutRequest, {
+        requests,
+        connections: settings.connections,
+        limitSeconds,
+      });
+      const lastCreate = performance.now();
+      const backlog = await payouts.unsettled();
+      console.log(`… payouts settled by the worker: ${backlog} still unsettled after the last create`);
+      return {
+        measured: answers,
+        lastCreateAt: lastCreate,
+        backlogAtLastCreate: backlog,
+        settledAt: await allSettled(payouts, limitSeconds),
+      };
+    },
+    (result) => created(result.measured),
+  );
 
   const seconds = ((settledAt ?? performance.now()) - startedAt) / 1000;
   const settlement: Settlement = {

@@ -13,10 +13,15 @@ const BANK_CODE = '058';
 const ACCOUNT_NUMBER = nuban(BANK_CODE, '123456789');
 
 /**
- * payments' sandbox rail and payout worker for the bench: the simulated bank answers after 50 ms and
- * the worker looks every 100 ms, so the figures are payments' own work, not the bank's pretend delay.
+ * payments' sandbox rail and workers for the bench: the simulated bank answers after 50 ms and the
+ * payout and refund workers look every 100 ms, so the figures are payments' own work, not the bank's
+ * pretend delay.
  */
-export const PAYOUT_BENCH_ENV = { SANDBOX_RAIL_SETTLE_MS: '50', PAYOUT_POLL_INTERVAL_MS: '100' };
+export const PAYOUT_BENCH_ENV = {
+  SANDBOX_RAIL_SETTLE_MS: '50',
+  PAYOUT_POLL_INTERVAL_MS: '100',
+  COLLECTION_SWEEP_INTERVAL_MS: '100',
+};
 
 const payoutBody = (reference: string) => ({
   amount: PAYOUT_AMOUNT,
@@ -49,16 +54,25 @@ export interface PayoutBooks {
   moneyConserved: boolean;
 }
 
-/** A business of its own with raised limits, a payout fee, a funded NGN wallet and one settled payout. */
+/**
+ * A business of its own with raised limits, a payout fee, a funded NGN wallet and one settled payout;
+ * given `webhookUrl`, its webhooks registered there.
+ */
 export async function preparePayouts(
   platform: Platform,
   rateLimits: { per_minute: number; per_hour: number },
+  webhookUrl?: string,
 ): Promise<PayoutsUnderLoad> {
   const api = new PayoutsApi(platform);
   const business = await platform.createBusiness('Bench Payouts');
   await platform.patchBusiness(business.id, { rate_limits: rateLimits });
   const credentials = await platform.createCredentials(business.id, { bundles: ['full-access'] });
-  const token = await platform.accessToken(credentials, 'payout:create transaction:read wallet:read fees:read');
+  const token = await platform.accessToken(
+    credentials,
+    'payout:create transaction:read wallet:read fees:read webhook:write',
+  );
+  // A platform hears of its payouts: each one's payout.pending, processing and successful are delivered.
+  if (webhookUrl) await platform.webhooks.register(token, { payout_url: webhookUrl, collection_url: webhookUrl });
   await api.setFeeRule({
     business_id: business.id,
     type: 'payout',

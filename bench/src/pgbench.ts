@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { access, constants, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createTestDatabase } from '../../packages/testing/dist/index.js';
 
 const run = promisify(execFile);
 
@@ -95,4 +96,28 @@ export async function runTpcbLike(
       ? figure(stdout, /^number of failed transactions: (\d+)/m, 'failed count')
       : 0,
   };
+}
+
+/**
+ * pgbench's TPC-B-like run on a database of its own on the shared server, made, initialised at
+ * `scale`, run and dropped here: the yardstick `pnpm bench`'s money phases are divided by.
+ */
+export async function measureTpcbLike(options: {
+  clients: number;
+  seconds: number;
+  scale: number;
+}): Promise<PgbenchResult & { scale: number; clients: number }> {
+  const pgbench = await findPgbench();
+  const database = await createTestDatabase('bench_pgbench');
+  try {
+    await initialisePgbench(pgbench, database.url, options.scale);
+    const result = await runTpcbLike(pgbench, database.url, {
+      clients: options.clients,
+      threads: 2,
+      seconds: options.seconds,
+    });
+    return { ...result, scale: options.scale, clients: options.clients };
+  } finally {
+    await database.drop();
+  }
 }

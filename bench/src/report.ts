@@ -4,6 +4,10 @@ import type { PaymentsOutcome } from './payments-phases.js';
 import { SWAP_AMOUNT } from './payments-under-load.js';
 import type { PayoutOutcome } from './payout-phases.js';
 import { PAYOUT_AMOUNT } from './payouts-under-load.js';
+import type { CollectionBooks } from './collections-under-load.js';
+import type { CollectionOutcome, RefundOutcome, SpreadSwapOutcome } from './money-phases.js';
+import { DAY_MIX, type DayOutcome } from './platform-day.js';
+import type { RequestCost } from './request-costs.js';
 
 export interface PhaseResult {
   /** Stable key in latest.json. */
@@ -191,5 +195,182 @@ export function resultsJson(
     ),
     payments: paymentsJson(payments),
     payouts: payoutsJson(payouts),
+  };
+}
+
+const fixed = (value: number | undefined, digits = 2) =>
+  value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
+const total = (record: Record<string, number> | undefined) =>
+  record ? Object.values(record).reduce((sum, value) => sum + value, 0) : undefined;
+
+/** One line a phase: statements, round trips, Redis, gRPC and CPU per request, summed over processes. */
+export function formatCostSummary(costs: RequestCost[], statementsNote: string | undefined): string {
+  const header = ['per request', 'requests', 'PG statements', 'PG round trips', 'Redis cmds', 'gRPC', 'CPU µs'];
+  const rows = costs.map((cost) => [
+    cost.title,
+    cost.requests.toLocaleString('en'),
+    fixed(total(cost.statementsPerRequest)),
+    fixed(total(cost.roundTripsPerRequest)),
+    `${fixed(cost.redisPerRequest)}${cost.redisShared ? '*' : ''}`,
+    cost.grpc,
+    String(total(cost.cpuMicros) ?? 0),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
+  return [
+    'what a money request costs (pg_stat_statements of the bench databases; Redis: the whole shared server; CPU: kernel accounting):',
+    ...(statementsNote ? [`  statements: n/a (${statementsNote})`] : []),
+    line(header),
+    ...rows.map(line),
+    ...(costs.some((cost) => cost.redisShared)
+      ? ['  * other clients used the shared Redis meanwhile: their commands are in the count']
+      : []),
+    '  gRPC: one call gateway → payments per request (not counted: what payments calls besides is not either)',
+  ].join('\n');
+}
+
+/** Each phase's costs by database and process, and the statements it runs most. */
+export function formatCostDetails(costs: RequestCost[]): string {
+  const by = (record: Record<string, number> | undefined, unit = '') =>
+    Object.entries(record ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, value]) => `${name} ${value}${unit}`)
+      .join(', ');
+  return costs
+    .map((cost) =>
+      [
+        `${cost.title} (${cost.requests.toLocaleString('en')} requests), per request:`,
+        ...(cost.statementsPerRequest
+          ? [
+              `  PostgreSQL statements by database: ${by(cost.statementsPerRequest) || 'none'}`,
+              `  round trips (top level, BEGIN and COMMIT included): ${by(cost.roundTripsPerRequest) || 'none'}`,
+            ]
+          : []),
+        `  CPU µs by process: ${by(cost.cpuMicros)}`,
+        ...(cost.top && cost.top.length > 0
+          ? [
+              '  top statements by calls per request:',
+              ...cost.top.map(
+                (entry) =>
+                  `    ${entry.perRequest.toFixed(2).padStart(6)}  ${entry.service.padEnd(12)}  ${entry.query.slice(0, 110)}`,
+              ),
+            ]
+          : []),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+/** The money phases issue 35 adds, next to pgbench's TPC-B-like run of the same run. */
+export function formatMoney(money: MoneyReport): string {
+  const n = (value: number) => value.toLocaleString('en');
+  const { pgbench, spread, collections, refunds } = money;
+  const of = (rate: number) => (pgbench.tps > 0 ? `${(rate / pgbench.tps).toFixed(3)}× pgbench` : '');
+  const c = collections;
+  return [
+    `money phases at ${money.connections} connections (the table's other phases at its own):`,
+    `pgbench tpcb-like: ${n(Math.round(pgbench.tps))} tps, ${pgbench.clients} clients, scale ${pgbench.scale}, ` +
+      `latency ${pgbench.latencyAverageMs} ms, ${pgbench.failed} failed`,
+    `swaps spread: ${n(spread.swap.measurement.requestsPerSecond)}/s (${of(spread.swap.measurement.requestsPerSecond)}), ` +
+      `p50 ${spread.swap.measurement.latencyP50Ms} ms, p99 ${spread.swap.measurement.latencyP99Ms} ms; ` +
+      `${n(spread.swapsCreated)} swaps in all; ledger check ${spread.books.check.ok ? 'ok' : 'NOT ok'}; ` +
+      `money conserved: ${spread.books.moneyConserved ? 'yes' : 'no'}`,
+    `collections end to end: ${n(c.endToEndPerSecond)}/s (${of(c.endToEndPerSecond)}) over ${c.windowSeconds} s; ` +
+      `POSTs answered ${n(c.collection.measurement.requestsPerSecond)}/s, p50 ${c.collection.measurement.latencyP50Ms} ms, ` +
+      `p99 ${c.collection.measurement.latencyP99Ms} ms; 201 → webhook p50 ${c.afterAnswerP50Ms} ms, p99 ${c.afterAnswerP99Ms} ms`,
+    `webhooks: ${n(c.deliveries)} delivered (${c.repeats} repeats, ${c.unsigned} unsigned), ${n(c.deliveriesPerSecond)}/s ` +
+      `(bounded by the collections' rate); direct POST of the same body: ${n(c.directPostPerSecond)}/s`,
+    `refunds: ${n(refunds.refund.measurement.requestsPerSecond)}/s (${of(refunds.refund.measurement.requestsPerSecond)}), ` +
+      `p50 ${refunds.refund.measurement.latencyP50Ms} ms, p99 ${refunds.refund.measurement.latencyP99Ms} ms; ` +
+      `${n(refunds.refundsCreated)} refunds, all decided ${refunds.settleSeconds} s after the first measured`,
+    `collections and refunds: ledger check ${money.collectionBooks.ledgerCheckOk ? 'ok' : 'NOT ok'}; every GBP wallet = ` +
+      `funding + nets - refunds × (amount + fee): ${money.collectionBooks.moneyConserved ? 'yes' : 'no'}`,
+  ].join('\n');
+}
+
+/** The platform's day: its mix's rate, and each route's latency at half of saturation. */
+export function formatDay(day: DayOutcome): string {
+  const share = new Map(DAY_MIX.map((entry) => [entry.route, entry.share]));
+  const all = DAY_MIX.reduce((sum, entry) => sum + entry.share, 0);
+  return [
+    `a platform's day: saturation ${day.saturationPerSecond.toLocaleString('en')} req/s closed-loop; open loop at ` +
+      `${day.ratePerSecond.toLocaleString('en')} req/s for ${day.seconds} s (latency from when each request was due)`,
+    ...Object.entries(day.byRoute).map(
+      ([route, figures]) =>
+        `  ${route.padEnd(26)} ${String(Math.round(((share.get(route as never) ?? 0) * 100) / all)).padStart(3)} %  ` +
+        `${String(figures.requests).padStart(6)} requests  p50 ${String(figures.p50Ms).padStart(6)} ms  ` +
+        `p99 ${String(figures.p99Ms).padStart(7)} ms`,
+    ),
+  ].join('\n');
+}
+
+export interface MoneyReport {
+  connections: number;
+  pgbench: { tps: number; clients: number; scale: number; latencyAverageMs: number; failed: number };
+  spread: SpreadSwapOutcome;
+  collections: CollectionOutcome;
+  refunds: RefundOutcome;
+  collectionBooks: CollectionBooks;
+}
+
+export const costsJson = (costs: RequestCost[]) =>
+  Object.fromEntries(
+    costs.map((cost) => [
+      cost.key,
+      {
+        requests: cost.requests,
+        statements_per_request: cost.statementsPerRequest ?? null,
+        round_trips_per_request: cost.roundTripsPerRequest ?? null,
+        redis_commands_per_request: cost.redisShared ? null : cost.redisPerRequest,
+        grpc: cost.grpc,
+        cpu_micros_per_request: cost.cpuMicros,
+        top_statements: Object.fromEntries(
+          (cost.top ?? []).map((entry, index) => [
+            String(index + 1),
+            { service: entry.service, per_request: entry.perRequest, query: entry.query },
+          ]),
+        ),
+      },
+    ]),
+  );
+
+export function moneyJson(money: MoneyReport, day: DayOutcome) {
+  const c = money.collections;
+  return {
+    pgbench: {
+      tps: money.pgbench.tps,
+      clients: money.pgbench.clients,
+      scale: money.pgbench.scale,
+      latency_average_ms: money.pgbench.latencyAverageMs,
+    },
+    swap_spread: { swaps_created: money.spread.swapsCreated, money_conserved: money.spread.books.moneyConserved },
+    collections: {
+      end_to_end_per_second: c.endToEndPerSecond,
+      window_seconds: c.windowSeconds,
+      answered_to_webhook_ms: { p50: c.afterAnswerP50Ms, p99: c.afterAnswerP99Ms },
+      deliveries: c.deliveries,
+      deliveries_per_second: c.deliveriesPerSecond,
+      repeats: c.repeats,
+      direct_post_per_second: c.directPostPerSecond,
+    },
+    refunds: { refunds_created: money.refunds.refundsCreated, settle_seconds: money.refunds.settleSeconds },
+    collection_books: {
+      ledger_check_ok: money.collectionBooks.ledgerCheckOk,
+      money_conserved: money.collectionBooks.moneyConserved,
+    },
+    platform_day: {
+      saturation_per_second: day.saturationPerSecond,
+      rate_per_second: day.ratePerSecond,
+      seconds: day.seconds,
+      routes: Object.fromEntries(
+        Object.entries(day.byRoute).map(([route, figures]) => [
+          route,
+          { requests: figures.requests, p50_ms: figures.p50Ms, p99_ms: figures.p99Ms },
+        ]),
+      ),
+    },
   };
 }
