@@ -38,6 +38,10 @@ const CONCURRENCY = 32;
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 100);
 const PACED_SECONDS = 10;
 
+/** Issue 35's goals for delivery: a rate on this machine's 2 cores, and a share of the direct POST. */
+const GOAL_RATE = 1_500;
+const GOAL_RATIO = 0.3;
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
@@ -95,6 +99,13 @@ const producer = createIdempotentProducer(testKafka('bench-webhooks'));
 try {
   const migrate = await startService({ service: 'notification', script: 'dist/migrate.js', args: ['up'], env });
   if ((await migrate.exited) !== 0) throw new Error(`migrations failed:\n${migrate.output()}`);
+  // Statements per delivery come from pg_stat_statements (preloaded by the local PostgreSQL), counted
+  // for this database alone, so other work on the server is neither counted nor reset.
+  await query(database.url, 'create extension if not exists pg_stat_statements');
+  const [{ oid: databaseOid } = { oid: 0 }] = await query<{ oid: number }>(
+    database.url,
+    'select oid from pg_database where datname = current_database()',
+  );
 
   // One registration per business, sealed with the process's key, as POST /webhook would store it.
   const secrets = new WebhookSecrets(secretKey);
@@ -174,12 +185,19 @@ try {
   const paced = drainLatencies();
 
   // Phase 2, throughput: EVENTS at once.
+  await query(database.url, 'select pg_stat_statements_reset(0, $1, 0)', [databaseOid]);
   const beforeBurst = cpuByProcess();
   const started = performance.now();
   for (let sent = 0; sent < EVENTS; sent += 100) await produce(Math.min(100, EVENTS - sent));
   await receiver.waitFor(() => true, EVENTS, 300_000);
   const seconds = (performance.now() - started) / 1000;
   const burstCpu = formatCpuByProcess(beforeBurst, cpuByProcess(), EVENTS);
+  const statements = await query<{ query: string; calls: string; ms: number }>(
+    database.url,
+    `select query, calls, total_exec_time as ms from pg_stat_statements
+     where dbid = $1 and query not like '%pg_stat_statements%' order by calls desc`,
+    [databaseOid],
+  );
   const unverified = receiver.requests.filter((r) => !r.verified).length;
   const ids = new Set(receiver.requests.map((r) => r.webhookId));
   const received = receiver.requests.length;
@@ -213,6 +231,24 @@ try {
   );
   console.log(`    received ${received}, distinct webhook ids ${ids.size}, signature failures ${unverified}`);
   // The bench process is both the receiver and, in the baseline, the sender.
+  const calls = statements.reduce((sum, row) => sum + Number(row.calls), 0);
+  const executing = statements.reduce((sum, row) => sum + Number(row.ms), 0);
+  console.log(
+    `  statements per delivery (pg_stat_statements, the burst): ${(calls / EVENTS).toFixed(2)}, executing ${Math.round((executing * 1000) / EVENTS)} µs`,
+  );
+  console.log(`    per delivery: calls, time executing, statement`);
+  for (const row of statements.slice(0, 8)) {
+    const text = row.query.replace(/\s+/g, ' ');
+    const perDelivery = `${(Number(row.calls) / EVENTS).toFixed(2).padStart(6)} ${`${Math.round((Number(row.ms) * 1000) / EVENTS)} µs`.padStart(8)}`;
+    console.log(`    ${perDelivery}  ${text.length > 90 ? `${text.slice(0, 90)}…` : text}`);
+  }
+  const ratio = rate / baselineRate;
+  const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  console.log(`  goals (issue 35):`);
+  console.log(
+    `    deliveries/s ≥ ${GOAL_RATE.toLocaleString('en')}: ${rate.toFixed(0)}/s, ${verdict(rate >= GOAL_RATE)}`,
+  );
+  console.log(`    ÷ direct POST ≥ ${GOAL_RATIO}: ${ratio.toFixed(3)}×, ${verdict(ratio >= GOAL_RATIO)}`);
   console.log(`  the baseline's ${baselineCpu.replace('per request', 'per POST')}`);
   console.log(`  the burst's ${burstCpu.replace('per request', 'per delivery')}`);
 } finally {

@@ -7,7 +7,7 @@ import { urlOf } from '../events/webhook-events.js';
 import { attemptsCounter, deliveryLatency } from '../metrics.js';
 import type { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
-import { DeliveryRepository } from './delivery-repository.js';
+import { DeliveryRepository, type AttemptAnswer, type ClaimedDelivery } from './delivery-repository.js';
 import type { Attempt, AttemptTrigger, Delivery, InterruptedAttempt } from './delivery.js';
 import { nextAttemptAt } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './send-webhook.js';
@@ -72,19 +72,21 @@ export function observeInterrupted(attempt: InterruptedAttempt): void {
   });
 }
 
+type Answer = AttemptAnswer & { number: number };
+
 /**
  * One attempt of a stored delivery, recorded as it starts and completed with its consequence
  * (decision 0010), in the trace of the request that caused the event: the span's parent is the
- * context stored with the delivery. `claimedUntil` is the worker's lease on the delivery; a replay
- * asked for through the API holds none, so its attempt gets a lease of its own.
+ * context stored with the delivery. `start` records the attempt (or a claim already has) and names
+ * where it goes; `finish` records the answer.
  */
-export async function attemptDelivery(
-  em: EntityManager,
+function attemptInSpan<Recorded>(
   runtime: DeliveryRuntime,
   delivery: Delivery,
   trigger: Exclude<AttemptTrigger, 'mock' | 'listen'>,
-  claimedUntil?: Date,
-): Promise<{ delivery: Delivery; attempt: Attempt }> {
+  start: () => Promise<{ number: number; request: SignedRequest }>,
+  finish: (answer: Answer) => Promise<Recorded>,
+): Promise<{ recorded: Recorded; number: number; result: AttemptResult }> {
   return tracer.startActiveSpan(
     'webhook deliver',
     {
@@ -99,23 +101,14 @@ export async function attemptDelivery(
     traceContextFromCarrier(delivery.traceContext),
     async (span) => {
       try {
-        const request = await requestFor(em, runtime.secrets, delivery);
-        if (!request) throw new Error(`delivery ${delivery.id}: its webhook registration no longer exists`);
-        const deliveries = new DeliveryRepository(em);
-        const startedAt = runtime.now();
-        const started = await deliveries.startAttempt({
-          deliveryId: delivery.id,
-          trigger,
-          startedAt,
-          leaseUntil: claimedUntil ?? new Date(startedAt.getTime() + runtime.leaseMs),
-        });
-        span.setAttribute('corridor.webhook.attempt', started.number);
+        const { number, request } = await start();
+        span.setAttribute('corridor.webhook.attempt', number);
         const result = await runtime.sender.send({ ...request, body: delivery.body, webhookId: delivery.id });
         const now = runtime.now();
         const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
-        const recorded = await deliveries.finishAttempt({
+        const recorded = await finish({
           deliveryId: delivery.id,
-          number: started.number,
+          number,
           trigger,
           result,
           nextAttemptAt: scheduledFailure
@@ -131,7 +124,7 @@ export async function attemptDelivery(
         });
         if (result.outcome === 'failed')
           span.setStatus({ code: SpanStatusCode.ERROR, message: result.errorMessage ?? '' });
-        return recorded;
+        return { recorded, number, result };
       } catch (error) {
         span.recordException(error as Error);
         span.setStatus({ code: SpanStatusCode.ERROR });
@@ -141,4 +134,59 @@ export async function attemptDelivery(
       }
     },
   );
+}
+
+/**
+ * The attempt a claim started (the worker's): to the URL and with the secret the claim read, its
+ * answer handed to `record`, which writes it with others' (issue 35).
+ */
+export async function attemptClaimed(
+  runtime: DeliveryRuntime,
+  { delivery, attempt, endpoint }: ClaimedDelivery,
+  record: (answer: Answer) => Promise<void>,
+): Promise<{ number: number; result: AttemptResult }> {
+  const request = {
+    url: urlOf(delivery.destination, endpoint),
+    secret: runtime.secrets.unseal(endpoint.signingSecretSealed, delivery.endpointId),
+  };
+  const { number, result } = await attemptInSpan(
+    runtime,
+    delivery,
+    attempt.trigger,
+    () => Promise.resolve({ number: attempt.number, request }),
+    record,
+  );
+  return { number, result };
+}
+
+/**
+ * One attempt of a delivery no claim holds (a replay asked for through the API): recorded as it
+ * starts, under a lease of its own, and as it ends, one statement each.
+ */
+export async function attemptDelivery(
+  em: EntityManager,
+  runtime: DeliveryRuntime,
+  delivery: Delivery,
+  trigger: Exclude<AttemptTrigger, 'mock' | 'listen'>,
+): Promise<{ delivery: Delivery; attempt: Attempt }> {
+  const deliveries = new DeliveryRepository(em);
+  const { recorded } = await attemptInSpan(
+    runtime,
+    delivery,
+    trigger,
+    async () => {
+      const request = await requestFor(em, runtime.secrets, delivery);
+      if (!request) throw new Error(`delivery ${delivery.id}: its webhook registration no longer exists`);
+      const startedAt = runtime.now();
+      const started = await deliveries.startAttempt({
+        deliveryId: delivery.id,
+        trigger,
+        startedAt,
+        leaseUntil: new Date(startedAt.getTime() + runtime.leaseMs),
+      });
+      return { number: started.number, request };
+    },
+    (answer) => deliveries.finishAttempt(answer),
+  );
+  return recorded;
 }

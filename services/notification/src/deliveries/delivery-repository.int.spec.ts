@@ -102,17 +102,18 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
     const quietOne = await delivery(quiet, new Date(Date.now() - 1_000));
     const options = { now: new Date(), limit: 10, perEndpoint: 2, leaseMs: 60_000 };
 
-    const { deliveries: first } = await deliveries().claimDue(options);
+    const claim = async (at: typeof options) => (await deliveries().claimDue(at)).deliveries.map((c) => c.delivery);
+    const first = await claim(options);
     const byEndpoint = (claimed: Delivery[], endpointId: string) => claimed.filter((d) => d.endpointId === endpointId);
     expect(byEndpoint(first, busy.endpointId)).toHaveLength(2);
     expect(byEndpoint(first, quiet.endpointId).map((d) => d.id)).toEqual([quietOne]);
 
     // While those leases hold, the busy registration is at its cap: nothing more of it is claimed.
-    const { deliveries: second } = await deliveries().claimDue(options);
+    const second = await claim(options);
     expect(byEndpoint(second, busy.endpointId)).toHaveLength(0);
 
     // A lease that lapsed (its worker died) makes the delivery claimable again.
-    const { deliveries: third } = await deliveries().claimDue({ ...options, now: new Date(Date.now() + 120_000) });
+    const third = await claim({ ...options, now: new Date(Date.now() + 120_000) });
     expect(byEndpoint(third, busy.endpointId)).toHaveLength(2);
   });
 
@@ -124,9 +125,64 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
     for (let i = 0; i < 8; i++) ids.add(await delivery(endpoint, new Date(Date.now() - 86_400_000)));
     const options = { now: new Date(), limit: 8, perEndpoint: 100, leaseMs: 60_000 };
     const [a, b] = await Promise.all([deliveries().claimDue(options), deliveries().claimDue(options)]);
-    const mine = [...a.deliveries, ...b.deliveries].map((d) => d.id).filter((id) => ids.has(id));
+    const mine = [...a.deliveries, ...b.deliveries].map((c) => c.delivery.id).filter((id) => ids.has(id));
     expect(new Set(mine).size).toBe(mine.length);
     expect(mine).toHaveLength(8);
+  });
+
+  it('a claim records each attempt as started (in flight under the claim’s lease) and reads where it goes', async () => {
+    const endpoint = await registration();
+    const id = await delivery(endpoint, new Date(Date.now() - 86_400_000));
+    const now = new Date();
+    const claim = await deliveries().claimDue({ now, limit: 100, perEndpoint: 100, leaseMs: 60_000 });
+    const claimed = claim.deliveries.find((c) => c.delivery.id === id);
+    expect(claimed?.attempt).toEqual({ number: 1, trigger: 'scheduled' });
+    expect(claimed?.delivery).toMatchObject({ attemptCount: 1, leaseUntil: new Date(now.getTime() + 60_000) });
+    expect(claimed?.endpoint).toMatchObject({ collectionUrl: expect.stringContaining(endpoint.endpointId) });
+    expect(secrets.unseal(claimed!.endpoint.signingSecretSealed, endpoint.endpointId)).toBe(endpoint.secret);
+    const [started] = await deliveries().attemptsOf(id);
+    expect(started).toMatchObject({ number: 1, trigger: 'scheduled', outcome: 'in_flight', startedAt: now });
+  });
+
+  it('answers recorded together: each attempt and delivery as changeAfterAttempt says, in one statement', async () => {
+    const endpoint = await registration();
+    const [succeeds, retries, ends] = [await delivery(endpoint), await delivery(endpoint), await delivery(endpoint)];
+    const now = new Date();
+    const claim = await deliveries().claimDue({ now, limit: 100, perEndpoint: 100, leaseMs: 60_000 });
+    const numberOf = (id: string) => claim.deliveries.find((c) => c.delivery.id === id)?.attempt.number ?? 0;
+    const next = new Date(now.getTime() + 60_000);
+    const recorded = await deliveries().finishAttempts([
+      { deliveryId: succeeds, number: numberOf(succeeds), trigger: 'scheduled', result: answer('succeeded'), now },
+      {
+        deliveryId: retries,
+        number: numberOf(retries),
+        trigger: 'scheduled',
+        result: answer('failed'),
+        nextAttemptAt: next,
+        now,
+      },
+      {
+        deliveryId: ends,
+        number: numberOf(ends),
+        trigger: 'scheduled',
+        result: answer('failed'),
+        nextAttemptAt: null,
+        now,
+      },
+    ]);
+    expect(recorded).toHaveLength(3);
+    const after = async (id: string) =>
+      (await deliveries().findDelivery({ businessId: endpoint.businessId, deliveryId: id }))!;
+    expect(await after(succeeds)).toMatchObject({ status: 'succeeded', leaseUntil: null, scheduledAttempts: 1 });
+    expect(await after(retries)).toMatchObject({ status: 'pending', nextAttemptAt: next, leaseUntil: null });
+    expect(await after(ends)).toMatchObject({ status: 'failed', completedAt: now, scheduledAttempts: 1 });
+    for (const [id, outcome] of [
+      [succeeds, 'succeeded'],
+      [retries, 'failed'],
+      [ends, 'failed'],
+    ] as const) {
+      expect((await deliveries().attemptsOf(id)).map((a) => [a.number, a.outcome])).toEqual([[1, outcome]]);
+    }
   });
 
   it('seed 6.4: a scheduled failure reschedules; the last one ends failed; a replay failure changes nothing', async () => {
@@ -320,8 +376,10 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
     expect(await deliveries().queueFailedForReplay({ ...request, createdBefore: undefined, limit: 10, now })).toBe(1);
 
     const claim = await deliveries().claimDue({ now: new Date(), limit: 100, perEndpoint: 100, leaseMs: 60_000 });
-    const replays = claim.deliveries.filter((d) => d.endpointId === endpoint.endpointId && d.replayRequestedAt);
-    expect(replays.map((d) => d.id).sort()).toEqual([oldest, middle, tooNew].sort());
+    const replays = claim.deliveries.filter(
+      (c) => c.delivery.endpointId === endpoint.endpointId && c.attempt.trigger === 'replay',
+    );
+    expect(replays.map((c) => c.delivery.id).sort()).toEqual([oldest, middle, tooNew].sort());
   });
 
   it('counts the pending deliveries', async () => {

@@ -1,8 +1,8 @@
 import { sql } from '@corridor/db';
 import { cappedCountSql, keysetPage, numberedPageSql, type KeysetRead, type NumberedRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Destination } from '../events/webhook-events.js';
-import { attemptOf, deliveryOf, interruptedAttemptOf, type Row } from './delivery-rows.js';
+import type { Destination, RegisteredUrls } from '../events/webhook-events.js';
+import { attemptOf, claimedDeliveryOf, deliveryOf, interruptedAttemptOf, type Row } from './delivery-rows.js';
 import {
   changeAfterAttempt,
   INTERRUPTED_MESSAGE,
@@ -40,6 +40,14 @@ interface NewDelivery {
   now: Date;
 }
 
+/** An event's delivery to whatever registration its business has when it is written. */
+export interface EventDelivery extends Omit<NewDelivery, 'endpointId' | 'destination' | 'nextAttemptAt' | 'mock'> {
+  /** Where it goes for a registration with a kyc_url, and without one; undefined: not delivered there. */
+  destinationWithKyc: Destination | undefined;
+  destinationWithoutKyc: Destination | undefined;
+  nextAttemptAt: Date;
+}
+
 interface ClaimRequest {
   now: Date;
   /** Deliveries to claim at most (the process's free attempt slots). */
@@ -50,8 +58,17 @@ interface ClaimRequest {
   leaseMs: number;
 }
 
+/** A delivery a claim took, its attempt already recorded as started, and where that attempt goes. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  /** The attempt the claim started: its number in the delivery's log and why it is made. */
+  attempt: { number: number; trigger: 'scheduled' | 'replay' };
+  /** The registration as it is now: its URLs and sealed secret (decision 0010: the URL registered now). */
+  endpoint: RegisteredUrls & { signingSecretSealed: Uint8Array };
+}
+
 interface Claim {
-  deliveries: Delivery[];
+  deliveries: ClaimedDelivery[];
   /** Attempts closed because their lease lapsed, before any of their deliveries was claimed again. */
   interrupted: InterruptedAttempt[];
 }
@@ -64,7 +81,7 @@ interface AttemptStart {
   leaseUntil: Date;
 }
 
-interface AttemptAnswer {
+export interface AttemptAnswer {
   deliveryId: string;
   trigger: AttemptTrigger;
   result: AttemptResult;
@@ -143,90 +160,149 @@ export class DeliveryRepository {
   }
 
   /**
-   * Claims due deliveries (scheduled ones whose time has come, and queued replays) for one worker.
-   * SKIP LOCKED lets workers claim side by side without waiting on each other; the lease keeps the row
-   * theirs while they attempt, and lapses if they die, so the attempt is made again (at least once).
-   * A worker's attempt holds the same lease as its delivery, so in the same transaction the attempt a
-   * dead worker left open is closed `interrupted` before its delivery can be claimed again.
-   * A registration with perEndpoint attempts in flight is passed over: its hanging receiver cannot
-   * take the slots other businesses' deliveries need.
+   * One delivery per event to its business's registration, if it has one, in one statement (issue 35,
+   * decision 0041: a consumer chunk's deliveries together, the registrations read by the same join).
+   * Each event names its destination for a registration with and without a kyc_url; none: no delivery
+   * (seed 6.2). An (event, registration) that already has a delivery is left out.
    */
-  claimDue({ now, limit, perEndpoint, leaseMs }: ClaimRequest): Promise<Claim> {
-    return this.em.transactional(async (tx) => {
-      const repository = new DeliveryRepository(tx);
-      const interrupted = await repository.closeInterruptedAttempts(now);
-      // in_flight reads the small partial index of leased rows once; the due rows come in due order
-      // from the partial index of pending ones, registrations at their cap left out before the limit.
-      const rows = await repository.rows(
-        `with in_flight as (
-           select endpoint_id, count(*) as n from webhook_delivery
-           where lease_until is not null and lease_until >= ? group by endpoint_id
-         ),
-         due as (
-           select d.id, d.endpoint_id, d.next_attempt_at as due_at
-           from webhook_delivery d
-           where d.status = 'pending' and d.next_attempt_at <= ?
-             and (d.lease_until is null or d.lease_until < ?)
-             and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
-           order by d.next_attempt_at
-           limit ?
-           for update of d skip locked
-         ),
-         replays as (
-           select d.id, d.endpoint_id, d.replay_requested_at as due_at
-           from webhook_delivery d
-           where d.replay_requested_at is not null and (d.lease_until is null or d.lease_until < ?)
-             and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
-           order by d.replay_requested_at
-           limit ?
-           for update of d skip locked
-         ),
-         chosen as (
-           select id from (
-             select c.id, c.due_at, row_number() over (partition by c.endpoint_id order by c.due_at) as rank,
-               coalesce((select n from in_flight where in_flight.endpoint_id = c.endpoint_id), 0) as busy
-             from (select * from due union all select * from replays) c
-           ) ranked
-           where rank + busy <= ?
-           order by due_at
-           limit ?
-         )
-         update webhook_delivery d set lease_until = ?
-         from chosen where d.id = chosen.id
-         returning d.*`,
-        // Placeholders in order: in_flight; due; replays; chosen; the lease.
-        [
-          now,
-          now,
-          now,
-          perEndpoint,
-          limit * 4,
-          now,
-          perEndpoint,
-          limit,
-          perEndpoint,
-          limit,
-          new Date(now.getTime() + leaseMs),
-        ],
-      );
-      return { deliveries: rows.map(deliveryOf), interrupted };
-    });
+  async insertForRegistrations(deliveries: readonly EventDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.rows(
+      `insert into webhook_delivery (id, business_id, endpoint_id, event_id, event_type, destination, body, status,
+         next_attempt_at, trace_context, event_occurred_at, created_at, updated_at)
+       select d.id, d.business_id, e.id, d.event_id, d.event_type,
+         case when e.kyc_url is null then d.destination_without_kyc else d.destination_with_kyc end,
+         d.body, 'pending', d.next_attempt_at, d.trace_context, d.event_occurred_at, d.created_at, d.created_at
+       from json_to_recordset(?::json) as d(id uuid, business_id uuid, event_id uuid, event_type text,
+         destination_with_kyc text, destination_without_kyc text, body text, next_attempt_at timestamptz,
+         trace_context jsonb, event_occurred_at timestamptz, created_at timestamptz)
+       join webhook_endpoint e on e.business_id = d.business_id
+       where (case when e.kyc_url is null then d.destination_without_kyc else d.destination_with_kyc end) is not null
+       on conflict on constraint webhook_delivery_once do nothing`,
+      [
+        JSON.stringify(
+          deliveries.map((delivery) => ({
+            id: delivery.id,
+            business_id: delivery.businessId,
+            event_id: delivery.eventId,
+            event_type: delivery.eventType,
+            destination_with_kyc: delivery.destinationWithKyc ?? null,
+            destination_without_kyc: delivery.destinationWithoutKyc ?? null,
+            body: delivery.body,
+            next_attempt_at: delivery.nextAttemptAt,
+            trace_context: delivery.traceContext,
+            event_occurred_at: delivery.eventOccurredAt,
+            created_at: delivery.now,
+          })),
+        ),
+      ],
+    );
   }
 
   /**
-   * Closes every attempt still in flight after its lease lapsed: the process making it died (or lost
-   * its database) before recording the answer. The receiver may well have had the request.
+   * Claims due deliveries (scheduled ones whose time has come, and queued replays) for one worker and
+   * records each one's attempt as started, in one statement (issue 35: no transaction, one round trip
+   * per batch). SKIP LOCKED lets workers claim side by side without waiting on each other; the lease
+   * keeps the row theirs while they attempt, and lapses if they die, so the attempt is made again (at
+   * least once). The attempt holds the same lease as its delivery, so the same statement first closes
+   * `interrupted` the attempts whose lease lapsed: a dead worker's attempt is closed before its delivery
+   * is claimed again. A registration with perEndpoint attempts in flight is passed over: its hanging
+   * receiver cannot take the slots other businesses' deliveries need.
    */
-  private async closeInterruptedAttempts(now: Date): Promise<InterruptedAttempt[]> {
+  async claimDue({ now, limit, perEndpoint, leaseMs }: ClaimRequest): Promise<Claim> {
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    // in_flight reads the small partial index of leased rows once; the due rows come in due order
+    // from the partial index of pending ones, registrations at their cap left out before the limit.
+    // The outer left join answers one row even when nothing is claimed, to carry the interrupted ones.
     const rows = await this.rows(
-      `update webhook_attempt a set outcome = 'interrupted', error_class = 'interrupted', error_message = ?,
-         lease_until = null
-       from webhook_delivery d
-       where d.id = a.delivery_id and a.outcome = 'in_flight' and a.lease_until < ?
-       returning a.delivery_id, a.number, a.trigger, d.event_type`,
-      [INTERRUPTED_MESSAGE, now],
+      `with interrupted as (
+         update webhook_attempt a set outcome = 'interrupted', error_class = 'interrupted', error_message = ?,
+           lease_until = null
+         from webhook_delivery d
+         where d.id = a.delivery_id and a.outcome = 'in_flight' and a.lease_until < ?
+         returning a.delivery_id, a.number, a.trigger, d.event_type
+       ),
+       in_flight as (
+         select endpoint_id, count(*) as n from webhook_delivery
+         where lease_until is not null and lease_until >= ? group by endpoint_id
+       ),
+       due as (
+         select d.id, d.endpoint_id, d.next_attempt_at as due_at
+         from webhook_delivery d
+         where d.status = 'pending' and d.next_attempt_at <= ?
+           and (d.lease_until is null or d.lease_until < ?)
+           and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
+         order by d.next_attempt_at
+         limit ?
+       ),
+       replays as (
+         select d.id, d.endpoint_id, d.replay_requested_at as due_at
+         from webhook_delivery d
+         where d.replay_requested_at is not null and (d.lease_until is null or d.lease_until < ?)
+           and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
+         order by d.replay_requested_at
+         limit ?
+       ),
+       chosen as (
+         select id from (
+           select c.id, c.due_at, row_number() over (partition by c.endpoint_id order by c.due_at) as rank,
+             coalesce((select n from in_flight where in_flight.endpoint_id = c.endpoint_id), 0) as busy
+           from (select * from due union all select * from replays) c
+         ) ranked
+         where rank + busy <= ?
+         order by due_at
+         limit ?
+       ),
+       -- Only the chosen rows are locked (each lock is a write); one another worker took since this
+       -- statement's snapshot is skipped, or rechecked on its new version and left out.
+       locked as (
+         select d.id from webhook_delivery d
+         where d.id in (select id from chosen) and (d.lease_until is null or d.lease_until < ?)
+         for update skip locked
+       ),
+       claimed as (
+         update webhook_delivery d set lease_until = ?, attempt_count = attempt_count + 1, updated_at = ?
+         from locked where d.id = locked.id
+         returning d.*
+       ),
+       started as (
+         insert into webhook_attempt (id, delivery_id, number, trigger, started_at, outcome, lease_until)
+         select gen_random_uuid(), id, attempt_count,
+           case when replay_requested_at is null then 'scheduled' else 'replay' end, ?, 'in_flight', ?
+         from claimed
+         returning delivery_id, number, trigger
+       )
+       select i.interrupted, c.*, s.number as attempt_number, s.trigger as attempt_trigger,
+         e.collection_url, e.payout_url, e.kyc_url, e.signing_secret_sealed
+       from (select json_agg(interrupted) as interrupted from interrupted) i
+       left join (claimed c join started s on s.delivery_id = c.id join webhook_endpoint e on e.id = c.endpoint_id)
+         on true`,
+      // Placeholders in order: interrupted; in_flight; due; replays; chosen; locked; claimed; started.
+      [
+        INTERRUPTED_MESSAGE,
+        now,
+        now,
+        now,
+        now,
+        perEndpoint,
+        limit * 4,
+        now,
+        perEndpoint,
+        limit,
+        perEndpoint,
+        limit,
+        now,
+        leaseUntil,
+        now,
+        now,
+        leaseUntil,
+      ],
     );
-    return rows.map(interruptedAttemptOf);
+    const interrupted = (rows[0]?.interrupted ?? []) as Row[];
+    return {
+      deliveries: rows.filter((row) => row.id !== null).map(claimedDeliveryOf),
+      interrupted: interrupted.map(interruptedAttemptOf),
+    };
   }
 
   /**
@@ -250,57 +326,79 @@ export class DeliveryRepository {
     return attemptOf(row);
   }
 
-  /**
-   * Completes started attempt `number` with its answer and moves the delivery on as
-   * changeAfterAttempt says, both in one statement. An attempt a claim already closed `interrupted`
-   * (its lease lapsed while this process was slow) gets its real answer. Returns both as they now are.
-   */
+  /** One started attempt completed with its answer: finishAttempts of one. */
   async finishAttempt(answer: AttemptAnswer & { number: number }): Promise<{ delivery: Delivery; attempt: Attempt }> {
-    const { deliveryId, number, trigger, result, now } = answer;
-    const change = changeAfterAttempt(trigger, result.outcome === 'succeeded', answer.nextAttemptAt ?? null);
-    const [row] = await this.rows(
-      `with delivery as (
-         update webhook_delivery set
-           scheduled_attempts = scheduled_attempts + ?,
-           status = coalesce(?::text, status),
-           next_attempt_at = case when ? then ?::timestamptz else next_attempt_at end,
-           replay_requested_at = case when ? then null else replay_requested_at end,
+    const [recorded] = await this.finishAttempts([answer]);
+    if (!recorded) throw new Error(`delivery ${answer.deliveryId} no longer exists`);
+    return recorded;
+  }
+
+  /**
+   * Completes each started attempt `number` with its answer and moves its delivery on as
+   * changeAfterAttempt says, all in one statement (issue 35: a worker records a batch of answers per
+   * round trip). An attempt a claim already closed `interrupted` (its lease lapsed while this process
+   * was slow) gets its real answer. Returns each as it now is; a delivery deleted since is left out.
+   */
+  async finishAttempts(
+    answers: readonly (AttemptAnswer & { number: number })[],
+  ): Promise<{ delivery: Delivery; attempt: Attempt }[]> {
+    if (answers.length === 0) return [];
+    const changes = answers.map(({ deliveryId, number, trigger, result, nextAttemptAt, now }) => {
+      const change = changeAfterAttempt(trigger, result.outcome === 'succeeded', nextAttemptAt ?? null);
+      return {
+        delivery_id: deliveryId,
+        number,
+        spends: change.spendsScheduled ? 1 : 0,
+        ends_as: change.endsAs ?? null,
+        reschedules: change.nextAttemptAt !== undefined,
+        next_attempt_at: change.nextAttemptAt ?? null,
+        replay_done: change.replayDone,
+        answered_at: now,
+        outcome: result.outcome,
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        error_class: result.errorClass,
+        error_message: result.errorMessage,
+        response_body: result.responseBody,
+      };
+    });
+    const ids = `{${answers.map(({ deliveryId }) => deliveryId).join(',')}}`;
+    const rows = await this.rows(
+      `with answer as (
+         select * from json_to_recordset(?::json) as a(delivery_id uuid, number integer, spends integer,
+           ends_as text, reschedules boolean, next_attempt_at timestamptz, replay_done boolean,
+           answered_at timestamptz, outcome text, duration_ms integer,
+           status_code integer, error_class text, error_message text, response_body text)
+       ),
+       delivery as (
+         update webhook_delivery d set
+           scheduled_attempts = d.scheduled_attempts + a.spends,
+           status = coalesce(a.ends_as, d.status),
+           next_attempt_at = case when a.reschedules then a.next_attempt_at else d.next_attempt_at end,
+           replay_requested_at = case when a.replay_done then null else d.replay_requested_at end,
            lease_until = null,
-           completed_at = coalesce(?::timestamptz, completed_at),
-           updated_at = ?
-         where id = ?
-         returning *
+           completed_at = case when a.ends_as is null then d.completed_at else a.answered_at end,
+           updated_at = a.answered_at
+         from answer a where d.id = a.delivery_id and d.id = any(?::uuid[])
+         returning d.*
        ),
        attempt as (
-         update webhook_attempt set outcome = ?, duration_ms = ?, status_code = ?, error_class = ?, error_message = ?,
-           response_body = ?, lease_until = null
-         where delivery_id = ? and number = ?
-         returning *
+         update webhook_attempt t set outcome = a.outcome, duration_ms = a.duration_ms,
+           status_code = a.status_code, error_class = a.error_class, error_message = a.error_message,
+           response_body = a.response_body, lease_until = null
+         from answer a where t.delivery_id = a.delivery_id and t.number = a.number and t.delivery_id = any(?::uuid[])
+         returning t.*
        )
-       select (select row_to_json(delivery) from delivery) as delivery,
-         (select row_to_json(attempt) from attempt) as attempt`,
-      [
-        change.spendsScheduled ? 1 : 0,
-        change.endsAs ?? null,
-        change.nextAttemptAt !== undefined,
-        change.nextAttemptAt ?? null,
-        change.replayDone,
-        change.endsAs ? now : null,
-        now,
-        deliveryId,
-        result.outcome,
-        result.durationMs,
-        result.statusCode,
-        result.errorClass,
-        result.errorMessage,
-        result.responseBody,
-        deliveryId,
-        number,
-      ],
+       select row_to_json(d) as delivery, row_to_json(t) as attempt
+       from delivery d left join attempt t on t.delivery_id = d.id`,
+      // The ids again as arrays: the planner then reads both tables by index, where a join with the
+      // function's rows alone (estimated at 100) would scan a small table whole.
+      [JSON.stringify(changes), ids, ids],
     );
-    if (!row?.delivery) throw new Error(`delivery ${deliveryId} no longer exists`);
-    if (!row.attempt) throw new Error(`attempt ${number} of delivery ${deliveryId} no longer exists`);
-    return { delivery: deliveryOf(row.delivery as Row), attempt: attemptOf(row.attempt as Row) };
+    return rows.map((row) => {
+      if (!row.attempt) throw new Error(`an attempt of delivery ${String((row.delivery as Row).id)} no longer exists`);
+      return { delivery: deliveryOf(row.delivery as Row), attempt: attemptOf(row.attempt as Row) };
+    });
   }
 
   /** An attempt already answered, started and completed at once (the mock's, sent before it is stored). */

@@ -1,5 +1,6 @@
 import { dateOf } from '@corridor/db';
 import type { Destination } from '../events/webhook-events.js';
+import type { ClaimedDelivery } from './delivery-repository.js';
 import type {
   Attempt,
   AttemptOutcome,
@@ -68,5 +69,19 @@ export function interruptedAttemptOf(row: Row): InterruptedAttempt {
     number: Number(row.number),
     trigger: row.trigger as AttemptTrigger,
     eventType: String(row.event_type),
+  };
+}
+
+/** A webhook_delivery row a claim returned, with its started attempt and its registration's columns. */
+export function claimedDeliveryOf(row: Row): ClaimedDelivery {
+  return {
+    delivery: deliveryOf(row),
+    attempt: { number: Number(row.attempt_number), trigger: row.attempt_trigger as 'scheduled' | 'replay' },
+    endpoint: {
+      collectionUrl: String(row.collection_url),
+      payoutUrl: String(row.payout_url),
+      kycUrl: textOrNull(row.kyc_url),
+      signingSecretSealed: row.signing_secret_sealed as Uint8Array,
+    },
   };
 }

@@ -10,7 +10,7 @@ import {
 } from '@corridor/testing';
 import { notificationDatabase } from '../database.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
-import { attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
+import { attemptClaimed, attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { INTERRUPTED_MESSAGE, type Delivery } from './delivery.js';
@@ -130,7 +130,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
     async function claimAt(id: string, now: Date) {
       const claim = await deliveries().claimDue({ now, limit: 100, perEndpoint: 100, leaseMs: 5_000 });
       return {
-        claimed: claim.deliveries.find((d) => d.id === id),
+        claimed: claim.deliveries.find((c) => c.delivery.id === id),
         interrupted: claim.interrupted.filter((a) => a.deliveryId === id),
       };
     }
@@ -170,15 +170,9 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       const id = await delivery(endpoint, new Date(Date.now() - 1_000));
       const now = Date.now();
 
-      // A worker claims the delivery, records its attempt as started, and dies before the answer.
+      // A worker claims the delivery (which records its attempt as started) and dies before the answer.
       const { claimed: dead } = await claimAt(id, new Date(now));
-      expect(dead?.leaseUntil).toEqual(new Date(now + 5_000));
-      await deliveries().startAttempt({
-        deliveryId: id,
-        trigger: 'scheduled',
-        startedAt: new Date(now),
-        leaseUntil: dead!.leaseUntil!,
-      });
+      expect(dead?.delivery.leaseUntil).toEqual(new Date(now + 5_000));
 
       // While its lease holds, nobody else takes the delivery or closes the attempt.
       expect(await claimAt(id, new Date(now + 4_000))).toEqual({ claimed: undefined, interrupted: [] });
@@ -189,7 +183,8 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       expect(reclaim.interrupted).toEqual([
         { deliveryId: id, number: 1, trigger: 'scheduled', eventType: 'customer.status_changed' },
       ]);
-      expect(reclaim.claimed?.id).toBe(id);
+      expect(reclaim.claimed?.delivery.id).toBe(id);
+      expect(reclaim.claimed?.attempt).toEqual({ number: 2, trigger: 'scheduled' });
       const [interrupted] = await deliveries().attemptsOf(id);
       expect(interrupted).toMatchObject({
         outcome: 'interrupted',
@@ -198,11 +193,13 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         errorClass: 'interrupted',
         errorMessage: INTERRUPTED_MESSAGE,
       });
-      // As a lost lease always did: the schedule's attempt is made again, not counted as spent.
-      expect(await row(id)).toMatchObject({ status: 'pending', attempt_count: 1, scheduled_attempts: 0 });
+      // As a lost lease always did: the schedule's attempt is made again (attempt 2), not counted as spent.
+      expect(await row(id)).toMatchObject({ status: 'pending', attempt_count: 2, scheduled_attempts: 0 });
 
       try {
-        await attemptDelivery(em(), runtime, reclaim.claimed!, 'scheduled', reclaim.claimed!.leaseUntil!);
+        await attemptClaimed(runtime, reclaim.claimed!, async (answer) => {
+          await deliveries().finishAttempt(answer);
+        });
       } finally {
         await runtime.sender.close();
       }

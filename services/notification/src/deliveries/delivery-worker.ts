@@ -1,8 +1,8 @@
 import type { MikroORM } from '@corridor/db';
 import type { Logger } from '@corridor/logging';
-import { attemptDelivery, observeInterrupted, type DeliveryRuntime } from './attempt-delivery.js';
-import { DeliveryRepository } from './delivery-repository.js';
-import type { Delivery } from './delivery.js';
+import { AnswerRecorder } from './answer-recorder.js';
+import { attemptClaimed, observeInterrupted, type DeliveryRuntime } from './attempt-delivery.js';
+import { DeliveryRepository, type ClaimedDelivery } from './delivery-repository.js';
 
 export interface DeliveryWorkerOptions {
   orm: MikroORM;
@@ -22,20 +22,26 @@ const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const RETENTION_BATCH = 1_000;
 
 /**
- * Makes every due attempt: claims due deliveries from PostgreSQL (decision 0010), attempts each
- * without waiting for the others, and claims again as slots free up, when woken (a new delivery, a
- * queued replay) or at the poll interval. All of its state is in the database, so any number of
- * replicas can run it and a restart resumes every delivery at its due time.
+ * Makes every due attempt: claims due deliveries from PostgreSQL (decision 0010), the claim itself
+ * recording their attempts as started, attempts each without waiting for the others, records the
+ * answers in batches (decision 0040), and claims again as slots free up, when woken (a new delivery,
+ * answers recorded, a queued replay) or at the poll interval. All of its state is in the database, so
+ * any number of replicas can run it and a restart resumes every delivery at its due time.
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Answers handed to the recorder and not yet written: stop() waits for them too. */
+  private readonly recording = new Set<Promise<void>>();
   private stopping = false;
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private loop: Promise<void> | undefined;
   private lastSweep = 0;
+  private readonly answers: AnswerRecorder;
 
-  constructor(private readonly options: DeliveryWorkerOptions) {}
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.answers = new AnswerRecorder(options.orm);
+  }
 
   start(): void {
     this.loop = this.run();
@@ -53,28 +59,31 @@ export class DeliveryWorker {
     this.wake();
     await this.loop;
     await Promise.allSettled(this.inFlight);
+    await Promise.allSettled(this.recording);
   }
 
   private async run(): Promise<void> {
     const { concurrency, pollIntervalMs, logger } = this.options;
     while (!this.stopping) {
       this.woken = false;
-      const free = concurrency - this.inFlight.size;
-      let claimed: Delivery[] = [];
+      // A slot is free once its answer is in; answers still to be written hold claims back when
+      // they are as many as the slots, so a slow database is not outrun.
+      const free = this.answers.backlog >= concurrency ? 0 : concurrency - this.inFlight.size;
+      let claimed: ClaimedDelivery[] = [];
       try {
         if (free > 0) claimed = await this.claim(free);
         await this.sweepIfDue();
       } catch (error) {
         logger.error({ err: error }, 'claiming due webhook deliveries failed; retrying at the next poll');
       }
-      for (const delivery of claimed) this.track(this.attempt(delivery));
+      for (const claim of claimed) this.track(this.attempt(claim));
       // A full claim may have left more due rows behind: look again at once.
       if (claimed.length > 0 && claimed.length === free) continue;
       if (!this.woken) await this.sleep(pollIntervalMs);
     }
   }
 
-  private async claim(limit: number): Promise<Delivery[]> {
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
     const { orm, runtime, perEndpoint, logger } = this.options;
     const { deliveries, interrupted } = await new DeliveryRepository(orm.em.fork()).claimDue({
       now: runtime.now(),
@@ -92,21 +101,23 @@ export class DeliveryWorker {
     return deliveries;
   }
 
-  private async attempt(delivery: Delivery): Promise<void> {
-    const { orm, runtime, logger } = this.options;
-    const trigger = delivery.replayRequestedAt !== null ? 'replay' : 'scheduled';
+  private async attempt(claim: ClaimedDelivery): Promise<void> {
+    const { runtime, logger } = this.options;
+    const { delivery } = claim;
     try {
-      const claimedUntil = delivery.leaseUntil ?? undefined;
-      const { attempt } = await attemptDelivery(orm.em.fork(), runtime, delivery, trigger, claimedUntil);
+      const { number, result } = await attemptClaimed(runtime, claim, (answer) => {
+        this.record(answer);
+        return Promise.resolve();
+      });
       logger.info(
         {
           deliveryId: delivery.id,
           event: delivery.eventType,
-          attempt: attempt.number,
-          trigger,
-          outcome: attempt.outcome,
-          statusCode: attempt.statusCode,
-          errorClass: attempt.errorClass,
+          attempt: number,
+          trigger: claim.attempt.trigger,
+          outcome: result.outcome,
+          statusCode: result.statusCode,
+          errorClass: result.errorClass,
         },
         'webhook attempt',
       );
@@ -114,6 +125,24 @@ export class DeliveryWorker {
       // Not answered in the log: the lease lapses, the attempt is closed interrupted and made again.
       logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be made or recorded');
     }
+  }
+
+  /** Hands the answer to the recorder without waiting for the write; wakes the loop once written. */
+  private record(answer: Parameters<AnswerRecorder['record']>[0]): void {
+    const written = this.answers
+      .record(answer)
+      .catch((error: unknown) => {
+        // Not recorded: the lease lapses, the attempt is closed interrupted and made again.
+        this.options.logger.error(
+          { err: error, deliveryId: answer.deliveryId },
+          'webhook attempt answered but its answer could not be recorded',
+        );
+      })
+      .finally(() => {
+        this.recording.delete(written);
+        this.wake();
+      });
+    this.recording.add(written);
   }
 
   private track(work: Promise<void>): void {

@@ -1,5 +1,5 @@
 import { isIP, type LookupFunction } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { errorChain, type ErrorFields } from '@corridor/grpc';
 import { systemClock, type Clock } from '@corridor/runtime';
 import { resolveAndPin, type PinnedWebhookUrl, type WebhookUrlOptions } from '@corridor/ssrf-guard';
@@ -141,13 +141,16 @@ function describeLocation(location: string | undefined, base: URL): string {
 export class WebhookSender {
   /** One pool per origin and pinned address set, in least recently used order. */
   private readonly agents = new Map<string, Agent>();
-  private readonly ca: string[] | undefined;
+  /** Made once: a TLS context per connection would parse every root certificate again each time. */
+  private readonly secureContext: SecureContext;
   private readonly now: Clock;
   private closed = false;
 
   constructor(private readonly options: WebhookSenderOptions) {
     // `ca` replaces Node's roots rather than adding to them, so public receivers need the roots listed too.
-    this.ca = options.extraCa === undefined ? undefined : [...rootCertificates, options.extraCa];
+    this.secureContext = createSecureContext(
+      options.extraCa === undefined ? {} : { ca: [...rootCertificates, options.extraCa] },
+    );
     this.now = options.now ?? systemClock;
   }
 
@@ -276,7 +279,7 @@ export class WebhookSender {
     const agent = new Agent({
       connect: {
         lookup,
-        ca: this.ca,
+        secureContext: this.secureContext,
         timeout: this.options.connectTimeoutMs,
         // SNI and the certificate check use the URL's name; an IP literal gets no SNI (RFC 6066).
         ...(isIP(host) === 0 ? { servername: host } : {}),

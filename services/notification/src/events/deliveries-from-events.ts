@@ -3,11 +3,10 @@ import { Environment, topicName, type Event } from '@corridor/contracts/events';
 import type { Logger } from '@corridor/logging';
 import type { Clock } from '@corridor/runtime';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager, EventManager, EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { DeliveryRepository } from '../deliveries/delivery-repository.js';
+import { DeliveryRepository, type EventDelivery } from '../deliveries/delivery-repository.js';
 import { nextAttemptAt } from '../deliveries/schedule.js';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { renderEvent, type RenderedEvent } from './render-event.js';
 import { destinationOf, webhookBody } from './webhook-events.js';
 
@@ -24,29 +23,57 @@ export const webhookEventTopics = (prefix: string): string[] => [
   topicName(prefix, 'payments'),
 ];
 
+/** A registration's URLs as far as where an event goes depends on them: whether it has a kyc_url. */
+const WITH_KYC = { collectionUrl: '', payoutUrl: '', kycUrl: 'kyc_url' };
+const WITHOUT_KYC = { collectionUrl: '', payoutUrl: '', kycUrl: null };
+
 const ENVIRONMENTS: Record<DeliveriesFromEventsOptions['environment'], Environment> = {
   sandbox: Environment.SANDBOX,
   production: Environment.PRODUCTION,
 };
 
 /**
- * Each business's registration, read once per consumer chunk: the consumer hands every event of a
- * chunk the same transaction's entity manager, and a burst is many events of few businesses (issue
- * 14). Keyed by that manager, so nothing outlives its chunk's transaction.
+ * The deliveries a transaction's events made, written by one statement as it commits (issue 35,
+ * decision 0041): a consumer chunk of 100 events is one insert that also reads the registrations,
+ * not 100 inserts and a read per business. Keyed by the transaction's entity manager, so nothing
+ * outlives it; a rollback drops them with everything else it wrote.
  */
-const registrationsOfChunk = new WeakMap<EntityManager, Map<string, Promise<WebhookEndpoint | null>>>();
+const deliveriesOfTransaction = new WeakMap<EntityManager, EventDelivery[]>();
 
-function registrationOf(em: EntityManager, businessId: string): Promise<WebhookEndpoint | null> {
-  let registrations = registrationsOfChunk.get(em);
-  if (!registrations) registrationsOfChunk.set(em, (registrations = new Map()));
-  let registration = registrations.get(businessId);
-  if (!registration) registrations.set(businessId, (registration = em.findOne(WebhookEndpoint, { businessId })));
-  return registration;
+/** Writes a transaction's deliveries just before it commits; a failure fails the commit (rolled back). */
+const writeDeliveriesAtCommit: EventSubscriber = {
+  async beforeTransactionCommit({ em }: TransactionEventArgs): Promise<void> {
+    const deliveries = deliveriesOfTransaction.get(em);
+    if (!deliveries) return;
+    deliveriesOfTransaction.delete(em);
+    await new DeliveryRepository(em).insertForRegistrations(deliveries);
+  },
+  afterTransactionRollback({ em }: TransactionEventArgs): void {
+    deliveriesOfTransaction.delete(em);
+  },
+};
+const subscribed = new WeakSet<EventManager>();
+
+/** The delivery goes with its transaction's others at commit; without a transaction, now. */
+async function addDelivery(em: EntityManager, delivery: EventDelivery): Promise<void> {
+  if (!em.isInTransaction()) {
+    await new DeliveryRepository(em).insertForRegistrations([delivery]);
+    return;
+  }
+  const events = em.getEventManager();
+  if (!subscribed.has(events)) {
+    events.registerSubscriber(writeDeliveriesAtCommit);
+    subscribed.add(events);
+  }
+  let deliveries = deliveriesOfTransaction.get(em);
+  if (!deliveries) deliveriesOfTransaction.set(em, (deliveries = []));
+  deliveries.push(delivery);
 }
 
 /**
  * The consumer's handler (issue 5 item 2): an event becomes one delivery to the business's URL for
- * it, rendered now, due now, in the transaction that marks the event processed. The unique
+ * it, rendered now, due now, in the transaction that marks the event processed (written as it
+ * commits, with the rest of its chunk's). The unique
  * (event, registration) constraint makes a second copy of the event a no-op as well.
  */
 export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): EventHandler {
@@ -72,18 +99,16 @@ export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): Even
       return;
     }
     if (!rendered) return;
-    const endpoint = await registrationOf(em, event.businessId);
-    if (!endpoint) return; // a registration receives the events after it (decision 0010)
-    const destination = destinationOf(rendered.eventType, endpoint);
-    if (!destination) return; // seed 6.2: without kyc_url, recorded and not delivered
     const now = options.now();
-    await new DeliveryRepository(em).insert({
+    await addDelivery(em, {
       id: randomUUID(),
       businessId: event.businessId,
-      endpointId: endpoint.id,
       eventId: event.id,
       eventType: rendered.eventType,
-      destination,
+      // The registration is read as the delivery is written: none, no delivery (decision 0010: a
+      // registration receives the events after it); without kyc_url, maybe none (seed 6.2).
+      destinationWithKyc: destinationOf(rendered.eventType, WITH_KYC),
+      destinationWithoutKyc: destinationOf(rendered.eventType, WITHOUT_KYC),
       body: webhookBody(rendered.eventType, rendered.data),
       nextAttemptAt: nextAttemptAt(options.scheduleMs, 0, now) ?? now,
       // The consumer span's context, itself a child of the request's: every attempt continues it.

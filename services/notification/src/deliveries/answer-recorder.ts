@@ -1,0 +1,56 @@
+import type { MikroORM } from '@corridor/db';
+import { DeliveryRepository, type AttemptAnswer } from './delivery-repository.js';
+
+type Answer = AttemptAnswer & { number: number };
+
+interface Queued {
+  answer: Answer;
+  recorded: () => void;
+  failed: (error: unknown) => void;
+}
+
+/** Answers written per statement at most: a worker's slots, with room for a burst of replays. */
+const MAX_BATCH = 256;
+
+/**
+ * Records the worker's answers in batches (issue 35, decision 0040): the answers that arrive while a
+ * write is under way go out together in the next one, so a busy worker makes one round trip for
+ * many attempts and an idle one writes each answer at once. Until its answer is written a delivery
+ * keeps its lease, so no one attempts it again meanwhile; a write that fails leaves its attempts
+ * open, to be closed `interrupted` and made again when their lease lapses (at least once).
+ */
+export class AnswerRecorder {
+  private queued: Queued[] = [];
+  private writing: Promise<void> | undefined;
+  private batchSize = 0;
+
+  constructor(private readonly orm: MikroORM) {}
+
+  /** Answers recorded and not yet written. */
+  get backlog(): number {
+    return this.queued.length + this.batchSize;
+  }
+
+  record(answer: Answer): Promise<void> {
+    return new Promise((recorded, failed) => {
+      this.queued.push({ answer, recorded, failed });
+      // The answers of one turn of the event loop (a batch of replies read together) share a write.
+      this.writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeQueued());
+    });
+  }
+
+  private async writeQueued(): Promise<void> {
+    while (this.queued.length > 0) {
+      const batch = this.queued.splice(0, MAX_BATCH);
+      this.batchSize = batch.length;
+      try {
+        await new DeliveryRepository(this.orm.em.fork()).finishAttempts(batch.map(({ answer }) => answer));
+        for (const { recorded } of batch) recorded();
+      } catch (error) {
+        for (const { failed } of batch) failed(error);
+      }
+    }
+    this.batchSize = 0;
+    this.writing = undefined;
+  }
+}
