@@ -130,12 +130,13 @@ export class PayoutWorker {
       if (status.state === 'failed') {
         const changes = { failure_code: status.failure ?? 'rejected_by_bank', completed_at: now, next_check_at: null };
         if (!(await this.move(tx, payout.id, 'processing', 'failed', changes, now))) return;
-        await applyTransfers(tx, resolve('void'));
+        // Today's total before the wallet, in the order a new payout takes them (no deadlock between the two).
         await sql(
           tx,
           `update payout_daily_total set total = greatest(total - ?, 0) where business_id = ? and currency = ? and day = ?`,
           [payout.amount.toString(), payout.businessId, payout.currency, payout.createdAt.toISOString().slice(0, 10)],
         );
+        await applyTransfers(tx, resolve('void'));
         return;
       }
       if (payout.status === 'processing') {
