@@ -26,6 +26,9 @@ export type ResponseInitOf<M> = MessageInitShape<MethodOutput<M>>;
 export type AnyService = GenService<GenServiceMethods>;
 export type MethodsOf<S> = S extends GenService<infer M> ? M : never;
 
+/** The encoded message as the Buffer grpc-js sends, without copying it (toBinary's array is the call's own). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 function methodDefinition(method: DescMethod): MethodDefinition<unknown, unknown> {
   const { input, output } = method;
   return {
@@ -34,9 +37,9 @@ function methodDefinition(method: DescMethod): MethodDefinition<unknown, unknown
     requestStream: method.methodKind === 'client_streaming' || method.methodKind === 'bidi_streaming',
     responseStream: method.methodKind === 'server_streaming' || method.methodKind === 'bidi_streaming',
     // create() returns a message unchanged and completes a plain init object, so callers may pass either.
-    requestSerialize: (value) => Buffer.from(toBinary(input, create(input, value as MessageInitShape<DescMessage>))),
+    requestSerialize: (value) => asBuffer(toBinary(input, create(input, value as MessageInitShape<DescMessage>))),
     requestDeserialize: (bytes: Buffer) => fromBinary(input, bytes),
-    responseSerialize: (value) => Buffer.from(toBinary(output, create(output, value as MessageInitShape<DescMessage>))),
+    responseSerialize: (value) => asBuffer(toBinary(output, create(output, value as MessageInitShape<DescMessage>))),
     responseDeserialize: (bytes: Buffer) => fromBinary(output, bytes),
   };
 }

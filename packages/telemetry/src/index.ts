@@ -37,6 +37,11 @@ export interface TelemetryOptions {
    * the gateway): the HTTP instrumentation then traces outgoing requests only.
    */
   tracesHttpRequestsItself?: boolean;
+  /**
+   * The service calls Redis only where no span is wanted (the gateway's guard and access cache, under
+   * `withoutSpans`): the Redis instrumentation is then left out, as it would only wrap every command.
+   */
+  redisUntraced?: boolean;
 }
 
 /**
@@ -77,7 +82,7 @@ export function startTelemetry(
     // server span after its route table instead (recordHttpRoute), and that span times the whole.
     new GrpcInstrumentation(),
     new PgInstrumentation({ enhancedDatabaseReporting: false }),
-    new RedisInstrumentation(),
+    ...(options.redisUntraced ? [] : [new RedisInstrumentation()]),
   ];
   hookImportsOf(instrumentations);
   if (env.OTEL_DIAGNOSTIC_LOG_LEVEL) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.WARN);

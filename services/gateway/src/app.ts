@@ -15,7 +15,7 @@ import { apiDocumentationRouter } from './openapi/docs-router.js';
 import { publicOperations } from './openapi/document.js';
 import { paymentPageRouter } from './pay/payment-page-router.js';
 import { verificationPageRouter } from './verify/verification-page-router.js';
-import { publicApiRouter } from './public/public-router.js';
+import { PUBLIC_API_PREFIX, publicApiRouter } from './public/public-router.js';
 
 export interface AppOptions {
   clients: Clients;
@@ -57,13 +57,15 @@ export function publicApp(options: AppOptions): Express {
   app.use(methodNotAllowed(publicOperations(options)));
   app.get('/healthz', (_req, res) => void res.json({ status: true, message: 'alive' }));
   app.get('/readyz', readinessHandler(options.readiness));
-  app.use(apiDocumentationRouter(options));
+  // The API first, behind its prefix: every layer express tries before a route costs each request,
+  // and these two are what platforms call (issue 35). The document's path is no route of the API's.
   app.use(tokenEndpoint(options));
+  app.use(PUBLIC_API_PREFIX, publicApiRouter(options));
+  app.use(apiDocumentationRouter(options));
   // The payer's money-request page: its payment token is the credential, not an API token.
   app.use(paymentPageRouter(options));
   // The person's KYC verification page: the session's token is the credential, as above.
   app.use(verificationPageRouter(options));
-  app.use(publicApiRouter(options));
   app.use(routeNotFound);
   app.use(errorHandler(options.logger));
   return app;

@@ -80,9 +80,10 @@ const segments = (path: string) => {
 export function methodNotAllowed(routes: readonly DocumentedMethod[]): RequestHandler {
   // Every request passes here, /healthz included: only the paths with as many segments as the
   // request's are tried (a template's {id} is one segment), in one pass (issue 14).
-  const bySegments = new Map<number, { pattern: RegExp; templates: number; methods: string[] }[]>();
+  const bySegments = new Map<number, { path: string; pattern: RegExp; templates: number; methods: string[] }[]>();
   for (const path of new Set(routes.map((route) => route.path))) {
     const documented = {
+      path,
       pattern: pathPattern(path),
       templates: templates(path),
       methods: routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase()),
@@ -90,15 +91,27 @@ export function methodNotAllowed(routes: readonly DocumentedMethod[]): RequestHa
     const count = segments(path);
     bySegments.set(count, [...(bySegments.get(count) ?? []), documented]);
   }
-  return (req, res, next) => {
+  // A path with no template that is asked as written (whoami, /oauth/token) is the most concrete match
+  // there can be: its methods are found by name, with no pattern tried.
+  const withHead = (methods: Set<string>) => (methods.has('GET') ? methods.add('HEAD') : methods);
+  const concrete = new Map<string, ReadonlySet<string>>();
+  for (const documents of bySegments.values())
+    for (const documented of documents)
+      if (documented.templates === 0) concrete.set(documented.path, withHead(new Set(documented.methods)));
+  const methodsOf = (path: string): ReadonlySet<string> => {
+    const known = concrete.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    if (known) return known;
     let mostConcrete = Infinity;
     let methods = new Set<string>();
-    for (const documented of bySegments.get(segments(req.path)) ?? []) {
-      if (documented.templates > mostConcrete || !documented.pattern.test(req.path)) continue;
+    for (const documented of bySegments.get(segments(path)) ?? []) {
+      if (documented.templates > mostConcrete || !documented.pattern.test(path)) continue;
       if (documented.templates < mostConcrete) [mostConcrete, methods] = [documented.templates, new Set<string>()];
       for (const method of documented.methods) methods.add(method);
     }
-    if (methods.has('GET')) methods.add('HEAD');
+    return withHead(methods);
+  };
+  return (req, res, next) => {
+    const methods = methodsOf(req.path);
     if (methods.size === 0 || (methods.has(req.method) && req.method !== 'OPTIONS')) {
       next();
       return;

@@ -1,58 +1,97 @@
-import { callerMetadata } from '@corridor/grpc';
-import { Router, type RequestHandler } from 'express';
+import { callerMetadata, type CallSettings } from '@corridor/grpc';
+import { recordHttpRoute } from '@corridor/telemetry/route';
+import type { Metadata } from '@grpc/grpc-js';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { authenticate, type Authenticated, type AuthenticateDependencies } from '../auth/authenticate.js';
 import { jsonBody } from '../http/common.js';
 import { HttpError } from '../http/errors.js';
-import { expressPath, tracedAs } from '../http/route-table.js';
+import { expressPath } from '../http/route-table.js';
 import { idempotentCallSettings } from './idempotency-key.js';
-import { PUBLIC_ROUTES, type PublicRoute } from './routes.js';
+import { PUBLIC_ROUTES, type PublicRoute, type RouteContext } from './routes.js';
+
+/** Where the public API lives: every route of PUBLIC_ROUTES is under it, and the router is mounted there. */
+export const PUBLIC_API_PREFIX = '/api/external';
 
 /** Token, revocation, rate limit, then the route's scope; nothing else runs for a refused caller. */
-function authorize(route: PublicRoute, deps: AuthenticateDependencies): RequestHandler {
-  return async (req, res, next) => {
-    const auth = await authenticate(req, res, deps);
-    const { scopes } = auth.caller;
-    if (route.scope && !scopes.includes(route.scope)) {
-      const has = scopes.length > 0 ? scopes.join(' ') : 'no scopes';
-      throw new HttpError(
-        403,
-        'SCOPE_MISSING',
-        `this endpoint requires the scope ${route.scope}; request a token with scope=${route.scope} (this token has ${has})`,
-      );
-    }
-    res.locals.auth = auth;
-    next();
+async function authorize(route: PublicRoute, req: Request, res: Response, deps: AuthenticateDependencies) {
+  const auth = await authenticate(req, res, deps);
+  const { scopes } = auth.caller;
+  if (route.scope && !scopes.includes(route.scope)) {
+    const has = scopes.length > 0 ? scopes.join(' ') : 'no scopes';
+    throw new HttpError(
+      403,
+      'SCOPE_MISSING',
+      `this endpoint requires the scope ${route.scope}; request a token with scope=${route.scope} (this token has ${has})`,
+    );
+  }
+  return auth;
+}
+
+/**
+ * The route's context. The caller's gRPC metadata is made when a route first reads it (whoami calls
+ * no service); a POST's call settings at once, so a malformed Idempotency-Key is refused before any work.
+ */
+function routeContext(
+  route: PublicRoute,
+  req: Request,
+  res: Response,
+  auth: Authenticated,
+  deps: AuthenticateDependencies,
+): RouteContext {
+  let metadata: Metadata | undefined;
+  const metadataOf = () =>
+    (metadata ??= callerMetadata({
+      businessId: auth.caller.businessId,
+      credentialId: auth.caller.clientId,
+      scopes: auth.caller.scopes,
+      environment: auth.caller.environment,
+      requestId: res.locals.requestId as string,
+    }));
+  const posted: CallSettings | undefined =
+    route.method === 'post' ? idempotentCallSettings(req, res, route.path, metadataOf()) : undefined;
+  return {
+    req,
+    res,
+    auth,
+    clients: deps.clients,
+    get metadata() {
+      return metadataOf();
+    },
+    get call() {
+      return posted ?? { metadata: metadataOf() };
+    },
   };
 }
 
 /**
- * Mounts every route of the table behind authentication and its scope. A body is read only for
- * routes that take one, and only once the caller is authorized. Every POST may carry an
- * Idempotency-Key, which the owning service claims (DESIGN.md "Idempotent by construction").
+ * Mounts every route of the table, under PUBLIC_API_PREFIX, behind authentication and its scope. A
+ * body is read only for routes that take one, and only once the caller is authorized. Every POST may
+ * carry an Idempotency-Key, which the owning service claims (DESIGN.md "Idempotent by construction").
+ * A route without a body is one handler, not a chain: every layer express steps through costs each
+ * request (issue 35).
  */
 export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: string }): Router {
   const router = Router();
   for (const route of PUBLIC_ROUTES) {
-    const body = route.requestBody ? jsonBody(deps.bodyLimit) : [];
-    router[route.method](
-      expressPath(route.path),
-      tracedAs(route.path),
-      authorize(route, deps),
-      ...body,
-      async (req, res) => {
-        const auth = res.locals.auth as Authenticated;
-        const { caller } = auth;
-        const metadata = callerMetadata({
-          businessId: caller.businessId,
-          credentialId: caller.clientId,
-          scopes: caller.scopes,
-          environment: caller.environment,
-          requestId: res.locals.requestId as string,
-        });
-        const call = route.method === 'post' ? idempotentCallSettings(req, res, route.path, metadata) : { metadata };
-        await route.handle({ req, res, auth, clients: deps.clients, metadata, call });
-      },
-    );
+    if (!route.path.startsWith(`${PUBLIC_API_PREFIX}/`))
+      throw new Error(`${route.path} is outside ${PUBLIC_API_PREFIX}`);
+    const path = expressPath(route.path.slice(PUBLIC_API_PREFIX.length));
+    if (!route.requestBody) {
+      router[route.method](path, async (req, res) => {
+        recordHttpRoute(route.path);
+        const auth = await authorize(route, req, res, deps);
+        await route.handle(routeContext(route, req, res, auth, deps));
+      });
+      continue;
+    }
+    const authorized: RequestHandler = async (req, res, next) => {
+      recordHttpRoute(route.path);
+      res.locals.auth = await authorize(route, req, res, deps);
+      next();
+    };
+    router[route.method](path, authorized, ...jsonBody(deps.bodyLimit), async (req, res) => {
+      await route.handle(routeContext(route, req, res, res.locals.auth as Authenticated, deps));
+    });
   }
   return router;
 }
