@@ -11,6 +11,7 @@ import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { insertTransaction } from '../transactions/transaction-store.js';
 import { reserveForRail } from '../wallets/rail-reservation.js';
+import { shortBalance } from '../wallets/short-balance.js';
 import { requireBeneficiary, resolveDestination, saveBeneficiary } from './destinations.js';
 
 const LOOKUP_VALIDITY_MS = 30 * 86_400_000;
@@ -180,12 +181,7 @@ export async function createPayout(
     tx,
     context,
     { kind: 'payout', id, businessId, currency: currency.code, amount: request.amount, fee },
-    () =>
-      invalidArgument(
-        `the ${currency.code} wallet's available balance is less than ${request.amount + fee} (amount ${request.amount} + fee ${fee}, in minor units)`,
-        { amount: ['exceeds the available balance with the fee'] },
-        'INSUFFICIENT_FUNDS',
-      ),
+    shortBalance(currency.code, request.amount, fee),
   );
   return transaction;
 }

@@ -10,6 +10,7 @@ import { feeRuleFor } from '../reference/fees.js';
 import { formatRate as formatRateOf, parseRate } from '../reference/decimal-rate.js';
 import { businessRate, findQuote } from '../reference/rates.js';
 import { insertTransaction } from '../transactions/transaction-store.js';
+import { shortBalance } from '../wallets/short-balance.js';
 import { swapAmounts } from './swap-amounts.js';
 
 const amountProblem = (message: string) =>
@@ -139,12 +140,7 @@ export async function createSwap(
       ...leg('fee', specs.fromWallet, specs.fees, from.code, fee),
       ...leg('destination', specs.toLiquidity, specs.toWallet, to.code, amounts.toAmount),
     ],
-    () =>
-      invalidArgument(
-        `the ${from.code} wallet's available balance is less than ${amounts.fromAmount + fee} (amount ${amounts.fromAmount} + fee ${fee}, in minor units)`,
-        { amount: ['exceeds the available balance with the fee'] },
-        'INSUFFICIENT_FUNDS',
-      ),
+    shortBalance(from.code, amounts.fromAmount, fee),
   );
   return transaction;
 }
