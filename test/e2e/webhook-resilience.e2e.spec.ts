@@ -190,8 +190,10 @@ describe('webhooks: nothing lost or duplicated when notification or Kafka dies (
     const [held] = await owner.waitForCustomer(customer.id, 1, 20_000);
     const deliveryId = held?.webhookId ?? '';
 
-    // The receiver has the request and has not answered: the log says so already.
-    const open = await platform.webhooks.delivery(owner.token, deliveryId);
+    // The receiver has the request and has not answered: the log says so already. Read as a client
+    // reads after a restart: the gateway's channel to the new notification may still be in its
+    // reconnect backoff, and a 503 with Retry-After says to ask again.
+    const open = await eventually(() => platform.webhooks.delivery(owner.token, deliveryId));
     expect(open).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(open.attempts).toEqual([
       expect.objectContaining({ number: 1, trigger: 'scheduled', outcome: 'in_flight', duration_ms: null }),
