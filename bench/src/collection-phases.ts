@@ -12,6 +12,7 @@ import { signWebhook, verifyWebhook } from '../../packages/webhook-signature/dis
 import { CollectionsApi, collectionHookOf } from '../../test/dist/support/collections.js';
 import { Platform } from '../../test/dist/support/platform.js';
 import { receiverEnv } from '../../test/dist/support/receiving-business.js';
+import { collector, type Collector } from './collections-under-load.js';
 import { numberFromEnv } from './env.js';
 import { runBench } from './lifecycle.js';
 
@@ -32,23 +33,7 @@ const WARM_UP = 64;
 /** ₦100.00: an amount the sandbox treats as ordinary (no magic ending, decision 0014). */
 const AMOUNT = 100_00;
 const LIMIT_MS = 300_000;
-const SCOPES = [
-  'customer:read',
-  'customer:write',
-  'file:upload',
-  'virtual-account:create',
-  'webhook:write',
-  'wallet:read',
-];
-
-interface Collector {
-  businessId: string;
-  token: string;
-  accountId: string;
-  secret: string;
-  /** Its collection_url's path on the receiver. */
-  path: string;
-}
+const RATE_LIMITS = { per_minute: 100_000, per_hour: 6_000_000 };
 
 interface Answered {
   collector: Collector;
@@ -69,20 +54,6 @@ const api = new CollectionsApi(platform);
 const gateway = new Agent({ connections: CONCURRENCY });
 let stopping: Promise<unknown> | undefined;
 const cleanUp = () => (stopping ??= Promise.allSettled([platform.stop(), receiver.stop(), gateway.close()]));
-/** A business with raised limits, its receiver path as collection_url, and a verified customer's NGN account. */
-async function collector(index: number): Promise<Collector> {
-  const business = await platform.createBusiness(`Bench Collections ${index}`);
-  await platform.patchBusiness(business.id, { rate_limits: { per_minute: 100_000, per_hour: 6_000_000 } });
-  const token = await platform.accessToken(await platform.createCredentials(business.id), SCOPES.join(' '));
-  const path = `/c/${index}`;
-  const webhook = await api.registerWebhook(token, {
-    collection_url: receiver.url(path),
-    payout_url: receiver.url(`/p/${index}`),
-  });
-  const customer = await api.verifiedCustomer(token, 'FULL');
-  const account = await api.openWhenKnown(token, customer.id, 'NGN');
-  return { businessId: business.id, token, accountId: account.id, secret: webhook.signing_secret ?? '', path };
-}
 
 /** `count` transfers, CONCURRENCY in flight, round-robin over the collectors; each one must be 201. */
 async function transfer(collectors: Collector[], count: number): Promise<Map<string, Answered>> {
@@ -155,7 +126,11 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   console.log(`starting the platform on free ports; ${BUSINESSES} businesses with a verified customer's NGN account…`);
   await platform.start();
-  const collectors = await Promise.all(Array.from({ length: BUSINESSES }, (_, index) => collector(index)));
+  const collectors = await Promise.all(
+    Array.from({ length: BUSINESSES }, (_, index) =>
+      collector(platform, api, receiver, index, { rateLimits: RATE_LIMITS, currency: 'NGN' }),
+    ),
+  );
   const byPath = new Map(collectors.map((one) => [one.path, one]));
 
   console.log(`… warm-up: ${WARM_UP} transfers end to end`);

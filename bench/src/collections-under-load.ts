@@ -52,15 +52,19 @@ export interface CollectionBooks {
 
 const SCOPES = [...COLLECTION_SCOPES, 'webhook:write'];
 
-async function collector(
+/**
+ * A business with `rateLimits`, its receiver path as collection_url, a verified FULL customer's
+ * account in `currency`, and its wallet in that currency funded with `funding` when given.
+ */
+export async function collector(
   platform: Platform,
   api: CollectionsApi,
   receiver: WebhookReceiver,
   index: number,
-  rateLimits: { per_minute: number; per_hour: number },
+  options: { rateLimits: { per_minute: number; per_hour: number }; currency: string; funding?: number },
 ): Promise<Collector> {
   const business = await platform.createBusiness(`Bench Collections ${index + 1}`);
-  await platform.patchBusiness(business.id, { rate_limits: rateLimits });
+  await platform.patchBusiness(business.id, { rate_limits: options.rateLimits });
   const token = await platform.accessToken(await platform.createCredentials(business.id), SCOPES.join(' '));
   const path = `/c/${index}`;
   const webhook = await api.registerWebhook(token, {
@@ -68,8 +72,8 @@ async function collector(
     payout_url: receiver.url(`/p/${index}`),
   });
   const customer = await api.verifiedCustomer(token, 'FULL');
-  const account = await api.openWhenKnown(token, customer.id, COLLECTION_CURRENCY);
-  await api.fund(business.id, COLLECTION_CURRENCY, FUNDING);
+  const account = await api.openWhenKnown(token, customer.id, options.currency);
+  if (options.funding !== undefined) await api.fund(business.id, options.currency, options.funding);
   return { businessId: business.id, token, accountId: account.id, secret: webhook.signing_secret ?? '', path };
 }
 
@@ -86,7 +90,9 @@ export async function prepareCollections(
 ): Promise<CollectionsUnderLoad> {
   const api = new CollectionsApi(platform);
   const collectors = await Promise.all(
-    Array.from({ length: count }, (_, index) => collector(platform, api, receiver, index, rateLimits)),
+    Array.from({ length: count }, (_, index) =>
+      collector(platform, api, receiver, index, { rateLimits, currency: COLLECTION_CURRENCY, funding: FUNDING }),
+    ),
   );
   const [first] = collectors;
   if (!first) throw new Error('no collecting business');

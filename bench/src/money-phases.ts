@@ -3,21 +3,13 @@ import { eventually, type ReceivedWebhook } from '../../packages/testing/dist/in
 import { signWebhook } from '../../packages/webhook-signature/dist/index.js';
 import { collectionHookOf } from '../../test/dist/support/collections.js';
 import { type Collector, type CollectionsUnderLoad } from './collections-under-load.js';
-import { measureCount, type CountedMeasurement, type LoadSettings } from './load.js';
+import type { LoadSettings } from './load.js';
 import { SWAP_AMOUNT, type Books, type SpreadSwaps } from './payments-under-load.js';
+import { created, measureSwaps, notCreated, type Costed } from './payments-phases.js';
 import type { PhaseResult } from './report.js';
 import { closedLoop, percentile, type LoopMeasurement } from './request-loop.js';
 
-/**
- * A phase's measured part run between the snapshots of what its requests cost (request-costs.ts):
- * `requestsOf` says how many requests the costs are divided by.
- */
-export type Costed = <T>(key: string, run: () => Promise<T>, requestsOf: (result: T) => number) => Promise<T>;
-
 const WARM_UP_CONNECTIONS = 8;
-const created = (measurement: CountedMeasurement) => measurement.statusCodes['201'] ?? 0;
-const notCreated = (measurement: CountedMeasurement) =>
-  measurement.totalRequests - created(measurement) + measurement.errors;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface SpreadSwapOutcome {
@@ -34,18 +26,12 @@ export async function runSpreadSwaps(
   costed: Costed,
 ): Promise<SpreadSwapOutcome> {
   const title = `POST /swap spread over ${spread.businesses.length} businesses`;
-  const limitSeconds = settings.seconds * 4 + 30;
-  console.log(`… ${title}: ${WARM_UP_CONNECTIONS * 40} swaps of warm-up, then about ${settings.seconds} s measured`);
-  const warm = await measureCount(spread.swapRequest, {
-    requests: WARM_UP_CONNECTIONS * 40,
-    connections: WARM_UP_CONNECTIONS,
-    limitSeconds,
-  });
-  const requests = Math.max(settings.connections, Math.round(warm.requestsPerSecond * settings.seconds));
-  const measured = await costed(
+  const { warm, measured, limitSeconds } = await measureSwaps(
     'swap_spread',
-    () => measureCount(spread.swapRequest, { requests, connections: settings.connections, limitSeconds }),
-    created,
+    title,
+    spread.swapRequest,
+    settings,
+    costed,
   );
   const swapsCreated = spread.swapsBeforeLoad + created(warm) + created(measured);
   const books = await spread.books(swapsCreated);

@@ -1,5 +1,4 @@
-import { measure, measureCount, warmUp, type CountedMeasurement, type LoadSettings } from './load.js';
-import type { Costed } from './money-phases.js';
+import { measure, measureCount, warmUp, type CountedMeasurement, type LoadSettings, type Target } from './load.js';
 import { SWAP_AMOUNT, type Books, type PaymentsUnderLoad } from './payments-under-load.js';
 import type { PhaseResult } from './report.js';
 
@@ -22,9 +21,44 @@ export interface PaymentsOutcome {
   problems: string[];
 }
 
-const created = (measurement: CountedMeasurement) => measurement.statusCodes['201'] ?? 0;
-const notCreated = (measurement: CountedMeasurement) =>
+/**
+ * A phase's measured part run between the snapshots of what its requests cost (request-costs.ts):
+ * `requestsOf` says how many requests the costs are divided by.
+ */
+export type Costed = <T>(key: string, run: () => Promise<T>, requestsOf: (result: T) => number) => Promise<T>;
+
+export const created = (measurement: CountedMeasurement) => measurement.statusCodes['201'] ?? 0;
+export const notCreated = (measurement: CountedMeasurement) =>
   measurement.totalRequests - created(measurement) + measurement.errors;
+
+/**
+ * A swap phase: WARM_UP_SWAPS at WARM_UP_CONNECTIONS, then a fixed number of swaps sized from the
+ * warm-up's rate to last about `settings.seconds` (so every swap the server made is counted),
+ * measured between `costed`'s snapshots under `key`.
+ */
+export async function measureSwaps(
+  key: string,
+  title: string,
+  swapRequest: Target,
+  settings: LoadSettings,
+  costed: Costed,
+): Promise<{ warm: CountedMeasurement; measured: CountedMeasurement; limitSeconds: number }> {
+  // A stalled server must not hang the run: far more time than the phase needs at its warm-up rate.
+  const limitSeconds = settings.seconds * 4 + 30;
+  console.log(`… ${title}: ${WARM_UP_SWAPS} swaps of warm-up, then about ${settings.seconds} s measured`);
+  const warm = await measureCount(swapRequest, {
+    requests: WARM_UP_SWAPS,
+    connections: WARM_UP_CONNECTIONS,
+    limitSeconds,
+  });
+  const requests = Math.max(settings.connections, Math.round(warm.requestsPerSecond * settings.seconds));
+  const measured = await costed(
+    key,
+    () => measureCount(swapRequest, { requests, connections: settings.connections, limitSeconds }),
+    created,
+  );
+  return { warm, measured, limitSeconds };
+}
 
 /**
  * Swaps, then wallet reads, then the books. The swap phase is a fixed number of requests, sized
@@ -37,19 +71,12 @@ export async function runPaymentsPhases(
   costed: Costed = (_key, run) => run(),
 ): Promise<PaymentsOutcome> {
   const swapTitle = 'POST /api/external/swap on one wallet (gateway → payments → ledger)';
-  // A stalled server must not hang the run: far more time than either phase needs at its warm-up rate.
-  const limitSeconds = settings.seconds * 4 + 30;
-  console.log(`… ${swapTitle}: ${WARM_UP_SWAPS} swaps of warm-up, then about ${settings.seconds} s measured`);
-  const warm = await measureCount(payments.swapRequest, {
-    requests: WARM_UP_SWAPS,
-    connections: WARM_UP_CONNECTIONS,
-    limitSeconds,
-  });
-  const requests = Math.max(settings.connections, Math.round(warm.requestsPerSecond * settings.seconds));
-  const measured = await costed(
+  const { warm, measured, limitSeconds } = await measureSwaps(
     'swap',
-    () => measureCount(payments.swapRequest, { requests, connections: settings.connections, limitSeconds }),
-    created,
+    swapTitle,
+    payments.swapRequest,
+    settings,
+    costed,
   );
 
   const walletTitle = 'GET /api/external/wallet (gateway → payments → PostgreSQL)';

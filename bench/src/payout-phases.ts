@@ -1,5 +1,5 @@
 import { measureCount, type CountedMeasurement, type LoadSettings } from './load.js';
-import type { Costed } from './money-phases.js';
+import type { Costed } from './payments-phases.js';
 import { PAYOUT_AMOUNT, type PayoutBooks, type PayoutsUnderLoad } from './payouts-under-load.js';
 import type { PhaseResult } from './report.js';
 

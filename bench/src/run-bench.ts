@@ -21,7 +21,8 @@ import {
 import { measureCalls, startGrpcPair, type GrpcPair } from './grpc-overhead.js';
 import { runBench } from './lifecycle.js';
 import { measure, warmUp, type LoadSettings, type Target } from './load.js';
-import { netsByBusiness, runCollections, runRefunds, runSpreadSwaps, type Costed } from './money-phases.js';
+import { netsByBusiness, runCollections, runRefunds, runSpreadSwaps } from './money-phases.js';
+import type { Costed } from './payments-phases.js';
 import { prepareSpreadSwaps } from './payments-under-load.js';
 import { runPaymentsPhases } from './payments-phases.js';
 import { runPayoutPhases } from './payout-phases.js';
