@@ -27,6 +27,12 @@ if [ -e "$events" ] || [ -e "$document" ]; then
 fi
 MADE_FROM=(proto packages services/gateway/src services/notification/src)
 if git rev-parse --verify --quiet "$tag^{commit}" >/dev/null; then
+  for other in $(git tag --points-at "$tag^{commit}" --list 'release/*/*'); do
+    if [ -e "test/contracts/events/$other" ]; then
+      echo "[contracts] $tag's commit is recorded already, as $other: the gates find it through either tag" >&2
+      exit 1
+    fi
+  done
   if ! git diff --quiet "$tag" -- "${MADE_FROM[@]}"; then
     echo "[contracts] this tree differs from $tag in ${MADE_FROM[*]}: record it from a checkout of $tag" >&2
     git diff --stat "$tag" -- "${MADE_FROM[@]}" | tail -n 20 >&2
