@@ -62,6 +62,8 @@ cluster_check=$!
 # testing package the rest), and the time limit stops a hang long before CI's own does.
 limit=${CORRIDOR_TEST_TIME_LIMIT:-40m}
 status=0
+# The contract gates against the previous release (test/contracts/README.md): buf breaking, the OpenAPI diff.
+bash "$here/../release/contract-gates.sh" || status=1; took "contract gates"
 run_jest() {
   local code=0
   timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || code=$?

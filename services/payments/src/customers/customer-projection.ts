@@ -1,4 +1,5 @@
 import type { EventHandler } from '@corridor/bus';
+import type { Event } from '@corridor/contracts/events';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { invalidArgument } from '@corridor/grpc';
 import { isUuid } from '@corridor/validation';
@@ -85,22 +86,31 @@ export async function projectCustomer(
 }
 
 /**
+ * What customer.created and customer.status_changed say of a customer; undefined for the events
+ * payments does not project. Pure: the event corpus spec reads every recorded release's events with it.
+ */
+export function customerFactsOf(event: Event, now: Date = new Date()): CustomerFacts | undefined {
+  const { payload } = event;
+  let facts: Omit<CustomerFacts, 'businessId' | 'at'>;
+  if (payload.case === 'customerCreated') {
+    facts = payload.value;
+  } else if (payload.case === 'customerStatusChanged') {
+    facts = { ...payload.value, verificationStatus: payload.value.newStatus };
+  } else {
+    return undefined;
+  }
+  const at = event.occurredAt ? timestampDate(event.occurredAt) : now;
+  return { ...facts, businessId: event.businessId, at };
+}
+
+/**
  * The consumer's handler: customer.created and customer.status_changed keep customer_projection, in
  * the transaction that marks the event processed (projectCustomer's ordering rule).
  */
 export function customerProjection(options: { logger: Logger }): EventHandler {
   return async (event, em) => {
-    const { payload } = event;
-    let facts: Omit<CustomerFacts, 'businessId' | 'at'>;
-    if (payload.case === 'customerCreated') {
-      facts = payload.value;
-    } else if (payload.case === 'customerStatusChanged') {
-      facts = { ...payload.value, verificationStatus: payload.value.newStatus };
-    } else {
-      return;
-    }
-    const at = event.occurredAt ? timestampDate(event.occurredAt) : new Date();
-    await projectCustomer(em, { ...facts, businessId: event.businessId, at }, options.logger);
+    const facts = customerFactsOf(event);
+    if (facts) await projectCustomer(em, facts, options.logger);
   };
 }
 
