@@ -38,8 +38,13 @@ cd "$CORRIDOR_ROOT"
 lint_log="$here/../../.local/log/lint-background.log"
 pnpm run --silent lint >"$lint_log" 2>&1 &
 lint=$!
+status=0
 bash "$here/../helm/check.sh"
 took "chart checks"
+# The contract gates against the previous release (test/contracts/README.md): buf breaking, the
+# OpenAPI diff. Before the wait for the Kubernetes build, so a fresh machine's oasdiff build hides in it.
+bash "$here/../release/contract-gates.sh" || status=1
+took "contract gates"
 # The Kubernetes build must be over before jest starts (above); on a warm machine it is at once.
 until [ -s "$kube_build_status" ]; do sleep 2; done
 took "the cluster check's Kubernetes build (beside the set-up; exit $(cat "$kube_build_status"))"
@@ -61,9 +66,6 @@ cluster_check=$!
 # --forceExit ends it after the summary (jest's global tear-down kills the shared platforms, the
 # testing package the rest), and the time limit stops a hang long before CI's own does.
 limit=${CORRIDOR_TEST_TIME_LIMIT:-40m}
-status=0
-# The contract gates against the previous release (test/contracts/README.md): buf breaking, the OpenAPI diff.
-bash "$here/../release/contract-gates.sh" || status=1; took "contract gates"
 run_jest() {
   local code=0
   timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || code=$?
