@@ -1,4 +1,4 @@
-import { WebhookReceiver, type ReceivedWebhook, type TestCertificates } from '@corridor/testing';
+import { eventually, WebhookReceiver, type ReceivedWebhook, type TestCertificates } from '@corridor/testing';
 import type { Browser } from 'puppeteer-core';
 import {
   COLLECTION_SCOPES,
@@ -208,7 +208,16 @@ export function describeMoneyJourney(stage: () => JourneyStage): void {
 
   it('every webhook of the journey arrived signed and the delivery log shows each succeeded', async () => {
     for (const hook of receiver.requests) expect(hook.verified).toBe(true);
-    const deliveries = await platform.webhooks.allDeliveries(token);
+    // notification records an attempt's outcome just after the receiver has answered it.
+    const deliveries = await eventually(
+      async () => {
+        const all = await platform.webhooks.allDeliveries(token);
+        if (all.some((delivery) => delivery.status === 'pending')) throw new Error('a delivery is still pending');
+        return all;
+      },
+      30_000,
+      200,
+    );
     expect(deliveries.length).toBeGreaterThanOrEqual(9); // 2 kyc, 2 collections, 2 refund, 3 payout
     expect(deliveries.filter((delivery) => delivery.status !== 'succeeded')).toEqual([]);
   });
