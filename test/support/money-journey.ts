@@ -170,11 +170,13 @@ export function describeMoneyJourney(stage: () => JourneyStage): void {
         fee: COLLECTION_FEE,
         net: TRANSFER - COLLECTION_FEE,
       });
-      const [hook] = await signedHooks((request) => collectionHookOf(request, collection.id) !== undefined);
-      expect(collectionHookOf(hook!, collection.id)).toMatchObject({
-        event: 'collection.successful',
-        data: { transaction_id: collection.id, business_id: businessId, amount: TRANSFER, currency: 'GBP' },
-      });
+      const hooks = await signedHooks((request) => collectionHookOf(request, collection.id) !== undefined);
+      expect(hooks.map((hook) => collectionHookOf(hook, collection.id))).toMatchObject([
+        {
+          event: 'collection.successful',
+          data: { transaction_id: collection.id, business_id: businessId, amount: TRANSFER, currency: 'GBP' },
+        },
+      ]);
     }
   });
 
