@@ -81,6 +81,7 @@ took "jest on $workers workers"
 echo "[test] jest: e2e-serial (one worker, nothing beside it)"
 run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@"
 took "jest e2e-serial"
+bash "$here/skew.sh" "$@" || status=$?; took "jest skew (deploy/local/skew.sh: changed services beside previous releases)"
 # The bench cannot rot unseen (issue 14): every phase of pnpm bench for a second, each answer 2xx and
 # the books balanced, nothing recorded. Timings are not tests: no figure is checked here.
 echo "[test] bench smoke: pnpm bench's phases for a second each"

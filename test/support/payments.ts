@@ -153,7 +153,7 @@ export class PaymentsService {
   }
 
   async createDatabase(): Promise<TestDatabase> {
-    this.db = await migratedDatabase('payments', this.platform.postgresAdminUrl);
+    this.db = await migratedDatabase('payments', this.platform.postgresAdminUrl, this.platform.rootOf('payments'));
     return this.db;
   }
 
@@ -179,6 +179,7 @@ export class PaymentsService {
   async start(extra: Record<string, string> = {}): Promise<ServiceProcess> {
     this.process = await startService({
       service: 'payments',
+      root: this.platform.rootOf('payments'),
       env: this.env(extra),
       ready: logged('payments listening'),
       supervised: this.platform.supervised,

@@ -9,6 +9,7 @@ import {
   KAFKA_BROKERS,
   logged,
   MailReceiver,
+  REPO_ROOT,
   startService,
   uniqueSuffix,
   type ServiceProcess,
@@ -109,6 +110,12 @@ export interface PlatformOptions {
    * round-robin), and as many gateways (and dashboards) sharing Redis. Default 1.
    */
   replicas?: number;
+  /**
+   * The repository root each service runs from, e.g. a previous release's build
+   * (deploy/release/build-previous.sh) for issue 33's version-skew suite; a service not named runs
+   * from this tree. A service's database is migrated by its root's own migrations.
+   */
+  roots?: Partial<Record<PlatformService, string>>;
 }
 
 /** Every answer of the public API since `spreadOverGateways`, by "status code", and 503s without Retry-After. */
@@ -119,6 +126,9 @@ export interface AnswerTally {
 
 /** The services a platform can run several replicas of, behind their gRPC addresses. */
 export type ReplicatedService = 'identity' | 'customer-kyb' | 'notification' | 'payments';
+
+/** Every process of a platform, by its folder under services/. */
+export type PlatformService = ReplicatedService | 'gateway' | 'dashboard';
 
 /** A dashboard process of the platform: where members open it. */
 export interface DashboardProcess {
@@ -201,6 +211,8 @@ export class Platform {
   private starting: Promise<this> | undefined;
   /** Whether `start()` succeeded: an `afterAll` check (e.g. the books) has a platform to ask. */
   started = false;
+  /** Where each service runs from now (`roots`, then `moveService`); unnamed: this tree. */
+  private readonly roots: Partial<Record<PlatformService, string>>;
 
   /**
    * A platform of the suite's own: started by `start()`, everything of it ended by `stop()`.
@@ -220,6 +232,12 @@ export class Platform {
     this.customerTopic = `${this.topicPrefix}corridor.customer.v1`;
     this.paymentsTopic = `${this.topicPrefix}corridor.payments.v1`;
     this.paymentsService = new PaymentsService(this, options.paymentsEnv);
+    this.roots = { ...options.roots };
+  }
+
+  /** The repository root `service` runs from: this tree's unless `roots` or `moveService` says another. */
+  rootOf(service: PlatformService): string {
+    return this.roots[service] ?? REPO_ROOT;
   }
 
   /**
@@ -380,13 +398,17 @@ export class Platform {
     // Each resource is recorded the moment it exists and every step runs to its end (settled, not
     // raced), so a failure in one leaves nothing of the others unstopped.
     await settled([
-      migratedDatabase('identity', this.postgresAdminUrl).then((db) => (this.db = db)),
+      migratedDatabase('identity', this.postgresAdminUrl, this.rootOf('identity')).then((db) => (this.db = db)),
       customers
-        ? migratedDatabase('customer-kyb', this.postgresAdminUrl).then((db) => (this.customerDb = db))
+        ? migratedDatabase('customer-kyb', this.postgresAdminUrl, this.rootOf('customer-kyb')).then(
+            (db) => (this.customerDb = db),
+          )
         : undefined,
       customers ? createTestBucket('e2e-customers').then((bucket) => (this.bucket = bucket)) : undefined,
       notifications
-        ? migratedDatabase('notification', this.postgresAdminUrl).then((db) => (this.notificationDb = db))
+        ? migratedDatabase('notification', this.postgresAdminUrl, this.rootOf('notification')).then(
+            (db) => (this.notificationDb = db),
+          )
         : undefined,
       payments ? this.paymentsService.createDatabase() : undefined,
       dashboard ? MailReceiver.start().then((mail) => (this.mail = mail)) : undefined,
@@ -422,7 +444,7 @@ export class Platform {
     const how = old && this.replicaStarts.get(old);
     if (!old || !how) throw new Error(`${service} has no replica ${index + 2}`);
     await old.kill(signal);
-    const process = await startService({ service, env: how.env, ready: logged(how.ready) });
+    const process = await startService({ service, root: this.rootOf(service), env: how.env, ready: logged(how.ready) });
     replicas[index] = process;
     this.extraProcesses[this.extraProcesses.indexOf(old)] = process;
     this.replicaStarts.delete(old);
@@ -439,7 +461,13 @@ export class Platform {
     const starts: Promise<unknown>[] = [];
     const start = (service: ReplicatedService, env: Record<string, string>, ready: string) =>
       starts.push(
-        startService({ service, env, ready: logged(ready), supervised: this.supervised }).then((process) => {
+        startService({
+          service,
+          root: this.rootOf(service),
+          env,
+          ready: logged(ready),
+          supervised: this.supervised,
+        }).then((process) => {
           this.replicaProcesses[service].push(process);
           this.extraProcesses.push(process);
           this.replicaStarts.set(process, { service, env, ready });
@@ -572,6 +600,7 @@ export class Platform {
   async startCustomerKyb(extra: Record<string, string> = {}): Promise<ServiceProcess> {
     this.customerKyb = await startService({
       service: 'customer-kyb',
+      root: this.rootOf('customer-kyb'),
       env: this.customerKybEnv(extra),
       ready: logged('customer-kyb listening'),
       supervised: this.supervised,
@@ -604,6 +633,7 @@ export class Platform {
   async startNotification(extra: Record<string, string> = {}): Promise<ServiceProcess> {
     this.notification = await startService({
       service: 'notification',
+      root: this.rootOf('notification'),
       env: this.notificationEnv(extra),
       ready: logged('notification listening'),
       supervised: this.supervised,
@@ -647,6 +677,7 @@ export class Platform {
     const needed = env.REDIS_URL === undefined ? ['signing_keys', 'redis'] : ['signing_keys'];
     return startService({
       service: 'gateway',
+      root: this.rootOf('gateway'),
       env,
       supervised: this.supervised,
       ready: async (process) => {
@@ -740,6 +771,7 @@ export class Platform {
     const url = `http://127.0.0.1:${port}`;
     return startService({
       service: 'dashboard',
+      root: this.rootOf('dashboard'),
       env: this.dashboardEnv(port, extra),
       supervised: this.supervised,
       ready: async (process) => {
@@ -765,6 +797,7 @@ export class Platform {
   async startIdentity(extra: Record<string, string> = {}): Promise<ServiceProcess> {
     this.identity = await startService({
       service: 'identity',
+      root: this.rootOf('identity'),
       env: this.identityEnv(extra),
       ready: logged('identity listening'),
       supervised: this.supervised,
@@ -784,6 +817,7 @@ export class Platform {
     const address = extra.IDENTITY_GRPC_ADDRESS ?? `127.0.0.1:${await freePort()}`;
     const process = await startService({
       service: 'identity',
+      root: this.rootOf('identity'),
       env: this.identityEnv({
         ...this.options.identityEnv,
         OUTBOX_RELAY_ENABLED: 'false',
@@ -808,6 +842,82 @@ export class Platform {
       if (ready.status !== 200) throw new Error(`gateway not ready: ${await ready.text()}`);
     }, 15_000);
     return this.identity;
+  }
+
+  /** The process of a service (the first of its replicas); undefined when the platform runs none. */
+  processOf(service: PlatformService): ServiceProcess | undefined {
+    switch (service) {
+      case 'gateway':
+        return this.gateway;
+      case 'identity':
+        return this.identity;
+      case 'customer-kyb':
+        return this.customerKyb;
+      case 'notification':
+        return this.notification;
+      case 'payments':
+        return this.paymentsService.process;
+      case 'dashboard':
+        return this.dashboard?.process;
+    }
+  }
+
+  /**
+   * Runs `service` from another root from now on (the version-skew suite's next pair): stops it,
+   * drops its database for a new one its new root's migrations made (a release runs on the schema
+   * of its own migrations), starts it on the same port, and waits until the gateway and the
+   * dashboard reach every service again. A platform of the suite's own, one process of each.
+   */
+  async moveService(service: PlatformService, root: string): Promise<void> {
+    if (this.shared || (this.options.replicas ?? 1) > 1) {
+      throw new Error('moveService: only on a platform of the suite’s own with one process of each service');
+    }
+    this.roots[service] = root;
+    const adminUrl = this.postgresAdminUrl;
+    switch (service) {
+      case 'gateway':
+        await this.gateway.kill();
+        this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
+        break;
+      case 'dashboard':
+        await this.dashboard?.stop();
+        this.dashboard = await this.spawnDashboard(this.dashboardPort, {});
+        break;
+      case 'identity':
+        await this.identity.kill();
+        await this.db.drop();
+        this.db = await migratedDatabase(service, adminUrl, root);
+        await this.startIdentity(this.options.identityEnv);
+        // A new database signs with new keys, which a running gateway asks for at most every 10 s
+        // (an unknown key id): started again, it loads them now. A release keeps its database.
+        await this.gateway.kill();
+        this.gateway = await this.spawnGateway(this.publicPort, this.adminPort, {});
+        break;
+      case 'customer-kyb':
+        await this.customerKyb?.kill();
+        await this.customerDb?.drop();
+        this.customerDb = await migratedDatabase(service, adminUrl, root);
+        await this.startCustomerKyb();
+        break;
+      case 'notification':
+        await this.notification?.kill();
+        await this.notificationDb?.drop();
+        this.notificationDb = await migratedDatabase(service, adminUrl, root);
+        await this.startNotification();
+        break;
+      case 'payments':
+        await this.paymentsService.kill();
+        await this.paymentsService.drop();
+        await this.paymentsService.createDatabase();
+        await this.paymentsService.start();
+        break;
+    }
+    await eventually(async () => {
+      for (const url of [this.publicUrl, ...(this.dashboard ? [this.dashboard.url] : [])]) {
+        const ready = await fetch(`${url}/readyz`);
+        if (ready.status !== 200) throw new Error(`${url} not ready: ${await ready.text()}`);
+      }
+    }, 30_000);
   }
 
   /** OpenTelemetry export settings of every service, when the suite collects spans. */

@@ -84,11 +84,13 @@ export const TEMPLATE_PREFIX = 'tpl_';
  * migrations run once per service and server, into a template database that every later database
  * is copied from (CREATE DATABASE … TEMPLATE: about 0.2 s, against 2 s and a process per service to
  * migrate): the run's templates are made from the dist it tests, so they can't be stale. `migrate`
- * applies the service's migrations to the database at the URL it is given.
+ * applies the service's migrations to the database at the URL it is given; `release` names the
+ * build they come from when it is not this tree's (a previous release's), which has a template of
+ * its own.
  */
 export async function createMigratedDatabase(
   prefix: string,
-  template: { service: string; migrate(url: string): Promise<void> },
+  template: { service: string; release?: string; migrate(url: string): Promise<void> },
   adminUrl = POSTGRES_ADMIN_URL,
 ): Promise<TestDatabase> {
   const run = process.env[TEST_RUN_ENV];
@@ -97,7 +99,10 @@ export async function createMigratedDatabase(
     await template.migrate(database.url);
     return database;
   }
-  const templateName = `${TEMPLATE_PREFIX}${run}_${template.service}`.replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  const release = template.release === undefined ? '' : `_${template.release}`;
+  const templateName = `${TEMPLATE_PREFIX}${run}_${template.service}${release}`
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase();
   await ensureTemplate(templateName, adminUrl, template.migrate);
   return createTestDatabase(prefix, adminUrl, templateName);
 }

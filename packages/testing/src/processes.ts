@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from './waiting.js';
 
@@ -70,6 +71,11 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Run it under deploy/local/supervise.mjs, as `npm start` does: a crash is restarted. */
   supervised?: boolean;
+  /**
+   * The repository root whose services/<service> it runs from: this tree by default, or another
+   * build, e.g. a previous release's (deploy/release/build-previous.sh), with its own packages.
+   */
+  root?: string;
 }
 
 /**
@@ -86,7 +92,7 @@ export async function startService(options: StartOptions): Promise<ServiceProces
   const command = [options.script ?? 'dist/main.js', ...(options.args ?? [])];
   const supervisor = options.supervised ? [SUPERVISOR, options.service, '--', process.execPath] : [];
   const child = spawn(process.execPath, [...supervisor, ...command], {
-    cwd: `${REPO_ROOT}services/${options.service}`,
+    cwd: join(options.root ?? REPO_ROOT, 'services', options.service),
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
