@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `pnpm test:service <service>`: one service's tests (issue 33, decision 0056) with npm test's set-up
+# `pnpm test:service <service>`: one service's tests (issue 33, decision 0055) with npm test's set-up
 # (toolchain, packages, build, servers, Chromium, schemathesis) and none of the rest (lint, charts,
 # cluster check, bench): its unit and integration specs, those of the packages only it runs with, and
 # the e2e suites test/e2e/services.yaml says exercise it (deploy/local/service-tests.mjs). Like npm
@@ -20,6 +20,9 @@ cd "$CORRIDOR_ROOT"
 mapfile -t patterns < <(node deploy/local/service-tests.mjs "$service")
 took "set-up"
 echo "[test:service] $service: ${patterns[*]}"
+# read-your-writes' 200 sequences (npm test's count) are the longest suite of payments' set, 2.5-5 min
+# of one worker; 50 keep its claim (no stale refusal) in a quarter of the time (decision 0055).
+export READ_YOUR_WRITES_SEQUENCES=${READ_YOUR_WRITES_SEQUENCES:-50}
 limit=${CORRIDOR_TEST_TIME_LIMIT:-20m}
 status=0
 run_jest() {
