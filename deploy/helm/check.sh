@@ -16,6 +16,9 @@
 #      values the schemas must refuse; the optional parts (digest, the gateway's and the dashboard's
 #      Ingress, admin namespace, autoscaling, ServiceMonitor) rendered on
 #   4. kubeconform -strict: every rendered manifest against the Kubernetes API schemas
+#   5. releases: a service whose code changed since its previous release (deploy/release/previous.sh)
+#      has a chart version and appVersion above that release's and a CHANGELOG naming the new one
+#      (deploy/helm/version-bumps.mjs, decision 0054)
 #
 # Tools, built once with the machine's `go` from the Go module proxy and reused: binaries and
 # schemas in the git-ignored .local/go; Go's module and build caches stay where `go env` says, shared
@@ -186,6 +189,11 @@ done
 run "helm/charts/*/values.schema.json up to date with helm/values-schema/ (node deploy/helm/values-schema.mjs writes them)" \
   node "$root/deploy/helm/values-schema.mjs" --check
 step "values.schema.json of ${SERVICES[*]}: generated from helm/values-schema/, up to date"
+
+# 5. Releases: each service changed since its previous release is bumped.
+run "a service changed since its previous release without a new version (deploy/helm/version-bumps.mjs)" \
+  node "$root/deploy/helm/version-bumps.mjs" "${SERVICES[@]}"
+sed 's/^/[helm] release: /' "$out"
 
 for chart in "${SERVICES[@]}" corridor; do
   run "helm dependency update $chart" "$helm" dependency update --skip-refresh "$charts/$chart"
