@@ -16,8 +16,9 @@ case "$what" in
   identity | customer-kyb | payments | notification | dashboard | gateway) pattern="release/$what/*" ;;
   *) echo "previous.sh: no service named '$what'" >&2 && exit 2 ;;
 esac
-# Newest by the tagged commit's date; a tie (one commit, several services' tags) is the same commit.
-tag=$(git tag --list "$pattern" --merged HEAD --no-contains HEAD --sort=-committerdate | head -n 1)
+# Newest by the tagged commit's date (git's last --sort is the primary key), then by version: commits
+# made in the same second still have an order.
+tag=$(git tag --list "$pattern" --merged HEAD --no-contains HEAD --sort=-v:refname --sort=-committerdate | head -n 1)
 if [ -n "$tag" ]; then
   echo "$(git rev-parse "$tag^{commit}") $tag"
 else
