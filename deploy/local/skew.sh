@@ -6,8 +6,9 @@
 #   CORRIDOR_SKEW=all deploy/local/skew.sh   the full matrix, both sides of all five (pnpm test:skew)
 #   CORRIDOR_SKEW='payments identity@head' deploy/local/skew.sh   the pairs named (a service: both)
 #
-# A service's code is services/<service>, the workspace packages in its runtime dependencies and
-# proto/, compared with the commit deploy/release/previous.sh names for it (working tree included).
+# A service's code is what its image is built from (services/<service> and the workspace packages
+# it runs with, less specs and docs, plus the .proto files and its resolved dependencies: decision
+# 0054), compared with the commit deploy/release/previous.sh names for it (work tree included).
 # A changed gateway runs every pair with the gateway at HEAD calling an older service. When nothing
 # changed, one pair still runs, so the suite cannot rot unseen: the one HEAD's commit picks, so each
 # commit runs the same one and successive commits go round the matrix. The previous releases are
@@ -19,14 +20,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 cd "$CORRIDOR_ROOT"
 services=(identity customer-kyb payments notification dashboard)
 
-# Whether a service's code differs from its previous release's.
+# Whether a service's code (what its image is built from: the version-bump check's definition,
+# deploy/release/service-code.mjs) differs from its previous release's.
 changed() {
-  local service=$1 commit paths
-  commit=$(bash deploy/release/previous.sh "$service" | cut -d' ' -f1)
-  paths=$(pnpm list --filter "@corridor/$service" --prod --depth Infinity --only-projects --parseable |
-    grep -E "^$CORRIDOR_ROOT/(packages|services)/" | sed "s|^$CORRIDOR_ROOT/||" | sort -u)
-  # shellcheck disable=SC2086 # one path a word
-  ! git diff --quiet "$commit" -- $paths proto/
+  local commit
+  commit=$(bash deploy/release/previous.sh "$1" | cut -d' ' -f1)
+  [ -n "$(node deploy/release/service-code.mjs changed "$1" "$commit")" ]
 }
 
 if [ -n "${CORRIDOR_SKEW:-}" ]; then

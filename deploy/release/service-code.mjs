@@ -2,8 +2,16 @@
 // workspace packages it runs with, as its image is built (deploy/image/Dockerfile:
 // `pnpm deploy --prod --filter @corridor/<service>`). A plain .mjs: deploy/helm/check.sh runs it
 // before anything is built, and deploy/local/test-service.sh reads the same graph.
-import { readdirSync, readFileSync } from 'node:fs';
+//
+//   node deploy/release/service-code.mjs changed <service> <commit>
+//
+// prints the files of the service's code that differ from the commit's, one a line (nothing: the
+// same program); deploy/local/skew.sh asks it which services to pair with their previous release.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import YAML from 'yaml';
 
 export const SERVICES = ['identity', 'customer-kyb', 'payments', 'notification', 'dashboard', 'gateway'];
 
@@ -51,4 +59,71 @@ export function runtimePackages(root, service) {
 export function packagesOnlyFor(root, service) {
   const others = new Set(SERVICES.filter((s) => s !== service).flatMap((s) => runtimePackages(root, s)));
   return runtimePackages(root, service).filter((folder) => !others.has(folder));
+}
+
+const git = (root, ...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+
+/** The file at a commit, or undefined when it did not exist there. */
+export function fileAt(root, commit, path) {
+  try {
+    return execFileSync('git', ['show', `${commit}:${path}`], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** .dockerignore's patterns as git pathspecs that exclude them (a pattern names a file or a folder). */
+function imageExclusions(root) {
+  return readFileSync(join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .flatMap((pattern) => {
+      // A re-inclusion would need .dockerignore's own matcher; none is used, and none goes unread.
+      if (pattern.startsWith('!'))
+        throw new Error(`.dockerignore: '${pattern}' (a re-inclusion) is not understood here`);
+      return [`:(exclude,glob)${pattern}`, `:(exclude,glob)${pattern}/**`];
+    });
+}
+
+/** The files under pathspecs that differ between the commit and the work tree, untracked ones included. */
+export function changedFiles(root, commit, pathspecs) {
+  const changed = new Set([
+    ...git(root, 'diff', '--name-only', '--no-renames', commit, '--', ...pathspecs).split('\n'),
+    ...git(root, 'ls-files', '--others', '--exclude-standard', '--', ...pathspecs).split('\n'),
+  ]);
+  changed.delete('');
+  return changed;
+}
+
+/** The files of the service's code that differ between the commit and the work tree. */
+export function changedCode(root, service, commit) {
+  const folders = [`services/${service}`, ...runtimePackages(root, service)];
+  const changed = changedFiles(root, commit, [...folders, ':(glob)proto/**/*.proto', ...imageExclusions(root)]);
+  const dependencies = (lockfile) => {
+    const importers = lockfile ? (YAML.parse(lockfile).importers ?? {}) : {};
+    return folders.map((folder) => JSON.stringify(importers[folder]?.dependencies ?? {}));
+  };
+  const before = dependencies(fileAt(root, commit, 'pnpm-lock.yaml'));
+  const now = dependencies(
+    existsSync(join(root, 'pnpm-lock.yaml')) ? readFileSync(join(root, 'pnpm-lock.yaml'), 'utf8') : undefined,
+  );
+  folders.forEach((folder, i) => {
+    if (before[i] !== now[i]) changed.add(`pnpm-lock.yaml (${folder}'s dependencies)`);
+  });
+  return [...changed].sort();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [verb, service, commit] = process.argv.slice(2);
+  if (verb !== 'changed' || !SERVICES.includes(service) || !commit) {
+    console.error(`usage: service-code.mjs changed <${SERVICES.join('|')}> <commit>`);
+    process.exit(2);
+  }
+  for (const file of changedCode(join(import.meta.dirname, '../..'), service, commit)) console.log(file);
 }
