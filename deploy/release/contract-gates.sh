@@ -60,7 +60,7 @@ fi
 
 # ---- openapi: oasdiff from the release's recorded document to this tree's ---------------------------
 recorded=
-for candidate in $(git -C "$root" tag --points-at "$commit" --list 'release/*/*'); do
+for candidate in $(bash "$here/previous.sh" at "$commit"); do
   if [ -f "$root/docs/api/$candidate/openapi.json" ]; then recorded=$root/docs/api/$candidate/openapi.json && break; fi
 done
 [ -n "$recorded" ] ||
