@@ -19,7 +19,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 releases() {
   {
     git tag --list 'release/*/*' --format='%(refname:strip=2) %(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)'
-    grep -Ev '^[[:space:]]*(#|$)' deploy/release/releases.txt || true
+    [ ! -f deploy/release/releases.txt ] || grep -Ev '^[[:space:]]*(#|$)' deploy/release/releases.txt || true
   } | sort -u
 }
 all=$(releases)
