@@ -71,5 +71,4 @@ for service in $(printf '%s\n' "${builds[@]}" | sort -u); do bash deploy/release
 
 echo "[skew] jest: ${specs[*]}"
 export CORRIDOR_SKEW=$pairs
-exec timeout --kill-after=30s "${CORRIDOR_TEST_TIME_LIMIT:-40m}" \
-  pnpm run --silent jest --ci --forceExit --selectProjects skew --maxWorkers=2 --runTestsByPath "${specs[@]}" "$@"
+exec bash "$here/run-jest.sh" --selectProjects skew --maxWorkers=2 --runTestsByPath "${specs[@]}" "$@"

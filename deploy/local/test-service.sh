@@ -25,17 +25,11 @@ echo "[test:service] $service: ${patterns[*]}"
 # read-your-writes' 200 sequences (npm test's count) are the longest suite of payments' set, 2.5-5 min
 # of one worker; 50 keep its claim (no stale refusal) in a quarter of the time (decision 0055).
 export READ_YOUR_WRITES_SEQUENCES=${READ_YOUR_WRITES_SEQUENCES:-50}
-limit=${CORRIDOR_TEST_TIME_LIMIT:-20m}
+export CORRIDOR_TEST_TIME_LIMIT=${CORRIDOR_TEST_TIME_LIMIT:-20m}
 status=0
-run_jest() {
-  local code=0
-  timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || code=$?
-  if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then echo "[test:service] jest did not finish within $limit: stopped" >&2; fi
-  [ "$code" -eq 0 ] || status=$code
-}
 workers=${CORRIDOR_TEST_WORKERS:-3}
-run_jest --maxWorkers="$workers" --selectProjects unit integration e2e "$@" -- "${patterns[@]}"
+bash "$here/run-jest.sh" --maxWorkers="$workers" --selectProjects unit integration e2e "$@" -- "${patterns[@]}" || status=$?
 took "jest on $workers workers"
-run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@" -- "${patterns[@]}"
+bash "$here/run-jest.sh" --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@" -- "${patterns[@]}" || status=$?
 took "jest e2e-serial"
 exit "$status"

@@ -62,24 +62,15 @@ cluster_log="$here/../../.local/log/cluster-check-background.log"
 ) >"$cluster_log" 2>&1 &
 cluster_check=$!
 # The jest workers, then, alone on one, the suites that need the machine to themselves
-# (jest.config.mjs SERIAL_E2E). Anything a failed suite left open would keep jest waiting for ever:
-# --forceExit ends it after the summary (jest's global tear-down kills the shared platforms, the
-# testing package the rest), and the time limit stops a hang long before CI's own does.
-limit=${CORRIDOR_TEST_TIME_LIMIT:-40m}
-run_jest() {
-  local code=0
-  timeout --kill-after=30s "$limit" pnpm run --silent jest --ci --forceExit "$@" || code=$?
-  if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then echo "[test] jest did not finish within $limit: stopped" >&2; fi
-  [ "$code" -eq 0 ] || status=$code
-}
+# (jest.config.mjs SERIAL_E2E), each run fenced by run-jest.sh (--forceExit and a time limit).
 # Three workers on two cores: many e2e suites spend their time waiting (retry schedules, restarts,
 # leases), and a third overlaps that waiting; the suites that load the machine run after, alone.
 workers=${CORRIDOR_TEST_WORKERS:-3}
 echo "[test] jest: unit, integration, e2e ($workers workers)"
-run_jest --maxWorkers="$workers" --selectProjects unit integration e2e "$@"
+bash "$here/run-jest.sh" --maxWorkers="$workers" --selectProjects unit integration e2e "$@" || status=$?
 took "jest on $workers workers"
 echo "[test] jest: e2e-serial (one worker, nothing beside it)"
-run_jest --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@"
+bash "$here/run-jest.sh" --maxWorkers=1 --selectProjects e2e-serial --passWithNoTests "$@" || status=$?
 took "jest e2e-serial"
 bash "$here/skew.sh" "$@" || status=$?; took "jest skew (deploy/local/skew.sh: changed services beside previous releases)"
 # The bench cannot rot unseen (issue 14): every phase of pnpm bench for a second, each answer 2xx and
