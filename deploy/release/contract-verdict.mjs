@@ -54,18 +54,15 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-/** The commit a release tag names, or undefined for a tag this clone does not have. */
-function commitOf(tag) {
-  try {
-    return execFileSync('git', ['-C', root, 'rev-parse', '--verify', '--quiet', `${tag}^{commit}`], {
-      encoding: 'utf8',
-    }).trim();
-  } catch {
-    return undefined;
-  }
-}
 // An acceptance holds against the release it names (one commit may carry several services' tags).
-const current = entries.filter((entry) => commitOf(entry.against) === args.commit);
+// previous.sh names the releases on a commit from the tags and releases.txt alike, so a clone made
+// without tags (CI's) accepts the same breaks.
+const releasesOnCommit = execFileSync('bash', [join(root, 'deploy/release/previous.sh'), 'at', args.commit], {
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter(Boolean);
+const current = entries.filter((entry) => releasesOnCommit.includes(entry.against));
 const acceptance = (finding) =>
   current.find(
     (entry) =>
