@@ -1,4 +1,5 @@
 export * from './postgres.js';
+export * from './integration-database.js';
 export * from './postgres-cluster.js';
 export * from './schema.js';
 export * from './kafka.js';

@@ -1,7 +1,7 @@
 import { REVOKED_GENERATION } from '@corridor/access-cache';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, CLIENT_ID, credential, fakeMember, OTHER_CLIENT_ID } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, CLIENT_ID, credential, fakeMember, OTHER_CLIENT_ID } from '../../test/testing/fake-identity.js';
 
 describe('API keys', () => {
   let dashboard: Dashboard;

@@ -1,7 +1,7 @@
 import { DomainError, Status } from '@corridor/grpc';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember } from '../../test/testing/fake-identity.js';
 import { parseAllowlist } from './ip-allowlist-pages.js';
 
 describe('parseAllowlist', () => {

@@ -1,15 +1,15 @@
 import { CustomerType, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { invalidArgument, notFound } from '@corridor/grpc';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember, OTHER_BUSINESS_ID } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember, OTHER_BUSINESS_ID } from '../../test/testing/fake-identity.js';
 import {
   businessCustomer,
   CUSTOMER_ID,
   individualCustomer,
   INDIVIDUAL_ID,
   OTHER_CUSTOMER_ID,
-} from './customer.fixtures.js';
+} from '../../test/customers/customer.fixtures.js';
 
 const MARKUP = '<script>alert(1)</script>';
 const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';

@@ -1,6 +1,6 @@
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
-import { startDashboard, type Dashboard } from '../testing/dashboard-harness.js';
-import { fakeMember, PASSWORD } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard } from '../../test/testing/dashboard-harness.js';
+import { fakeMember, PASSWORD } from '../../test/testing/fake-identity.js';
 import { CONTENT_SECURITY_POLICY } from './security-headers.js';
 
 describe('security headers and CSRF', () => {

@@ -1,16 +1,16 @@
 import { KycSessionStatus } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { invalidArgument, notFound } from '@corridor/grpc';
-import { CUSTOMER_ID } from '../customers/customer.fixtures.js';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember, OTHER_BUSINESS_ID } from '../testing/fake-identity.js';
+import { CUSTOMER_ID } from '../../test/customers/customer.fixtures.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember, OTHER_BUSINESS_ID } from '../../test/testing/fake-identity.js';
 import {
   kycSession,
   OTHER_SESSION_ID,
   rejectedSession,
   SESSION_ID,
   VERIFICATION_TOKEN,
-} from './kyc-session.fixtures.js';
+} from '../../test/kyc-sessions/kyc-session.fixtures.js';
 
 const MARKUP = '<script>alert(1)</script>';
 const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';

@@ -28,10 +28,10 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import type { Express } from 'express';
 import { dashboardApp } from '../app.js';
-import { businessCustomer, CUSTOMER_ID } from '../customers/customer.fixtures.js';
-import { kycSession, SESSION_ID } from '../kyc-sessions/kyc-session.fixtures.js';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, CLIENT_ID, fakeMember } from '../testing/fake-identity.js';
+import { businessCustomer, CUSTOMER_ID } from '../../test/customers/customer.fixtures.js';
+import { kycSession, SESSION_ID } from '../../test/kyc-sessions/kyc-session.fixtures.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, CLIENT_ID, fakeMember } from '../../test/testing/fake-identity.js';
 import type { Capability, Environment, RoleName } from './roles.js';
 
 const TARGET = '00000000-0000-4000-8000-000000000009';

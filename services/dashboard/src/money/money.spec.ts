@@ -30,8 +30,8 @@ import {
   type CallContext,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember } from '../../test/testing/fake-identity.js';
 
 const at = (iso: string) => timestampFromDate(new Date(iso));
 const SWAP_ID = '2f6a1c3d-0000-4000-8000-000000007001';

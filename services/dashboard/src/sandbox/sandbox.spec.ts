@@ -24,8 +24,8 @@ import {
 import { failedPrecondition, notFound } from '@corridor/grpc';
 import { Metadata } from '@grpc/grpc-js';
 import type { Response } from 'express';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember } from '../../test/testing/fake-identity.js';
 import { requestFingerprint } from '@corridor/idempotency/request-key';
 import { idempotentMemberCall } from '../members/idempotent-call.js';
 import { formatMinorUnits, parseAmount } from '../money/amount.js';

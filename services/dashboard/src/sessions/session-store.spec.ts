@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
-import { REDIS_URL } from '../testing/dashboard-harness.js';
+import { REDIS_URL } from '../../test/testing/dashboard-harness.js';
 import { SessionStore, type SessionMember } from './session-store.js';
 
 const MINUTE = 60_000;

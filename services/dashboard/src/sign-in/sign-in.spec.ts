@@ -1,7 +1,7 @@
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
-import { resourceExhausted } from '../testing/errors.js';
-import { startDashboard, type Dashboard } from '../testing/dashboard-harness.js';
-import { fakeMember, PASSWORD, TOTP_CODE } from '../testing/fake-identity.js';
+import { resourceExhausted } from '../../test/testing/errors.js';
+import { startDashboard, type Dashboard } from '../../test/testing/dashboard-harness.js';
+import { fakeMember, PASSWORD, TOTP_CODE } from '../../test/testing/fake-identity.js';
 
 describe('sign-in, TOTP and sign-out', () => {
   let dashboard: Dashboard;

@@ -1,6 +1,6 @@
 import { MemberRole, MemberStatus } from '@corridor/contracts/corridor/identity/v1/member_pb';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember, INVITATION_TOKEN, PASSWORD } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember, INVITATION_TOKEN, PASSWORD } from '../../test/testing/fake-identity.js';
 
 describe('team, invitations and audit', () => {
   let dashboard: Dashboard;

@@ -16,8 +16,8 @@ import {
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { alreadyExists, invalidArgument, notFound } from '@corridor/grpc';
-import { startDashboard, type Dashboard, type TestBrowser } from '../testing/dashboard-harness.js';
-import { BUSINESS_ID, fakeMember } from '../testing/fake-identity.js';
+import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
+import { BUSINESS_ID, fakeMember } from '../../test/testing/fake-identity.js';
 
 const WEBHOOK_ID = '5d0e6f1a-0000-4000-8000-00000000e001';
 const SIGNING_SECRET = 'whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAkYz1';

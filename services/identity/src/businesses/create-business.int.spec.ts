@@ -1,17 +1,8 @@
 import { OutboxRelay, createIdempotentProducer, type Producer } from '@corridor/bus';
 import { EVENT_TYPES, Environment } from '@corridor/contracts/events';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import {
-  createTestDatabase,
-  createTopics,
-  EventCollector,
-  query,
-  testKafka,
-  uniqueSuffix,
-  type TestDatabase,
-} from '@corridor/testing';
+import { integrationDatabase, createTopics, EventCollector, query, testKafka, uniqueSuffix } from '@corridor/testing';
 import { identityDatabase } from '../database.js';
 import type { IdentityContext } from '../context.js';
 import { createBusiness } from './create-business.js';
@@ -20,8 +11,7 @@ import { getBusiness } from './get-business.js';
 const logger = createLogger('test', { level: 'silent' });
 
 describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('identity', identityDatabase);
   let producer: Producer;
   let collector: EventCollector;
   const now = new Date('2026-11-21T10:00:00.000Z');
@@ -32,8 +22,6 @@ describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('identity');
-    orm = await openMigratedDatabase(identityDatabase(db.url));
     await createTopics([context.topic]);
     producer = createIdempotentProducer(testKafka());
     await producer.connect();
@@ -43,12 +31,10 @@ describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
   afterAll(async () => {
     await collector.stop();
     await producer.disconnect();
-    await orm.close();
-    await db.drop();
   });
 
   it('writes the business row and its business.created outbox row in one transaction', async () => {
-    const business = await createBusiness(orm.em.fork(), context, { name: '  Acme Ltd ' });
+    const business = await createBusiness(database.em(), context, { name: '  Acme Ltd ' });
     expect(business).toMatchObject({
       name: 'Acme Ltd',
       apiEnabled: true,
@@ -57,45 +43,45 @@ describe('identity: creating a business (real PostgreSQL and Kafka)', () => {
     });
 
     const rows = await query<{ name: string; environment: string }>(
-      db.url,
+      database.url,
       'select name, environment from business where id = $1',
       [business.id],
     );
     expect(rows).toEqual([{ name: 'Acme Ltd', environment: 'sandbox' }]);
     const outbox = await query<{ topic: string; message_key: string; published_at: Date | null }>(
-      db.url,
+      database.url,
       'select topic, message_key, published_at from outbox where message_key = $1',
       [business.id],
     );
     expect(outbox).toEqual([{ topic: context.topic, message_key: business.id, published_at: null }]);
-    expect(await getBusiness(orm.em.fork(), business.id)).toMatchObject({ id: business.id, name: 'Acme Ltd' });
+    expect(await getBusiness(database.em(), business.id)).toMatchObject({ id: business.id, name: 'Acme Ltd' });
   });
 
   it('refuses an empty name with INVALID_ARGUMENT naming the field, and writes nothing', async () => {
     const before = await query<{ n: string }>(
-      db.url,
+      database.url,
       'select (select count(*) from business) + (select count(*) from outbox) as n',
     );
-    const error = await createBusiness(orm.em.fork(), context, { name: '   ' }).catch((e: unknown) => e);
+    const error = await createBusiness(database.em(), context, { name: '   ' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ status: Status.INVALID_ARGUMENT, fieldErrors: { name: ['is required'] } });
     const after = await query<{ n: string }>(
-      db.url,
+      database.url,
       'select (select count(*) from business) + (select count(*) from outbox) as n',
     );
     expect(after).toEqual(before);
   });
 
   it('answers NOT_FOUND for an unknown or malformed id', async () => {
-    await expect(getBusiness(orm.em.fork(), '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+    await expect(getBusiness(database.em(), '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
       status: Status.NOT_FOUND,
     });
-    await expect(getBusiness(orm.em.fork(), 'not-a-uuid')).rejects.toMatchObject({ status: Status.NOT_FOUND });
+    await expect(getBusiness(database.em(), 'not-a-uuid')).rejects.toMatchObject({ status: Status.NOT_FOUND });
   });
 
   it('the relay publishes business.created with the typed payload to identity topic', async () => {
-    const business = await createBusiness(orm.em.fork(), context, { name: 'Globex', kybMinimalAllowed: true });
-    const relay = new OutboxRelay({ databaseUrl: db.url, producer, logger });
+    const business = await createBusiness(database.em(), context, { name: 'Globex', kybMinimalAllowed: true });
+    const relay = new OutboxRelay({ databaseUrl: database.url, producer, logger });
     await relay.start();
     try {
       const [received] = await collector.waitFor((e) => e.event.businessId === business.id);

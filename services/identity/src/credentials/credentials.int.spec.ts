@@ -1,7 +1,6 @@
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { type DomainError, Status } from '@corridor/grpc';
 import { ALL_SCOPES } from '@corridor/scopes';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase, query } from '@corridor/testing';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { createBusiness } from '../businesses/create-business.js';
 import { updateBusiness } from '../businesses/update-business.js';
@@ -13,8 +12,7 @@ import { loadSigningKey, type ActiveSigningKey } from '../tokens/signing-keys.js
 import { createCredential, getCredential, revokeCredential, rotateCredential } from './manage-credentials.js';
 
 describe('identity: credentials and tokens (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('identity', identityDatabase);
   let key: ActiveSigningKey;
   const secrets = new IdentitySecrets('k'.repeat(64));
   const now = new Date('2026-11-21T10:00:00.000Z');
@@ -29,22 +27,15 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   let businessId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase('identity_credentials');
-    orm = await openMigratedDatabase(identityDatabase(db.url));
-    key = await loadSigningKey(orm, secrets, context.now);
-    businessId = (await createBusiness(orm.em.fork(), context, { name: 'Acme' })).id;
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await db.drop();
+    key = await loadSigningKey(database.orm, secrets, context.now);
+    businessId = (await createBusiness(database.em(), context, { name: 'Acme' })).id;
   });
 
   const token = (clientId: string, clientSecret: string, scope?: string) =>
-    issueToken(orm.em.fork(), secrets, key, tokens, { clientId, clientSecret, scope, clientIp: '127.0.0.1' });
+    issueToken(database.em(), secrets, key, tokens, { clientId, clientSecret, scope, clientIp: '127.0.0.1' });
 
   it('creates full-access credentials by default and stores only a keyed hash of the secret', async () => {
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId,
       bundles: [],
       scopes: [],
@@ -53,20 +44,22 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
     expect(clientSecret).toMatch(/^cs_test_[A-Za-z0-9_-]{43}$/);
     expect(credential.clientId).toMatch(/^ci_test_[0-9a-f]{32}$/);
     const [row] = await query<{ secret_hash: Buffer }>(
-      db.url,
+      database.url,
       'select secret_hash from credential where client_id = $1',
       [credential.clientId],
     );
     expect(row?.secret_hash.equals(secrets.hashClientSecret(clientSecret))).toBe(true);
     expect(row?.secret_hash.toString('utf8')).not.toContain(clientSecret);
-    const [outbox] = await query<{ n: string }>(db.url, `select count(*) as n from outbox where message_key = $1`, [
-      businessId,
-    ]);
+    const [outbox] = await query<{ n: string }>(
+      database.url,
+      `select count(*) as n from outbox where message_key = $1`,
+      [businessId],
+    );
     expect(Number(outbox?.n)).toBeGreaterThanOrEqual(2); // business.created and credential.changed
   });
 
   it('mints an EdDSA token with the requested scopes, the generation and the environment audience', async () => {
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId,
       bundles: ['customers'],
       scopes: [],
@@ -91,7 +84,7 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   });
 
   it('refuses a wrong secret and an unknown client alike', async () => {
-    const { credential } = await createCredential(orm.em.fork(), context, secrets, {
+    const { credential } = await createCredential(database.em(), context, secrets, {
       businessId,
       bundles: [],
       scopes: [],
@@ -103,12 +96,12 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   });
 
   it('rotation: new secret and generation, optional new scopes; the old secret stops working', async () => {
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId,
       bundles: ['customers'],
       scopes: [],
     });
-    const rotated = await rotateCredential(orm.em.fork(), context, secrets, {
+    const rotated = await rotateCredential(database.em(), context, secrets, {
       clientId: credential.clientId,
       bundles: [],
       scopes: ['webhook:read'],
@@ -119,7 +112,7 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
     const fresh = await token(credential.clientId, rotated.clientSecret, 'webhook:read');
     expect(decodeJwt(fresh.accessToken)).toMatchObject({ gen: 2 });
     // Rotating without naming scopes keeps them.
-    const again = await rotateCredential(orm.em.fork(), context, secrets, {
+    const again = await rotateCredential(database.em(), context, secrets, {
       clientId: credential.clientId,
       bundles: [],
       scopes: [],
@@ -128,31 +121,31 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   });
 
   it('revocation is final and idempotent', async () => {
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId,
       bundles: [],
       scopes: [],
     });
-    expect((await revokeCredential(orm.em.fork(), context, credential.clientId)).revoked).toBe(true);
-    expect((await revokeCredential(orm.em.fork(), context, credential.clientId)).revoked).toBe(true);
+    expect((await revokeCredential(database.em(), context, credential.clientId)).revoked).toBe(true);
+    expect((await revokeCredential(database.em(), context, credential.clientId)).revoked).toBe(true);
     await expect(token(credential.clientId, clientSecret)).rejects.toMatchObject({ reason: 'INVALID_CLIENT' });
     await expect(
-      rotateCredential(orm.em.fork(), context, secrets, { clientId: credential.clientId, bundles: [], scopes: [] }),
+      rotateCredential(database.em(), context, secrets, { clientId: credential.clientId, bundles: [], scopes: [] }),
     ).rejects.toMatchObject({
       status: Status.FAILED_PRECONDITION,
       reason: 'CREDENTIAL_REVOKED',
     });
-    expect((await getCredential(orm.em.fork(), credential.clientId)).revoked).toBe(true);
+    expect((await getCredential(database.em(), credential.clientId)).revoked).toBe(true);
   });
 
   it('a business without API services gets no token', async () => {
-    const other = await createBusiness(orm.em.fork(), context, { name: 'Disabled Co' });
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const other = await createBusiness(database.em(), context, { name: 'Disabled Co' });
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId: other.id,
       bundles: [],
       scopes: [],
     });
-    await updateBusiness(orm.em.fork(), context, { id: other.id, apiEnabled: false });
+    await updateBusiness(database.em(), context, { id: other.id, apiEnabled: false });
     await expect(token(credential.clientId, clientSecret)).rejects.toMatchObject({
       status: Status.PERMISSION_DENIED,
       reason: 'API_DISABLED',
@@ -160,16 +153,16 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   });
 
   it('in production, a token is issued only to an address on the business allow-list (seed part 5)', async () => {
-    const listed = await createBusiness(orm.em.fork(), context, { name: 'Listed Co' });
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const listed = await createBusiness(database.em(), context, { name: 'Listed Co' });
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId: listed.id,
       bundles: [],
       scopes: [],
     });
-    await updateBusiness(orm.em.fork(), context, { id: listed.id, ipAllowlist: ['10.0.0.0/8'] });
+    await updateBusiness(database.em(), context, { id: listed.id, ipAllowlist: ['10.0.0.0/8'] });
     const production = { ...tokens, environment: 'production' as const };
     const from = (clientIp: string) =>
-      issueToken(orm.em.fork(), secrets, key, production, {
+      issueToken(database.em(), secrets, key, production, {
         clientId: credential.clientId,
         clientSecret,
         scope: undefined,
@@ -186,28 +179,31 @@ describe('identity: credentials and tokens (real PostgreSQL)', () => {
   });
 
   it('the signing key survives a restart: the same key id is loaded, not a new one made', async () => {
-    const second = await loadSigningKey(orm, secrets, () => new Date('2027-01-01T00:00:00.000Z'));
+    const second = await loadSigningKey(database.orm, secrets, () => new Date('2027-01-01T00:00:00.000Z'));
     expect(second.keyId).toBe(key.keyId);
-    const keys = await query<{ created_at: Date }>(db.url, 'select created_at from signing_key');
+    const keys = await query<{ created_at: Date }>(database.url, 'select created_at from signing_key');
     expect(keys).toEqual([{ created_at: now }]);
-    const [stored] = await query<{ private_key_sealed: Buffer }>(db.url, 'select private_key_sealed from signing_key');
+    const [stored] = await query<{ private_key_sealed: Buffer }>(
+      database.url,
+      'select private_key_sealed from signing_key',
+    );
     expect(stored?.private_key_sealed.toString('utf8')).not.toContain('PRIVATE KEY');
   });
 
   it('updating a business bumps its version and refuses bad allow-list entries and limits by field', async () => {
-    const updated = await updateBusiness(orm.em.fork(), context, {
+    const updated = await updateBusiness(database.em(), context, {
       id: businessId,
       rateLimits: { perMinute: 60, perHour: 600 },
       ipAllowlist: ['203.0.113.0/24'],
     });
     expect(updated.version).toBe(2n);
     expect(updated.rateLimits).toMatchObject({ perMinute: 60, perHour: 600 });
-    const unchanged = await updateBusiness(orm.em.fork(), context, {
+    const unchanged = await updateBusiness(database.em(), context, {
       id: businessId,
       rateLimits: { perMinute: 60, perHour: 600 },
     });
     expect(unchanged.version).toBe(2n);
-    const error = await updateBusiness(orm.em.fork(), context, {
+    const error = await updateBusiness(database.em(), context, {
       id: businessId,
       ipAllowlist: ['10.0.0.300'],
       rateLimits: { perMinute: 0, perHour: 10 },

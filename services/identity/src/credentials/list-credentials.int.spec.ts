@@ -1,7 +1,6 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createTestDatabase, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase } from '@corridor/testing';
 import { createBusiness } from '../businesses/create-business.js';
 import type { IdentityContext } from '../context.js';
 import { identityDatabase } from '../database.js';
@@ -11,8 +10,7 @@ import { loadSigningKey, type ActiveSigningKey } from '../tokens/signing-keys.js
 import { createCredential, getCredential, listCredentials, revokeCredential } from './manage-credentials.js';
 
 describe('identity: listing credentials and when they were last used (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('identity', identityDatabase);
   let key: ActiveSigningKey;
   const secrets = new IdentitySecrets('l'.repeat(64));
   const start = new Date('2026-11-28T09:00:00.000Z');
@@ -28,47 +26,40 @@ describe('identity: listing credentials and when they were last used (real Postg
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('identity_list_credentials');
-    orm = await openMigratedDatabase(identityDatabase(db.url));
-    key = await loadSigningKey(orm, secrets, clock);
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await db.drop();
+    key = await loadSigningKey(database.orm, secrets, clock);
   });
 
   it("lists a business's credentials newest first in cursor pages, revoked ones too, never another's", async () => {
-    const businessId = (await createBusiness(orm.em.fork(), context, { name: 'Lister' })).id;
-    const other = (await createBusiness(orm.em.fork(), context, { name: 'Other' })).id;
-    await createCredential(orm.em.fork(), context, secrets, { businessId: other, bundles: [], scopes: [] });
+    const businessId = (await createBusiness(database.em(), context, { name: 'Lister' })).id;
+    const other = (await createBusiness(database.em(), context, { name: 'Other' })).id;
+    await createCredential(database.em(), context, secrets, { businessId: other, bundles: [], scopes: [] });
     const made: string[] = [];
     for (let n = 0; n < 5; n++) {
       now = new Date(start.getTime() + n * 1_000);
-      const { credential } = await createCredential(orm.em.fork(), context, secrets, {
+      const { credential } = await createCredential(database.em(), context, secrets, {
         businessId,
         bundles: [],
         scopes: [],
       });
       made.push(credential.clientId);
     }
-    await revokeCredential(orm.em.fork(), context, made[0] ?? '');
+    await revokeCredential(database.em(), context, made[0] ?? '');
 
-    const first = await listCredentials(orm.em.fork(), businessId, { cursor: '', limit: 2 });
+    const first = await listCredentials(database.em(), businessId, { cursor: '', limit: 2 });
     expect(first.credentials.map((c) => c.clientId)).toEqual([made[4], made[3]]);
-    const second = await listCredentials(orm.em.fork(), businessId, { cursor: first.page.nextCursor ?? '', limit: 2 });
+    const second = await listCredentials(database.em(), businessId, { cursor: first.page.nextCursor ?? '', limit: 2 });
     expect(second.credentials.map((c) => c.clientId)).toEqual([made[2], made[1]]);
-    const third = await listCredentials(orm.em.fork(), businessId, { cursor: second.page.nextCursor ?? '', limit: 2 });
+    const third = await listCredentials(database.em(), businessId, { cursor: second.page.nextCursor ?? '', limit: 2 });
     expect(third.credentials.map((c) => [c.clientId, c.revoked])).toEqual([[made[0], true]]);
     expect(third.page.nextCursor).toBeUndefined();
-    const back = await listCredentials(orm.em.fork(), businessId, {
+    const back = await listCredentials(database.em(), businessId, {
       cursor: third.page.previousCursor ?? '',
       limit: 2,
     });
     expect(back.credentials.map((c) => c.clientId)).toEqual([made[2], made[1]]);
 
     await expect(
-      listCredentials(orm.em.fork(), businessId, { cursor: 'bm90IGEgY3Vyc29y', limit: 2 }),
+      listCredentials(database.em(), businessId, { cursor: 'bm90IGEgY3Vyc29y', limit: 2 }),
     ).rejects.toMatchObject({
       status: Status.INVALID_ARGUMENT,
     });
@@ -76,22 +67,22 @@ describe('identity: listing credentials and when they were last used (real Postg
 
   it('IssueToken sets last_used_at, and writes it again only once it is a minute old', async () => {
     now = start;
-    const businessId = (await createBusiness(orm.em.fork(), context, { name: 'User' })).id;
-    const { credential, clientSecret } = await createCredential(orm.em.fork(), context, secrets, {
+    const businessId = (await createBusiness(database.em(), context, { name: 'User' })).id;
+    const { credential, clientSecret } = await createCredential(database.em(), context, secrets, {
       businessId,
       bundles: [],
       scopes: [],
     });
     expect(credential.lastUsedAt).toBeUndefined();
     const mint = () =>
-      issueToken(orm.em.fork(), secrets, key, tokens, {
+      issueToken(database.em(), secrets, key, tokens, {
         clientId: credential.clientId,
         clientSecret,
         scope: undefined,
         clientIp: '127.0.0.1',
       });
     const lastUsed = async () => {
-      const read = await getCredential(orm.em.fork(), credential.clientId);
+      const read = await getCredential(database.em(), credential.clientId);
       return read.lastUsedAt ? timestampDate(read.lastUsedAt) : undefined;
     };
 
@@ -105,7 +96,7 @@ describe('identity: listing credentials and when they were last used (real Postg
     now = new Date(start.getTime() + 75_000);
     await mint();
     expect(await lastUsed()).toEqual(now);
-    const listed = await listCredentials(orm.em.fork(), businessId, undefined);
+    const listed = await listCredentials(database.em(), businessId, undefined);
     expect(listed.credentials[0]?.lastUsedAt).toBeDefined();
   });
 });

@@ -1,7 +1,6 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { MemberRole, MemberStatus } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { MemberService } from '@corridor/contracts/corridor/identity/v1/member_service_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import {
   createClient,
   fromServiceError,
@@ -11,7 +10,7 @@ import {
   type RunningGrpcServer,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { createTestDatabase, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase } from '@corridor/testing';
 import { createBusiness } from '../businesses/create-business.js';
 import { identityDatabase } from '../database.js';
 import { IdentitySecrets } from '../secrets/identity-secrets.js';
@@ -20,8 +19,7 @@ import type { MembersContext } from './members-context.js';
 
 /** The gRPC edge as identity serves it: the wire types and the statuses with their reasons. */
 describe('identity: MemberService over gRPC (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('identity', identityDatabase);
   let server: RunningGrpcServer;
   let members: ClientOf<typeof MemberService>;
   const now = new Date('2026-11-28T15:00:00.000Z');
@@ -34,11 +32,9 @@ describe('identity: MemberService over gRPC (real PostgreSQL)', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('identity_member_grpc');
-    orm = await openMigratedDatabase(identityDatabase(db.url));
     server = await startGrpcServer({
       address: '127.0.0.1:0',
-      services: [memberServiceRegistration({ orm, context })],
+      services: [memberServiceRegistration({ orm: database.orm, context })],
       logger: createLogger('identity-member-grpc-spec', { level: 'silent' }),
     });
     members = createClient(MemberService, { address: `127.0.0.1:${server.port}` });
@@ -47,12 +43,10 @@ describe('identity: MemberService over gRPC (real PostgreSQL)', () => {
   afterAll(async () => {
     members.close();
     await server.shutdown(1_000);
-    await orm.close();
-    await db.drop();
   });
 
   it('invites, accepts and signs in across the wire; refusals carry their status and reason', async () => {
-    const business = await createBusiness(orm.em.fork(), context, { name: 'Wire Co' });
+    const business = await createBusiness(database.em(), context, { name: 'Wire Co' });
     const invited = await members.inviteMember({
       businessId: business.id,
       email: 'wire@example.com',

@@ -1,8 +1,7 @@
 import { MemberRole, MemberStatus } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { type DomainError, Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase, query } from '@corridor/testing';
 import { Secret, TOTP } from 'otpauth';
 import { listAudit } from '../audit/audit-log.js';
 import { createBusiness } from '../businesses/create-business.js';
@@ -22,8 +21,7 @@ const START = new Date('2026-11-28T10:00:00.000Z');
 const dateOf = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp) : undefined);
 
 describe('identity: dashboard members (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('identity', identityDatabase);
   let now = START;
   const context: MembersContext = {
     environment: 'sandbox',
@@ -32,7 +30,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
     secrets: new IdentitySecrets('m'.repeat(64)),
     dashboardUrl: 'http://dashboard.test',
   };
-  const em = () => orm.em.fork();
+  const em = () => database.em();
   let emails = 0;
   const newEmail = () => `Person${++emails}@Example.com`;
   const newBusiness = async (name = 'Acme') => (await createBusiness(em(), context, { name })).id;
@@ -57,15 +55,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       (error: unknown) => error as DomainError,
     );
 
-  beforeAll(async () => {
-    db = await createTestDatabase('identity_members');
-    orm = await openMigratedDatabase(identityDatabase(db.url));
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await db.drop();
-  });
+  beforeAll(async () => {});
 
   beforeEach(() => {
     now = START;
@@ -90,7 +80,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       expect(invitation.expiresAt).toEqual(new Date(START.getTime() + 72 * 3600_000));
 
       const [token] = await query<{ token_hash: Buffer; kind: string }>(
-        db.url,
+        database.url,
         'select token_hash, kind from member_token where member_id = $1',
         [invitation.member.id],
       );
@@ -108,9 +98,11 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
         password: PASSWORD,
       });
       expect(accepted).toMatchObject({ name: 'Grace Hopper', status: MemberStatus.ACTIVE });
-      const [row] = await query<{ password_hash: string }>(db.url, 'select password_hash from member where id = $1', [
-        accepted.id,
-      ]);
+      const [row] = await query<{ password_hash: string }>(
+        database.url,
+        'select password_hash from member where id = $1',
+        [accepted.id],
+      );
       expect(row?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 
       const again = await failure(
@@ -161,7 +153,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
         member: { id: second.member.id },
       });
       const mails = await query<{ recipient: string; text: string }>(
-        db.url,
+        database.url,
         'select recipient, text from mail where recipient = $1 order by created_at',
         [email.toLowerCase()],
       );
@@ -308,7 +300,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
         totpRequired: false,
       });
       const [row] = await query<{ failed_sign_ins: number }>(
-        db.url,
+        database.url,
         'select failed_sign_ins from member where id = $1',
         [member.id],
       );
@@ -325,7 +317,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       const code = (at: Date) => authenticator.generate({ timestamp: at.getTime() });
 
       const [sealed] = await query<{ totp_pending_secret: Buffer }>(
-        db.url,
+        database.url,
         'select totp_pending_secret from member where id = $1',
         [member.id],
       );
@@ -351,7 +343,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       );
       expect(badCode).toMatchObject({ status: Status.UNAUTHENTICATED, message: 'the two-factor code is wrong' });
       const [row] = await query<{ failed_sign_ins: number }>(
-        db.url,
+        database.url,
         'select failed_sign_ins from member where id = $1',
         [member.id],
       );
@@ -380,7 +372,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       const { resetToken } = await requestPasswordReset(em(), context, { email: member.email, address: '' });
       expect(resetToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const [mail] = await query<{ text: string }>(
-        db.url,
+        database.url,
         `select text from mail where recipient = $1 and subject like 'Reset%'`,
         [member.email],
       );
@@ -442,7 +434,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
       const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(refused?.reason).toMatchObject({ status: Status.FAILED_PRECONDITION, reason: 'LAST_OWNER' });
       const [owners] = await query<{ n: string }>(
-        db.url,
+        database.url,
         `select count(*) as n from member where business_id = $1 and role = 'owner' and status = 'active'`,
         [businessId],
       );

@@ -1,6 +1,5 @@
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { type DomainError, Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase, query } from '@corridor/testing';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { Secret, TOTP } from 'otpauth';
 import { createBusiness } from '../businesses/create-business.js';
@@ -18,8 +17,7 @@ const STEP = Math.floor(START.getTime() / 30_000);
 const seconds = (n: number) => new Date(START.getTime() + n * 1000);
 
 describe('identity: a TOTP code is accepted once (RFC 6238 §5.2, real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('identity', identityDatabase);
   let now = START;
   const context: MembersContext = {
     environment: 'sandbox',
@@ -28,7 +26,7 @@ describe('identity: a TOTP code is accepted once (RFC 6238 §5.2, real PostgreSQ
     secrets: new IdentitySecrets('t'.repeat(64)),
     dashboardUrl: 'http://dashboard.test',
   };
-  const em = () => orm.em.fork();
+  const em = () => database.em();
   let emails = 0;
 
   /** An active owner with TOTP set up (confirmed at `confirmedAt` with that step's code), and its authenticator; the clock back at START. */
@@ -65,7 +63,7 @@ describe('identity: a TOTP code is accepted once (RFC 6238 §5.2, real PostgreSQ
     );
   const stored = async (memberId: string) => {
     const [row] = await query<{ totp_last_step: string | null; failed_sign_ins: number }>(
-      db.url,
+      database.url,
       'select totp_last_step, failed_sign_ins from member where id = $1',
       [memberId],
     );
@@ -77,15 +75,7 @@ describe('identity: a TOTP code is accepted once (RFC 6238 §5.2, real PostgreSQ
     message: 'the two-factor code is wrong',
   };
 
-  beforeAll(async () => {
-    db = await createTestDatabase('identity_totp');
-    orm = await openMigratedDatabase(identityDatabase(db.url));
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await db.drop();
-  });
+  beforeAll(async () => {});
 
   beforeEach(() => {
     now = START;

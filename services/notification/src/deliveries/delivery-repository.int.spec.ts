@@ -1,20 +1,24 @@
-import { openMigratedDatabase, sql, type MikroORM } from '@corridor/db';
+import { sql } from '@corridor/db';
 import { keysetRead, numberedRead } from '@corridor/pagination';
-import { createTestDatabase, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { INTERRUPTED_MESSAGE, type Delivery } from './delivery.js';
-import { answer, insertDelivery, registerEndpoint, type TestEndpoint } from './delivery.fixtures.js';
+import {
+  answer,
+  insertDelivery,
+  registerEndpoint,
+  type TestEndpoint,
+} from '../../test/deliveries/delivery.fixtures.js';
 
 const secrets = new WebhookSecrets('r'.repeat(64));
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
 describe('delivery repository (decision 0010; real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
-  const em = () => orm.em.fork();
+  const database = integrationDatabase('notification', notificationDatabase);
+  const em = () => database.em();
   const deliveries = () => new DeliveryRepository(em());
   const registration = () => registerEndpoint(em(), secrets);
   const delivery = (endpoint: TestEndpoint, due?: Date) => insertDelivery(em(), endpoint, due);
@@ -23,14 +27,7 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
   const fail = (deliveryId: string) =>
     deliveries().recordAttempt({ deliveryId, trigger: 'scheduled', result: answer('failed'), now: new Date() });
 
-  beforeAll(async () => {
-    db = await createTestDatabase('notification_repository');
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await db?.drop();
-  });
+  beforeAll(async () => {});
 
   it('one delivery per (event, registration): a second insert of the same event is a no-op', async () => {
     const endpoint = await registration();

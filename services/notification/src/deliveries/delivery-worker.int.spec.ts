@@ -1,12 +1,11 @@
-import { openMigratedDatabase, sql, type MikroORM } from '@corridor/db';
+import { sql } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import {
   createTestCertificates,
-  createTestDatabase,
+  integrationDatabase,
   eventually,
   WebhookReceiver,
   type TestCertificates,
-  type TestDatabase,
 } from '@corridor/testing';
 import { notificationDatabase } from '../database.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
@@ -14,28 +13,29 @@ import { attemptClaimed, attemptDelivery, type DeliveryRuntime } from './attempt
 import { DeliveryRepository } from './delivery-repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { INTERRUPTED_MESSAGE, type Delivery } from './delivery.js';
-import { answer, insertDelivery, registerEndpoint, type TestEndpoint } from './delivery.fixtures.js';
+import {
+  answer,
+  insertDelivery,
+  registerEndpoint,
+  type TestEndpoint,
+} from '../../test/deliveries/delivery.fixtures.js';
 import { WebhookSender } from './send-webhook.js';
 
 const secrets = new WebhookSecrets('w'.repeat(64));
 const logger = createLogger('notification-test', { level: 'silent' });
 
 describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('notification', notificationDatabase);
   let certificates: TestCertificates;
   let receiver: WebhookReceiver;
-  const em = () => orm.em.fork();
+  const em = () => database.em();
 
   beforeAll(async () => {
-    [db, certificates] = await Promise.all([createTestDatabase('notification_worker'), createTestCertificates()]);
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
+    certificates = await createTestCertificates();
     receiver = await WebhookReceiver.start({ certificates });
   });
   afterAll(async () => {
     await receiver?.stop();
-    await orm?.close();
-    await db?.drop();
   });
 
   const deliveries = () => new DeliveryRepository(em());
@@ -75,7 +75,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       logger,
     };
     const worker = new DeliveryWorker({
-      orm,
+      orm: database.orm,
       runtime,
       concurrency: 4,
       perEndpoint: 2,
@@ -236,7 +236,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       oldPending,
     ]);
     const worker = new DeliveryWorker({
-      orm,
+      orm: database.orm,
       runtime: { sender, secrets, scheduleMs: [0], leaseMs: 10_000, now: () => new Date(), logger },
       concurrency: 1,
       perEndpoint: 1,

@@ -1,21 +1,20 @@
-import { openMigratedDatabase, sql, type MikroORM } from '@corridor/db';
+import { sql } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';
-import { createTestDatabase, eventually, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase, eventually } from '@corridor/testing';
 import { verifyWebhook } from '@corridor/webhook-signature';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { DeliveryRepository } from './delivery-repository.js';
-import { insertDelivery, registerEndpoint } from './delivery.fixtures.js';
+import { insertDelivery, registerEndpoint } from '../../test/deliveries/delivery.fixtures.js';
 import { listenDeliveries, parsePosition, recordListenAttempt } from './listen-api.js';
 
 const secrets = new WebhookSecrets('l'.repeat(64));
 
 /** Decision 0034: what `corridor listen` reads and reports, against real PostgreSQL. */
 describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
-  const em = () => orm.em.fork();
+  const database = integrationDatabase('notification', notificationDatabase);
+  const em = () => database.em();
   const context = (overrides: Partial<NotificationContext> = {}): NotificationContext => ({
     now: () => new Date(),
     environment: 'sandbox',
@@ -51,14 +50,7 @@ describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
     return error;
   };
 
-  beforeAll(async () => {
-    db = await createTestDatabase('notification_listen');
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await db?.drop();
-  });
+  beforeAll(async () => {});
 
   it('serves the business’s new deliveries oldest first, signed now, and nothing twice or of another business', async () => {
     const endpoint = await registerEndpoint(em(), secrets);

@@ -2,11 +2,10 @@ import { EventConsumer } from '@corridor/bus';
 import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
 import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { TransactionStatus, type Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import {
   createTestCertificates,
-  createTestDatabase,
+  integrationDatabase,
   createTopics,
   eventually,
   query,
@@ -14,7 +13,6 @@ import {
   uniqueSuffix,
   WebhookReceiver,
   type TestCertificates,
-  type TestDatabase,
 } from '@corridor/testing';
 import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
@@ -56,8 +54,7 @@ const secrets = new WebhookSecrets('c'.repeat(64));
 describe('collection and refund webhooks from the payments topic (seed 6.3; real PostgreSQL and Kafka)', () => {
   const prefix = `test-${uniqueSuffix()}.`;
   const paymentsTopic = topicName(prefix, 'payments');
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('notification', notificationDatabase);
   let certificates: TestCertificates;
   let receiver: WebhookReceiver;
   let producer: Producer;
@@ -65,8 +62,7 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
   let context: NotificationContext;
 
   beforeAll(async () => {
-    [db, certificates] = await Promise.all([createTestDatabase('notification_collections'), createTestCertificates()]);
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
+    certificates = await createTestCertificates();
     receiver = await WebhookReceiver.start({ certificates });
     await createTopics(webhookEventTopics(prefix), 1);
     producer = testKafka().producer();
@@ -75,7 +71,7 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
       kafka: testKafka(),
       groupId: `${prefix}notification`,
       topics: webhookEventTopics(prefix),
-      em: orm.em,
+      em: database.orm.em,
       handler: deliveriesFromEvents({ environment: 'sandbox', scheduleMs: [0, 60_000], now: () => new Date(), logger }),
       logger,
     });
@@ -100,13 +96,11 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
     await consumer?.stop();
     await producer?.disconnect();
     await receiver?.stop();
-    await orm?.close();
-    await db?.drop();
   });
 
   /** A business registered with the receiver's three URLs (kyc_url too, which these events must not use). */
   async function registeredBusiness(): Promise<{ businessId: string; endpointId: string }> {
-    const em = orm.em.fork();
+    const em = database.em();
     const [businessId, endpointId] = [randomUUID(), randomUUID()];
     const secret = generateSigningSecret();
     em.create(WebhookEndpoint, {
@@ -170,14 +164,14 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
 
   const deliveriesOf = (businessId: string) =>
     query<DeliveryRow>(
-      db.url,
+      database.url,
       `select event_id, event_type, destination, endpoint_id, body, status, mock
        from webhook_delivery where business_id = $1 order by created_at, event_type`,
       [businessId],
     );
 
   const processed = async (eventId: string) =>
-    (await query(db.url, 'select 1 from processed_event where event_id = $1', [eventId])).length === 1;
+    (await query(database.url, 'select 1 from processed_event where event_id = $1', [eventId])).length === 1;
 
   /** Waits for the business's deliveries made from events (not mocks), `count` of them. */
   const eventDeliveries = (businessId: string, count: number) =>
@@ -296,7 +290,7 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
 
     for (const [event, published] of Object.entries(real)) {
       const realBody = JSON.parse(rows.find((row) => row.event_id === published.id)?.body ?? '{}') as WebhookBody;
-      const { delivery } = await triggerMockWebhook(orm.em.fork(), context, businessId, {
+      const { delivery } = await triggerMockWebhook(database.em(), context, businessId, {
         event: EVENT_WORDS.toProto(event),
       });
       const [sent] = await receiver.waitFor((request) => request.webhookId === delivery?.id);

@@ -21,7 +21,14 @@ import {
   WEBHOOK_EVENTS,
   type WebhookEventType,
 } from './webhook-events.js';
-import { business, created, createdEvent, customer, later, updatedEvent } from './transaction-events.fixtures.js';
+import {
+  business,
+  created,
+  createdEvent,
+  customer,
+  later,
+  updatedEvent,
+} from '../../test/events/transaction-events.fixtures.js';
 
 /** €80.00 sent by Max Mustermann into the customer's EUR virtual account (created at its outcome). */
 function euroTransfer(status: TransactionStatus.SUCCESSFUL | TransactionStatus.FAILED): Transaction {

@@ -9,7 +9,14 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { renderEvent } from './render-event.js';
 import { mockWebhookData } from './webhook-events.js';
-import { business, created, createdEvent, customer, later, updatedEvent } from './transaction-events.fixtures.js';
+import {
+  business,
+  created,
+  createdEvent,
+  customer,
+  later,
+  updatedEvent,
+} from '../../test/events/transaction-events.fixtures.js';
 
 /** The collection webhooks of decision 0015's methods: what a crypto deposit and Interac add to `data`. */
 

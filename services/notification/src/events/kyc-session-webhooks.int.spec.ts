@@ -1,11 +1,10 @@
 import { EventConsumer } from '@corridor/bus';
 import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
 import type { KycSession } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import {
   createTestCertificates,
-  createTestDatabase,
+  integrationDatabase,
   createTopics,
   eventually,
   query,
@@ -13,7 +12,6 @@ import {
   uniqueSuffix,
   WebhookReceiver,
   type TestCertificates,
-  type TestDatabase,
 } from '@corridor/testing';
 import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
@@ -47,8 +45,7 @@ const secrets = new WebhookSecrets('k'.repeat(64));
 describe('merchant KYC session webhooks from the customer topic (seed 6.2; real PostgreSQL, Kafka, HTTPS receiver)', () => {
   const prefix = `test-${uniqueSuffix()}.`;
   const customerTopic = topicName(prefix, 'customer');
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('notification', notificationDatabase);
   let certificates: TestCertificates;
   let receiver: WebhookReceiver;
   let producer: Producer;
@@ -58,8 +55,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
   let context: NotificationContext;
 
   beforeAll(async () => {
-    [db, certificates] = await Promise.all([createTestDatabase('notification_kyc_sessions'), createTestCertificates()]);
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
+    certificates = await createTestCertificates();
     receiver = await WebhookReceiver.start({ certificates });
     await createTopics(webhookEventTopics(prefix), 1);
     producer = testKafka().producer();
@@ -69,7 +65,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
       kafka: testKafka(),
       groupId: `${prefix}notification`,
       topics: webhookEventTopics(prefix),
-      em: orm.em,
+      em: database.orm.em,
       handler: deliveriesFromEvents({ environment: 'sandbox', scheduleMs: [0, 60_000], now, logger }),
       logger,
     });
@@ -83,7 +79,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
     const runtime = { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 10_000, now, logger };
     // Deliveries are sent as in production: the worker claims what the consumer made due.
     worker = new DeliveryWorker({
-      orm,
+      orm: database.orm,
       runtime,
       concurrency: 4,
       perEndpoint: 4,
@@ -101,13 +97,11 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
     await sender?.close();
     await producer?.disconnect();
     await receiver?.stop();
-    await orm?.close();
-    await db?.drop();
   });
 
   /** A business registered with the receiver's URLs, kyc_url among them or not; the receiver checks its secret. */
   async function registeredBusiness(withKycUrl: boolean) {
-    const em = orm.em.fork();
+    const em = database.em();
     const [businessId, endpointId] = [randomUUID(), randomUUID()];
     const secret = generateSigningSecret();
     em.create(WebhookEndpoint, {
@@ -163,14 +157,14 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
 
   const deliveriesOf = (businessId: string) =>
     query<DeliveryRow>(
-      db.url,
+      database.url,
       `select event_id, event_type, destination, endpoint_id, body, status
        from webhook_delivery where business_id = $1 order by created_at, event_type`,
       [businessId],
     );
 
   const processed = async (eventId: string) =>
-    (await query(db.url, 'select 1 from processed_event where event_id = $1', [eventId])).length === 1;
+    (await query(database.url, 'select 1 from processed_event where event_id = $1', [eventId])).length === 1;
 
   const receivedAt = (path: string) => receiver.requests.filter((request) => request.path === path);
 
@@ -257,7 +251,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
     await eventually(async () => expect(await processed(before.id)).toBe(true), 60_000);
 
     const kycUrl = receiver.url(`/kyc-added/${endpointId}`);
-    const updated = await updateWebhook(orm.em.fork(), context, businessId, {
+    const updated = await updateWebhook(database.em(), context, businessId, {
       webhookId: endpointId,
       kycUrlChange: { case: 'kycUrl', value: kycUrl },
     });

@@ -14,7 +14,7 @@ import {
 } from './kyc-session-webhooks.js';
 import { renderEvent } from './render-event.js';
 import { destinationOf, mockWebhookData, webhookBody, WEBHOOK_EVENTS } from './webhook-events.js';
-import { business, created, later } from './transaction-events.fixtures.js';
+import { business, created, later } from '../../test/events/transaction-events.fixtures.js';
 
 const COMPLETED_FIELDS = [
   'session_id',

@@ -8,18 +8,9 @@ import {
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import { payoutJson, type PayoutStatusWord } from '@corridor/payments-json';
-import {
-  createTestDatabase,
-  createTopics,
-  eventually,
-  query,
-  testKafka,
-  uniqueSuffix,
-  type TestDatabase,
-} from '@corridor/testing';
+import { integrationDatabase, createTopics, eventually, query, testKafka, uniqueSuffix } from '@corridor/testing';
 import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
@@ -48,14 +39,11 @@ const logger = createLogger('notification-test', {
 describe('payout webhooks from the payments topic (decision 0013; real PostgreSQL and Kafka)', () => {
   const prefix = `test-${uniqueSuffix()}.`;
   const paymentsTopic = topicName(prefix, 'payments');
-  let db: TestDatabase;
-  let orm: MikroORM;
+  const database = integrationDatabase('notification', notificationDatabase);
   let producer: Producer;
   let consumer: EventConsumer;
 
   beforeAll(async () => {
-    db = await createTestDatabase('notification_payouts');
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
     // The topics notification subscribes to, as bootstrap builds them: payments among them.
     await createTopics(webhookEventTopics(prefix), 1);
     producer = testKafka().producer();
@@ -64,7 +52,7 @@ describe('payout webhooks from the payments topic (decision 0013; real PostgreSQ
       kafka: testKafka(),
       groupId: `${prefix}notification`,
       topics: webhookEventTopics(prefix),
-      em: orm.em,
+      em: database.orm.em,
       handler: deliveriesFromEvents({ environment: 'sandbox', scheduleMs: [0, 60_000], now: () => new Date(), logger }),
       logger,
     });
@@ -74,13 +62,11 @@ describe('payout webhooks from the payments topic (decision 0013; real PostgreSQ
   afterAll(async () => {
     await consumer?.stop();
     await producer?.disconnect();
-    await orm?.close();
-    await db?.drop();
   });
 
   /** A business registered with distinct collection and payout URLs; returns its ids. */
   async function registeredBusiness(): Promise<{ businessId: string; endpointId: string }> {
-    const em = orm.em.fork();
+    const em = database.em();
     const [businessId, endpointId] = [randomUUID(), randomUUID()];
     em.create(WebhookEndpoint, {
       id: endpointId,
@@ -128,14 +114,14 @@ describe('payout webhooks from the payments topic (decision 0013; real PostgreSQ
 
   const deliveriesOf = (businessId: string) =>
     query<DeliveryRow>(
-      db.url,
+      database.url,
       `select event_id, event_type, destination, endpoint_id, body, status, attempt_count
        from webhook_delivery where business_id = $1 order by created_at, event_type`,
       [businessId],
     );
 
   const processed = async (eventId: string) =>
-    (await query(db.url, 'select 1 from processed_event where event_id = $1', [eventId])).length === 1;
+    (await query(database.url, 'select 1 from processed_event where event_id = $1', [eventId])).length === 1;
 
   it('each state change of a payout becomes one payout.<status> delivery to payout_url with the payout as its body', async () => {
     const { businessId, endpointId } = await registeredBusiness();

@@ -13,7 +13,7 @@ import { PAYOUT_STATUS_WORDS, payoutJson, type PayoutStatusWord } from '@corrido
 import { PAYOUT_EVENTS } from './payout-webhooks.js';
 import { renderEvent } from './render-event.js';
 import { destinationOf, mockWebhookData, webhookBody, WEBHOOK_EVENTS } from './webhook-events.js';
-import { business, created, createdEvent, later, updatedEvent } from './transaction-events.fixtures.js';
+import { business, created, createdEvent, later, updatedEvent } from '../../test/events/transaction-events.fixtures.js';
 
 const PAYOUT_STATUS: Record<PayoutStatusWord, [PayoutStatus, TransactionStatus]> = {
   pending: [PayoutStatus.PENDING, TransactionStatus.PENDING],

@@ -1,7 +1,6 @@
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { DomainError, Status } from '@corridor/grpc';
 import type { ResolvedAddress } from '@corridor/ssrf-guard';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase, query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
@@ -77,19 +76,10 @@ async function failure(call: Promise<unknown>): Promise<DomainError> {
 }
 
 describe('notification: webhook configuration (real PostgreSQL, injected DNS)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
-  const em = () => orm.em.fork();
+  const database = integrationDatabase('notification', notificationDatabase);
+  const em = () => database.em();
 
-  beforeAll(async () => {
-    db = await createTestDatabase('notification');
-    orm = await openMigratedDatabase(notificationDatabase(db.url));
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await db.drop();
-  });
+  beforeAll(async () => {});
 
   beforeEach(() => {
     clock = now;
@@ -115,7 +105,7 @@ describe('notification: webhook configuration (real PostgreSQL, injected DNS)', 
       signing_secret_sealed: Buffer;
       signing_secret_last4: string;
     }>(
-      db.url,
+      database.url,
       'select business_id, kyc_url, signing_secret_sealed, signing_secret_last4 from webhook_endpoint where id = $1',
       [webhook.id],
     );
@@ -151,7 +141,7 @@ describe('notification: webhook configuration (real PostgreSQL, injected DNS)', 
       reason: 'WEBHOOK_ALREADY_REGISTERED',
       message: `this business already has webhook configuration ${first.id}; change it with PUT /api/external/webhook/${first.id}`,
     });
-    const rows = await query(db.url, 'select id from webhook_endpoint where business_id = $1', [businessId]);
+    const rows = await query(database.url, 'select id from webhook_endpoint where business_id = $1', [businessId]);
     expect(rows).toEqual([{ id: first.id }]);
   });
 
@@ -189,7 +179,7 @@ describe('notification: webhook configuration (real PostgreSQL, injected DNS)', 
         message: expect.stringContaining(`webhook configuration ${won[0]?.id};`),
       });
     }
-    const rows = await query(db.url, 'select id from webhook_endpoint where business_id = $1', [businessId]);
+    const rows = await query(database.url, 'select id from webhook_endpoint where business_id = $1', [businessId]);
     expect(rows).toEqual([{ id: won[0]?.id }]);
   });
 
@@ -222,9 +212,11 @@ describe('notification: webhook configuration (real PostgreSQL, injected DNS)', 
 
     const cleared = await updateWebhook(em(), context, businessId, change(registered.id, { kyc_url: null }));
     expect(cleared).toMatchObject({ kycUrl: '', payoutUrl: 'https://hooks.example.com/corridor/payouts' });
-    const rows = await query(db.url, 'select collection_url, payout_url, kyc_url from webhook_endpoint where id = $1', [
-      registered.id,
-    ]);
+    const rows = await query(
+      database.url,
+      'select collection_url, payout_url, kyc_url from webhook_endpoint where id = $1',
+      [registered.id],
+    );
     expect(rows).toEqual([
       { collection_url: URLS.collection_url, payout_url: 'https://hooks.example.com/corridor/payouts', kyc_url: null },
     ]);
@@ -250,7 +242,7 @@ describe('notification: webhook configuration (real PostgreSQL, injected DNS)', 
       message: expect.stringMatching(/^collection_url /),
     });
     expect(Object.keys(error.fieldErrors ?? {})).toEqual(['collection_url', 'payout_url']);
-    const rows = await query(db.url, 'select id from webhook_endpoint where collection_url = $1', ['']);
+    const rows = await query(database.url, 'select id from webhook_endpoint where collection_url = $1', ['']);
     expect(rows).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { generateSigningSecret, lastFour, type WebhookSecrets } from '../secrets/webhook-secrets.js';
-import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
-import { DeliveryRepository } from './delivery-repository.js';
-import type { AttemptResult } from './send-webhook.js';
+import { generateSigningSecret, lastFour, type WebhookSecrets } from '../../src/secrets/webhook-secrets.js';
+import { WebhookEndpoint } from '../../src/webhooks/webhook-endpoint.entity.js';
+import { DeliveryRepository } from '../../src/deliveries/delivery-repository.js';
+import type { AttemptResult } from '../../src/deliveries/send-webhook.js';
 
 /** What the delivery specs share: a registration, a due delivery of it, an attempt's answer. */
 

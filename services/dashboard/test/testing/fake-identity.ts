@@ -10,7 +10,7 @@ import {
   type CallerContext,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import type { PageClients } from '../clients.js';
+import type { PageClients } from '../../src/clients.js';
 
 /**
  * identity's IdentityService and MemberService as one real gRPC server on loopback, answering from a

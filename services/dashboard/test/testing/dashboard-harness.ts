@@ -10,12 +10,12 @@ import { DomainError, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
 import { startFakeGrpcService } from '@corridor/testing';
 import { createClient, type RedisClientType } from 'redis';
-import { dashboardApp } from '../app.js';
-import type { DashboardDependencies } from '../dependencies.js';
-import { DashboardCookies } from '../http/cookies.js';
-import type { Environment } from '../members/roles.js';
-import { SessionStore, type Clock } from '../sessions/session-store.js';
-import { SignInAddressLimit } from '../sign-in/address-limit.js';
+import { dashboardApp } from '../../src/app.js';
+import type { DashboardDependencies } from '../../src/dependencies.js';
+import { DashboardCookies } from '../../src/http/cookies.js';
+import type { Environment } from '../../src/members/roles.js';
+import { SessionStore, type Clock } from '../../src/sessions/session-store.js';
+import { SignInAddressLimit } from '../../src/sign-in/address-limit.js';
 import { PASSWORD, TOTP_CODE, startFakeIdentity, type FakeIdentity } from './fake-identity.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
