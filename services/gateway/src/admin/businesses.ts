@@ -1,15 +1,15 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { z } from '@corridor/config';
 import type { Business } from '@corridor/contracts/corridor/identity/v1/business_pb';
-import type { JsonSchema } from '../openapi/json-schema.js';
-import { ref } from '../openapi/json-schema.js';
+import type { JsonSchema } from '../http/json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { readBody } from '../http/input.js';
 import { pathParam } from '../http/path-params.js';
 import { CACHE_UNAVAILABLE, forgetBeforeChange, pushToCache } from './cache-push.js';
 import { uint32 } from './fields.js';
 import { NO_SUCH_BUSINESS } from './path-ids.js';
 import { jsonSchemaOf } from './json-schema.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
+import { isoOrNull } from '../floor/times.js';
 
 /** Platform businesses (DESIGN.md admin API), served by identity; identity checks every value. */
 
@@ -63,7 +63,7 @@ export function businessJson(business: Business) {
     ip_allowlist: business.ipAllowlist,
     rate_limits: { per_minute: business.rateLimits?.perMinute ?? 0, per_hour: business.rateLimits?.perHour ?? 0 },
     environment: business.environment,
-    created_at: business.createdAt ? timestampDate(business.createdAt).toISOString() : null,
+    created_at: isoOrNull(business.createdAt),
   };
 }
 

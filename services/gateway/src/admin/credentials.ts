@@ -1,16 +1,16 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { z } from '@corridor/config';
 import type { Credential } from '@corridor/contracts/corridor/identity/v1/credential_pb';
 import { ALL_SCOPES } from '@corridor/scopes';
 import type { HeadersObject } from 'openapi3-ts/oas31';
-import type { JsonSchema } from '../openapi/json-schema.js';
-import { ref } from '../openapi/json-schema.js';
+import type { JsonSchema } from '../http/json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { readBody } from '../http/input.js';
 import { pathParam } from '../http/path-params.js';
 import { CACHE_UNAVAILABLE, forgetBeforeChange, pushToCache } from './cache-push.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { NO_SUCH_BUSINESS } from './path-ids.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
+import { isoOrNull } from '../floor/times.js';
 
 /** Create / rotate / revoke client credentials (DESIGN.md admin API; seed part 5), served by identity. */
 
@@ -35,8 +35,8 @@ export function credentialJson(credential: Credential, clientSecret?: string) {
     business_id: credential.businessId,
     scopes: credential.scopes,
     revoked: credential.revoked,
-    created_at: credential.createdAt ? timestampDate(credential.createdAt).toISOString() : null,
-    rotated_at: credential.rotatedAt ? timestampDate(credential.rotatedAt).toISOString() : null,
+    created_at: isoOrNull(credential.createdAt),
+    rotated_at: isoOrNull(credential.rotatedAt),
   };
 }
 

@@ -1,6 +1,6 @@
 import { MAX_PAGE_NUMBER } from '@corridor/pagination';
-import type { JsonSchema } from '../openapi/json-schema.js';
-import { ref } from '../openapi/json-schema.js';
+import type { JsonSchema } from '../http/json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { readInput } from '../public/customers/input.js';
@@ -8,10 +8,10 @@ import { readWordParameter } from '../public/customers/vocabulary.js';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from '../public/customers/fields.js';
 import { adminCustomerJson, auditEntryJson, present } from '../public/customers/render.js';
 import { customerResponseComponents } from '../public/customers/response-schemas.js';
-import { itemRange } from '../public/pages/numbered-page.js';
-import { queryOf, readPage, readQuery, refuseProblems, type QueryProblems } from '../public/pages/page-query.js';
+import { itemRange } from '../floor/pages/numbered-page.js';
+import { queryOf, readPage, readQuery, refuseProblems, type QueryProblems } from '../floor/pages/page-query.js';
 import { pathParam } from '../http/path-params.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
 
 /**
  * The back office's customer review (decision 0008 "Review"): the queue, one customer of any

@@ -7,16 +7,15 @@ import {
 import { HttpError } from '../http/errors.js';
 import { readQuery } from '../http/input.js';
 import { pathParam } from '../http/path-params.js';
-import { zodOpenApi } from '../openapi/zod-schemas.js';
-import { cursorEnvelope, cursorList, listLocationOf } from '../public/pages/cursor-page.js';
-import { queryOf } from '../public/pages/page-query.js';
-import { wordOf } from '../public/payments/fields.js';
+import { zodOpenApi } from '../floor/zod-schemas.js';
+import { cursorEnvelope, cursorList, listLocationOf } from '../floor/pages/cursor-page.js';
+import { queryOf } from '../floor/pages/page-query.js';
+import { pageCursor, perPage, wordOf } from '../floor/fields.js';
 import { present } from '../public/payments/render.js';
-import { pageCursor, perPage } from '../public/payments/request-schemas.js';
 import { protoVocabulary } from '../public/payments/vocabulary.js';
-import { uuidOfPath } from './path-ids.js';
-import { iso } from './rates-and-fees.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import { uuidOfPath } from '../floor/path-ids.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
+import { iso, isoOrNull } from '../floor/times.js';
 
 /**
  * The consumers' dead letters (decision 0023): messages notification's or payments' consumer could
@@ -121,9 +120,6 @@ export const DeadLetterListQuery = z.strictObject({
   per_page: perPage('dead letters'),
 });
 
-const nullableIso = (timestamp: Parameters<typeof iso>[0], what: string) =>
-  timestamp === undefined ? null : iso(timestamp, what);
-
 const base64Of = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 export function deadLetterItemJson(deadLetter: DeadLetter, service: DeadLetterServiceName) {
@@ -137,11 +133,11 @@ export function deadLetterItemJson(deadLetter: DeadLetter, service: DeadLetterSe
     status: DEAD_LETTER_STATUSES.toWord(deadLetter.status, 'dead letter status'),
     error: deadLetter.error,
     value_size: deadLetter.valueSize,
-    received_at: iso(deadLetter.receivedAt, 'received_at'),
+    received_at: iso(present(deadLetter.receivedAt, 'received_at')),
     retry_count: deadLetter.retryCount,
-    last_retried_at: nullableIso(deadLetter.lastRetriedAt, 'last_retried_at'),
+    last_retried_at: isoOrNull(deadLetter.lastRetriedAt),
     last_retry_error: deadLetter.lastRetryError || null,
-    resolved_at: nullableIso(deadLetter.resolvedAt, 'resolved_at'),
+    resolved_at: isoOrNull(deadLetter.resolvedAt),
     event_id: deadLetter.eventId || null,
   };
 }

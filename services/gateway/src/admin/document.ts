@@ -2,7 +2,7 @@ import type { ComponentsObject, OpenAPIObject, OperationObject, PathsObject } fr
 import { assembleDocument } from '../openapi/assemble.js';
 import { components } from '../openapi/components.js';
 import { errorResponse, requestIdHeader, routeErrors } from '../openapi/error-responses.js';
-import { ref } from '../openapi/json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { pathParameters, routeOperation } from '../openapi/operation.js';
 import { livenessPath, openApiDocumentSchema } from '../openapi/unauthenticated-paths.js';
 import { businessSchemaComponents } from './businesses.js';
@@ -11,7 +11,8 @@ import { customerReviewSchemaComponents } from './customers.js';
 import { deadLetterSchemaComponents } from './dead-letters.js';
 import { memberSchemaComponents } from './members.js';
 import { adminMoneySchemaComponents } from './json-schema.js';
-import { ADMIN_ROUTES, type AdminRoute } from './routes.js';
+import { ADMIN_ROUTES } from './routes.js';
+import type { AdminRoute } from '../floor/route-context.js';
 
 /** Served on the admin listener only, behind the admin token like every admin route (decision 0021). */
 export const ADMIN_DOCUMENT_PATH = '/openapi.json';

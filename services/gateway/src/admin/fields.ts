@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { shown, typeProblem } from '../public/payments/fields.js';
+import { shown, typeProblem } from '../floor/fields.js';
 
 /**
  * The typed fields of the admin bodies (decision 0021): only what building the service's request

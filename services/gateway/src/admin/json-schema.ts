@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../openapi/json-schema.js';
-import { zodOpenApi } from '../openapi/zod-schemas.js';
+import type { JsonSchema } from '../http/json-schema.js';
+import { zodOpenApi } from '../floor/zod-schemas.js';
 import { ADMIN_MONEY_COMPONENTS } from './money-schemas.js';
 
 const converted = zodOpenApi(ADMIN_MONEY_COMPONENTS);

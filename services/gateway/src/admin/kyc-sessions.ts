@@ -4,11 +4,11 @@ import { jsonSchemaOf as kycJsonSchemaOf } from '../public/kyc-sessions/json-sch
 import { kycSessionOf } from '../public/kyc-sessions/render.js';
 import { kycResultRecordedBody } from '../public/kyc-sessions/responses.js';
 import { KYC_REJECTION_TYPES, KYC_RESULTS } from '../public/kyc-sessions/vocabulary.js';
-import { printableText, wordOf } from '../public/payments/fields.js';
+import { printableText, wordOf } from '../floor/fields.js';
 import { readBody } from '../http/input.js';
 import { jsonSchemaOf } from './json-schema.js';
-import { uuidOfPath } from './path-ids.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import { uuidOfPath } from '../floor/path-ids.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
 
 /**
  * The identity provider's verdict on a merchant KYC session (DESIGN.md admin API, decision 0016).

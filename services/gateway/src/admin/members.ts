@@ -2,16 +2,15 @@ import { z } from '@corridor/config';
 import { MemberRoleSchema, MemberStatusSchema, type Member } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { readBody, readQuery } from '../http/input.js';
 import { pathParam } from '../http/path-params.js';
-import { zodOpenApi } from '../openapi/zod-schemas.js';
-import { cursorEnvelope, cursorList, listLocationOf } from '../public/pages/cursor-page.js';
-import { queryOf } from '../public/pages/page-query.js';
-import { wordOf } from '../public/payments/fields.js';
+import { zodOpenApi } from '../floor/zod-schemas.js';
+import { cursorEnvelope, cursorList, listLocationOf } from '../floor/pages/cursor-page.js';
+import { queryOf } from '../floor/pages/page-query.js';
+import { pageCursor, perPage, wordOf } from '../floor/fields.js';
 import { present } from '../public/payments/render.js';
-import { pageCursor, perPage } from '../public/payments/request-schemas.js';
 import { protoVocabulary } from '../public/payments/vocabulary.js';
 import { NO_SUCH_BUSINESS } from './path-ids.js';
-import { iso } from './rates-and-fees.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
+import { iso, isoOrNull } from '../floor/times.js';
 
 /**
  * A business's dashboard members (decision 0028), served by identity's MemberService: the back
@@ -71,8 +70,8 @@ export function memberJson(member: Member) {
     role: MEMBER_ROLES.toWord(member.role, 'member role'),
     status: MEMBER_STATUSES.toWord(member.status, 'member status'),
     totp_enabled: member.totpEnabled,
-    created_at: iso(member.createdAt, 'created_at'),
-    last_sign_in_at: member.lastSignInAt ? iso(member.lastSignInAt, 'last_sign_in_at') : null,
+    created_at: iso(present(member.createdAt, 'created_at')),
+    last_sign_in_at: isoOrNull(member.lastSignInAt),
   };
 }
 
@@ -88,7 +87,7 @@ async function inviteMember({ req, res, clients, call, dashboardUrl }: AdminRout
     .json({
       ...memberJson(present(answer.member, 'member')),
       invitation_url: answer.invitationToken ? `${dashboardUrl}/invitation/${answer.invitationToken}` : null,
-      expires_at: iso(answer.expiresAt, 'expires_at'),
+      expires_at: iso(present(answer.expiresAt, 'expires_at')),
     });
 }
 

@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { printableText, wordOf } from '../public/payments/fields.js';
+import { printableText, wordOf } from '../floor/fields.js';
 import { PAYMENT_COMPONENTS, Wallet } from '../public/payments/response-schemas.js';
 import { ADJUSTMENT_DIRECTIONS, FEE_OPERATIONS } from '../public/payments/vocabulary.js';
 import { minorUnits, presentString, serviceChecked, uint32 } from './fields.js';

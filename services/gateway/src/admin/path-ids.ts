@@ -1,17 +1,6 @@
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../http/errors.js';
-import { pathParam } from '../http/path-params.js';
-import type { AdminRouteContext } from './routes.js';
-
-/**
- * A resource id of the path: anything but a uuid names no resource, answered 404 as a missing one
- * is, before a service is asked (payments stores spreads and lists wallets under any id it is given).
- */
-export function uuidOfPath(req: AdminRouteContext['req'], name: string, notFound: (id: string) => HttpError): string {
-  const id = pathParam(req, name);
-  if (!isUuid(id)) throw notFound(id);
-  return id;
-}
+import type { AdminRouteContext } from '../floor/route-context.js';
+import { uuidOfPath } from '../floor/path-ids.js';
 
 export const businessNotFound = (id: string) => new HttpError(404, 'BUSINESS_NOT_FOUND', `no business ${id}`);
 

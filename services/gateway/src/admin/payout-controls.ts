@@ -1,11 +1,12 @@
 import { HttpError } from '../http/errors.js';
 import { pathParam } from '../http/path-params.js';
 import { readBody } from '../http/input.js';
-import { int64Of, nullableJsonIntegerOf } from '../public/payments/int64.js';
+import { int64Of, nullableJsonIntegerOf } from '../floor/int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { PayoutLimit, PayoutLimitBody, RailPayout } from './money-schemas.js';
-import { businessIdOfPath, NO_SUCH_BUSINESS, uuidOfPath } from './path-ids.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import { uuidOfPath } from '../floor/path-ids.js';
+import { businessIdOfPath, NO_SUCH_BUSINESS } from './path-ids.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
 
 /** The back office's payout controls (decision 0013): daily limits, and the sandbox rail's view of a payout. */
 

@@ -1,8 +1,7 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { FeeRule, MidRate } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { queryOf } from '../public/pages/page-query.js';
+import { queryOf } from '../floor/pages/page-query.js';
 import { readBody, readQuery } from '../http/input.js';
-import { int64Of, jsonIntegerOf, nullableJsonIntegerOf } from '../public/payments/int64.js';
+import { int64Of, jsonIntegerOf, nullableJsonIntegerOf } from '../floor/int64.js';
 import { present } from '../public/payments/render.js';
 import { FEE_OPERATIONS } from '../public/payments/vocabulary.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
@@ -19,15 +18,13 @@ import {
   Spread,
 } from './money-schemas.js';
 import { businessIdOfPath, NO_SUCH_BUSINESS } from './path-ids.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
+import { iso } from '../floor/times.js';
 
 /**
  * The back office's prices (decision 0011): mid-rates, each business's spread, the fee schedule.
  * Admin* calls name the business themselves; the caller metadata carries no business-id.
  */
-
-export const iso = (timestamp: Timestamp | undefined, what: string) =>
-  timestampDate(present(timestamp, what)).toISOString();
 
 function midRateJson(rate: MidRate) {
   return {
@@ -35,7 +32,7 @@ function midRateJson(rate: MidRate) {
     quote_currency: rate.quoteCurrency,
     rate: rate.rate,
     derived: rate.derived,
-    updated_at: iso(rate.updatedAt, 'updated_at'),
+    updated_at: iso(present(rate.updatedAt, 'updated_at')),
   };
 }
 
@@ -48,7 +45,7 @@ function feeRuleJson(rule: FeeRule) {
     percentage_bps: rule.percentageBps,
     minimum: nullableJsonIntegerOf(rule.minimum, 'minimum'),
     maximum: nullableJsonIntegerOf(rule.maximum, 'maximum'),
-    updated_at: iso(rule.updatedAt, 'updated_at'),
+    updated_at: iso(present(rule.updatedAt, 'updated_at')),
   };
 }
 

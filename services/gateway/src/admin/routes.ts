@@ -1,9 +1,4 @@
-import type { CallSettings } from '@corridor/grpc';
-import type { Logger } from '@corridor/logging';
-import type { Request, Response } from 'express';
-import type { AccessGuard } from '../auth/access-guard.js';
-import type { Clients } from '../clients.js';
-import type { DocumentedRoute } from '../http/route-table.js';
+import type { AdminRoute } from '../floor/route-context.js';
 import { BUSINESS_ROUTES } from './businesses.js';
 import { CREDENTIAL_ROUTES } from './credentials.js';
 import { CUSTOMER_REVIEW_ROUTES } from './customers.js';
@@ -13,23 +8,6 @@ import { MEMBER_ROUTES } from './members.js';
 import { PAYOUT_CONTROL_ROUTES } from './payout-controls.js';
 import { RATE_AND_FEE_ROUTES } from './rates-and-fees.js';
 import { WALLET_CONTROL_ROUTES } from './wallet-controls.js';
-
-export interface AdminRouteContext {
-  req: Request;
-  res: Response;
-  clients: Clients;
-  /** The gateways' shared view of what they enforce; admin changes are pushed to it (cache-push.ts). */
-  guard: AccessGuard;
-  logger: Logger;
-  /** The back office's request id and environment, and no business: Admin* calls name it themselves. */
-  call: CallSettings;
-  /** The dashboard's origin (DASHBOARD_URL), for the links the back office is answered with. */
-  dashboardUrl: string;
-}
-
-export interface AdminRoute extends DocumentedRoute {
-  handle(context: AdminRouteContext): Promise<void>;
-}
 
 /**
  * Every route of the admin listener (DESIGN.md "Admin API"), in one table: the router and the admin

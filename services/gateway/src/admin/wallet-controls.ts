@@ -1,15 +1,15 @@
 import type { AdminCheckLedgerResponse } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { ref } from '../openapi/json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { pathParam } from '../http/path-params.js';
 import { readBody } from '../http/input.js';
-import { int64Of, jsonIntegerOf } from '../public/payments/int64.js';
-import { transactionOf, walletJson } from '../public/payments/render.js';
+import { int64Of, jsonIntegerOf } from '../floor/int64.js';
+import { present, transactionOf, walletJson } from '../public/payments/render.js';
 import { ADJUSTMENT_DIRECTIONS } from '../public/payments/vocabulary.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { AdjustmentBody, LedgerCheck, WalletList } from './money-schemas.js';
 import { businessIdOfPath, NO_SUCH_BUSINESS } from './path-ids.js';
-import { iso } from './rates-and-fees.js';
-import type { AdminRoute, AdminRouteContext } from './routes.js';
+import type { AdminRoute, AdminRouteContext } from '../floor/route-context.js';
+import { iso } from '../floor/times.js';
 
 /** The back office's view of the money: wallets, audited adjustments, the ledger's invariants. */
 
@@ -22,7 +22,7 @@ function ledgerCheckJson(check: AdminCheckLedgerResponse) {
     violations: check.violations.map(({ rule, currency, account, detail }) => ({ rule, currency, account, detail })),
     accounts_checked: jsonIntegerOf(check.accountsChecked, 'accounts_checked'),
     transfers_checked: jsonIntegerOf(check.transfersChecked, 'transfers_checked'),
-    checked_at: iso(check.checkedAt, 'checked_at'),
+    checked_at: iso(present(check.checkedAt, 'checked_at')),
   };
 }
 

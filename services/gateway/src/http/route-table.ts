@@ -1,7 +1,7 @@
 import { recordHttpRoute } from '@corridor/telemetry/route';
 import type { RequestHandler } from 'express';
 import type { HeadersObject } from 'openapi3-ts/oas31';
-import type { JsonSchema } from '../openapi/json-schema.js';
+import type { JsonSchema } from './json-schema.js';
 import { HttpError } from './errors.js';
 
 /**

@@ -7,7 +7,7 @@ import type {
   TagObject,
 } from 'openapi3-ts/oas31';
 import type { DocumentedRoute } from '../http/route-table.js';
-import { refusingControlCharacters, schemasNamedBy } from './text-boundary.js';
+import { refusingControlCharacters, schemasNamedBy } from '../floor/text-boundary.js';
 
 /**
  * One way to build an OpenAPI document, for the public API and the admin API alike: a route table's

@@ -1,11 +1,12 @@
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts/oas31';
-import { PUBLIC_ROUTES, type PublicRoute } from '../public/routes.js';
+import { PUBLIC_ROUTES } from '../public/routes.js';
+import type { PublicRoute } from '../floor/route-context.js';
 import { assembleDocument, documentedOperations } from './assemble.js';
 import { components } from './components.js';
 import { authenticatedRouteErrors, rateLimitHeaders } from './error-responses.js';
-import { withExamples } from './examples.js';
+import { withExamples } from '../floor/examples.js';
 import { withIdempotencyKey } from './idempotency.js';
-import { ref } from './json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { pathParameters, routeOperation } from './operation.js';
 import { unauthenticatedPaths } from './unauthenticated-paths.js';
 

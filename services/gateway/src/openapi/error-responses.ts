@@ -1,5 +1,5 @@
 import type { HeadersObject, MediaTypeObject, ResponseObject, ResponsesObject, SchemaObject } from 'openapi3-ts/oas31';
-import { ref } from './json-schema.js';
+import { ref } from '../http/json-schema.js';
 import { LEGACY_API_KEY_CODE, TOKEN_CODES } from '../auth/authenticate.js';
 
 export const requestIdHeader: HeadersObject = { 'x-request-id': ref('headers', 'RequestId') };

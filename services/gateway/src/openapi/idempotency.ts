@@ -1,6 +1,6 @@
 import type { OperationObject, ReferenceObject, ResponseObject, ResponsesObject } from 'openapi3-ts/oas31';
 import { errorExample, errorResponses, requestIdHeader } from './error-responses.js';
-import { ref } from './json-schema.js';
+import { ref } from '../http/json-schema.js';
 
 /** What an Idempotency-Key can answer on a POST, beside the route's own reasons for the same status. */
 export const IDEMPOTENCY_ANSWERS: Readonly<Record<number, string>> = {

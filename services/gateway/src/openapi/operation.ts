@@ -10,9 +10,9 @@ import type {
 } from 'openapi3-ts/oas31';
 import type { DocumentedRoute, RouteResponse } from '../http/route-table.js';
 import { errorExample, requestIdHeader } from './error-responses.js';
-import { exampleOf } from './examples.js';
-import { ref } from './json-schema.js';
-import { refusingControlCharacters } from './text-boundary.js';
+import { exampleOf } from '../floor/examples.js';
+import { ref } from '../http/json-schema.js';
+import { refusingControlCharacters } from '../floor/text-boundary.js';
 
 type Schemas = Readonly<Record<string, SchemaObject | ReferenceObject>>;
 

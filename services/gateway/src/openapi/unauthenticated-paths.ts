@@ -8,7 +8,7 @@ import type {
   SchemaObject,
 } from 'openapi3-ts/oas31';
 import { queryBoundaryErrors, requestIdHeader } from './error-responses.js';
-import { ref } from './json-schema.js';
+import { ref } from '../http/json-schema.js';
 
 /** An OAuthError body narrowed to the `error` values one status can carry. */
 const oauthError = (...errors: string[]): SchemaObject => ({

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { PaymentRequestView } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { returnUrlWith } from '../http/return-url.js';
+import { escapeHtml, htmlPage, noticePage, pageTime, styleSource } from '../floor/html-page.js';
 
 /**
  * The payer's pages of a money request: plain HTML forms, no script. Every value is escaped; the
@@ -24,16 +23,11 @@ const STYLE = [
 /** Only this page's own stylesheet, its own form targets and a redirect to the business (https) run. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  `style-src ${styleSource(STYLE)}`,
   "form-action 'self' https:",
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text as HTML content or a quoted attribute value. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
 
 /** Minor units as the payer reads them: NGN 15,000.00 (every currency of money requests has 2 decimals). */
 export function formatAmount(amount: bigint, currency: string): string {
@@ -43,8 +37,6 @@ export function formatAmount(amount: bigint, currency: string): string {
   const cents = (units % 100n).toString().padStart(2, '0');
   return `${sign}${currency} ${whole}.${cents}`;
 }
-
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 const STATUS_TEXT: Record<string, string> = {
   PENDING: 'Awaiting your answer',
@@ -61,27 +53,10 @@ const statusText = (status: string) => STATUS_TEXT[status] ?? status;
 export const returnUrlOf = (view: PaymentRequestView): string | undefined =>
   returnUrlWith(view.redirectUrl, { transaction_id: view.transactionId, status: view.status.toUpperCase() });
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
-}
+const page = (title: string, body: string) => htmlPage(STYLE, title, body);
 
 function details(view: PaymentRequestView): string {
-  const expires = view.expiresAt ? `${DATE.format(timestampDate(view.expiresAt))} UTC` : '—';
+  const expires = view.expiresAt ? pageTime(view.expiresAt) : '—';
   return `<p><strong>${escapeHtml(view.businessName)}</strong> asks you to pay</p>
 <p class="amount">${escapeHtml(formatAmount(view.amount, view.currency))}</p>
 <dl>
@@ -127,19 +102,22 @@ export function notPendingPage(view: PaymentRequestView): string {
 }
 
 export const notFoundPage = () =>
-  page(
+  noticePage(
+    STYLE,
     'Payment request not found',
-    '<h1>Payment request not found</h1>\n<p>This payment link is not valid. Check the link you were sent, or ask whoever sent it for a new one.</p>',
+    'This payment link is not valid. Check the link you were sent, or ask whoever sent it for a new one.',
   );
 
 export const unavailablePage = () =>
-  page(
+  noticePage(
+    STYLE,
     'Please try again',
-    '<h1>Please try again</h1>\n<p>Payments could not be reached just now. Reload this page shortly to see where the request stands.</p>',
+    'Payments could not be reached just now. Reload this page shortly to see where the request stands.',
   );
 
 export const failurePage = () =>
-  page(
+  noticePage(
+    STYLE,
     'Something went wrong',
-    '<h1>Something went wrong</h1>\n<p>Your answer could not be recorded. Reload this page to see where the request stands.</p>',
+    'Your answer could not be recorded. Reload this page to see where the request stands.',
   );

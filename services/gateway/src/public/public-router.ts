@@ -7,7 +7,8 @@ import { jsonBody } from '../http/common.js';
 import { HttpError } from '../http/errors.js';
 import { expressPath } from '../http/route-table.js';
 import { idempotentCallSettings } from './idempotency-key.js';
-import { PUBLIC_ROUTES, type PublicRoute, type RouteContext } from './routes.js';
+import { PUBLIC_ROUTES } from './routes.js';
+import type { PublicRoute, RouteContext } from '../floor/route-context.js';
 
 /** Where the public API lives: every route of PUBLIC_ROUTES is under it, and the router is mounted there. */
 export const PUBLIC_API_PREFIX = '/api/external';

@@ -1,7 +1,7 @@
 import { ALL_SCOPES } from '@corridor/scopes';
 import type { WindowUsage } from '../auth/access-guard.js';
-import type { JsonSchema } from '../openapi/json-schema.js';
-import type { RouteContext } from './routes.js';
+import type { JsonSchema } from '../http/json-schema.js';
+import type { RouteContext } from '../floor/route-context.js';
 
 const window = (usage: WindowUsage) => ({
   limit: usage.limit,

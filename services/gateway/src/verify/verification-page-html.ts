@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { KycSessionView } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
-import { escapeHtml } from '../pay/payment-page-html.js';
+import { escapeHtml, htmlPage, noticePage, pageTime, styleSource } from '../floor/html-page.js';
 import {
   kindsCaptured,
   kindsNeeded,
@@ -43,7 +41,7 @@ export function contentSecurityPolicy(uploadOrigin: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
-    `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+    `style-src ${styleSource(STYLE)}`,
     `connect-src 'self' ${uploadOrigin}`,
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -51,26 +49,7 @@ export function contentSecurityPolicy(uploadOrigin: string): string {
   ].join('; ');
 }
 
-function page(title: string, body: string, attributes = ''): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main${attributes}>
-${body}
-</main>
-</body>
-</html>
-`;
-}
-
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const page = (title: string, body: string, mainAttributes = '') => htmlPage(STYLE, title, body, mainAttributes);
 
 const ASKED: Record<CaptureKind, { title: string; hint: string; accept: string; standIn: string }> = {
   document: {
@@ -163,7 +142,7 @@ ${returnLink(view)}`;
   }
   const needed = kindsNeeded(view);
   const captured = kindsCaptured(view);
-  const expires = view.expiresAt ? `${DATE.format(timestampDate(view.expiresAt))} UTC` : undefined;
+  const expires = view.expiresAt ? pageTime(view.expiresAt) : undefined;
   const body = [
     '<h1>Verify your identity</h1>',
     `<p><strong>${business}</strong> asks you to confirm who you are.</p>`,
@@ -179,16 +158,13 @@ ${returnLink(view)}`;
 }
 
 export const notFoundPage = () =>
-  page(
+  noticePage(
+    STYLE,
     'Verification not found',
-    '<h1>Verification not found</h1>\n<p>This verification link is not valid. Check the link you were sent, or ask whoever sent it for a new one.</p>',
+    'This verification link is not valid. Check the link you were sent, or ask whoever sent it for a new one.',
   );
 
 export const unavailablePage = () =>
-  page(
-    'Please try again',
-    '<h1>Please try again</h1>\n<p>Verification could not be reached just now. Reload this page shortly.</p>',
-  );
+  noticePage(STYLE, 'Please try again', 'Verification could not be reached just now. Reload this page shortly.');
 
-export const failurePage = () =>
-  page('Something went wrong', '<h1>Something went wrong</h1>\n<p>Reload this page to try again.</p>');
+export const failurePage = () => noticePage(STYLE, 'Something went wrong', 'Reload this page to try again.');

@@ -6,7 +6,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { jsonBody } from '../http/common.js';
 import { errorHandler, HttpError } from '../http/errors.js';
 import { present, uploadJson } from '../public/customers/render.js';
-import { text } from '../public/payments/fields.js';
+import { text } from '../floor/fields.js';
 import { readBody } from '../http/input.js';
 import {
   contentSecurityPolicy,

@@ -1,10 +1,10 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
   KycRequirement,
   KycSessionStatus,
   type KycSessionView,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { returnUrlWith } from '../http/return-url.js';
+import { isoOrNull } from '../floor/times.js';
 
 /**
  * What the verification page and its JSON endpoints say about a session (decision 0016), from
@@ -63,9 +63,6 @@ export function kindsCaptured(view: KycSessionView): CaptureKind[] {
 export const returnUrlOf = (view: KycSessionView): string | undefined =>
   returnUrlWith(view.redirectUrl, { session_id: view.sessionId, status: statusWordOf(view) });
 
-const iso = (timestamp: Timestamp | undefined): string | null =>
-  timestamp ? timestampDate(timestamp).toISOString() : null;
-
 /**
  * The session as the page's script reads it: what is needed, what is given, where it stands and
  * where to go back. No business id and no token: the person already holds the link.
@@ -81,9 +78,9 @@ export function verificationJson(view: KycSessionView) {
       kind: capture.kind,
       content_type: capture.contentType,
       size_bytes: Number(capture.sizeBytes),
-      captured_at: iso(capture.capturedAt),
+      captured_at: isoOrNull(capture.capturedAt),
     })),
-    expires_at: iso(view.expiresAt),
+    expires_at: isoOrNull(view.expiresAt),
     return_url: returnUrlOf(view) ?? null,
   };
 }

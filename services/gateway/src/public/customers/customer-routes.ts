@@ -1,11 +1,11 @@
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { readInput } from './input.js';
-import { pageRequestOf, queryOf } from '../pages/page-query.js';
+import { pageRequestOf, queryOf } from '../../floor/pages/page-query.js';
 import { parseCustomerListQuery } from './list-query.js';
 import { truncationHeaders, truncationResponseHeaders } from './list-truncation.js';
-import { listEnvelope } from '../pages/list-envelope.js';
-import { listLocationOf } from '../pages/cursor-page.js';
+import { listEnvelope } from '../../floor/pages/list-envelope.js';
+import { listLocationOf } from '../../floor/pages/cursor-page.js';
 import { pathParam } from '../../http/path-params.js';
 import { customerJson, present } from './render.js';
 import { createCustomerBody, kycDataBody, updateCustomerBody, upgradeBody } from './request-schemas.js';

@@ -1,5 +1,5 @@
 import { iso31661 } from 'iso-3166';
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../../http/json-schema.js';
 import {
   ACCOUNT_PURPOSES,
   ANNUAL_REVENUE_BANDS,
@@ -13,6 +13,7 @@ import {
   SOURCES_OF_FUNDS,
   VERIFICATION_STATUSES,
 } from './vocabulary.js';
+import { CUSTOMER_TYPES, type CustomerType } from '../../floor/customer-types.js';
 
 /**
  * The public vocabulary of customers and owners, as customer-kyb owns it
@@ -23,8 +24,7 @@ import {
  * customer-kyb's.
  */
 
-export const CUSTOMER_TYPES = ['individual', 'business'] as const;
-export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+export { CUSTOMER_TYPES, type CustomerType };
 export {
   ACCOUNT_PURPOSES,
   ANNUAL_REVENUE_BANDS,

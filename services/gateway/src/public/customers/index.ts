@@ -1,4 +1,4 @@
-import type { PublicRoute } from '../routes.js';
+import type { PublicRoute } from '../../floor/route-context.js';
 import { CUSTOMER_ROUTES } from './customer-routes.js';
 import { DOCUMENT_ROUTES } from './document-routes.js';
 import { INDIVIDUAL_FILE_ROUTES } from './individual-file-routes.js';

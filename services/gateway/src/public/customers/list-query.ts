@@ -11,7 +11,7 @@ import {
   refuseProblems,
   type PageQuery,
   type QueryProblems,
-} from '../pages/page-query.js';
+} from '../../floor/pages/page-query.js';
 import { readWordParameter } from './vocabulary.js';
 
 const PAGINATE_VALUES = new Map([

@@ -1,5 +1,5 @@
 import type { HeadersObject } from 'openapi3-ts/oas31';
-import { listUrl } from '../pages/numbered-page.js';
+import { listUrl } from '../../floor/pages/numbered-page.js';
 
 /**
  * The unpaginated customer list is capped (decision 0008); its body is the seed's `{message, data}`

@@ -1,4 +1,4 @@
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import {
   OwnerFileInputSchema,
   OwnerFileUploadInputSchema,

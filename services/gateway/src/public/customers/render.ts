@@ -1,5 +1,4 @@
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
   CustomerType as CustomerTypeValue,
   CustomerTypeSchema,
@@ -17,11 +16,9 @@ import {
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { CUSTOMER_FIELDS, OWNER_FIELDS, type CustomerType } from './fields.js';
 import { wordOf } from './vocabulary.js';
+import { isoOrNull } from '../../floor/times.js';
 
 /** The JSON answers of the customer routes (decision 0008 "Responses"), from customer-kyb's messages. */
-
-const iso = (timestamp: Timestamp | undefined): string | null =>
-  timestamp ? timestampDate(timestamp).toISOString() : null;
 
 /** Every field of the vocabulary, null unless the Struct holds it, then whatever else it holds. */
 function withEveryField(vocabulary: Readonly<Record<string, unknown>>, fields: JsonObject | undefined) {
@@ -34,7 +31,7 @@ export function fileJson(file: FileRef) {
     file_id: file.fileId,
     content_type: file.contentType,
     size_bytes: Number(file.sizeBytes),
-    uploaded_at: iso(file.uploadedAt),
+    uploaded_at: isoOrNull(file.uploadedAt),
   };
 }
 
@@ -52,8 +49,8 @@ export function ownerJson(owner: Owner) {
     admin_comments: owner.adminComments,
     id_document_front: fileInSlot(owner.idFiles, 'id_document_front'),
     id_document_back: fileInSlot(owner.idFiles, 'id_document_back'),
-    created_at: iso(owner.createdAt),
-    updated_at: iso(owner.updatedAt),
+    created_at: isoOrNull(owner.createdAt),
+    updated_at: isoOrNull(owner.updatedAt),
   };
 }
 
@@ -64,8 +61,8 @@ export function documentJson(document: KybDocument) {
     status: wordOf(ReviewStatusSchema, document.status, 'document status'),
     admin_comments: document.adminComments,
     file: document.file ? fileJson(document.file) : null,
-    created_at: iso(document.createdAt),
-    updated_at: iso(document.updatedAt),
+    created_at: isoOrNull(document.createdAt),
+    updated_at: isoOrNull(document.updatedAt),
   };
 }
 
@@ -100,9 +97,9 @@ export function customerJson(customer: Customer) {
   return {
     ...head,
     ...children,
-    created_at: iso(customer.createdAt),
-    updated_at: iso(customer.updatedAt),
-    submitted_at: iso(customer.submittedAt),
+    created_at: isoOrNull(customer.createdAt),
+    updated_at: isoOrNull(customer.updatedAt),
+    submitted_at: isoOrNull(customer.submittedAt),
   };
 }
 
@@ -118,7 +115,7 @@ export function uploadJson(upload: FileUpload) {
     upload_url: upload.uploadUrl,
     method: upload.method,
     headers: upload.headers,
-    expires_at: iso(upload.expiresAt),
+    expires_at: isoOrNull(upload.expiresAt),
     max_size_bytes: Number(upload.maxSizeBytes),
   };
 }
@@ -131,7 +128,7 @@ export function auditEntryJson(entry: AuditEntry) {
     actor: entry.actor,
     request_id: entry.requestId,
     changes: entry.changes ?? {},
-    occurred_at: iso(entry.occurredAt),
+    occurred_at: isoOrNull(entry.occurredAt),
   };
 }
 

@@ -1,6 +1,7 @@
 import { UPGRADE_KYB_SCOPE_FIELDS } from '@corridor/contracts/customer-words';
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import { ref } from '../../openapi/json-schema.js';
+import { EXAMPLE_IDS } from '../../floor/examples.js';
+import type { JsonSchema } from '../../http/json-schema.js';
+import { ref } from '../../http/json-schema.js';
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_TYPES,
@@ -21,18 +22,6 @@ import {
  * The bodies of the customer routes, as documentation: the gateway passes a body to customer-kyb
  * unchanged, and customer-kyb enforces these rules (and reports every problem at once, 422).
  */
-
-/*
- * Each body's example is what /docs "Try it out" sends: valid as written, its ids those of the
- * examples of the answers (a fresh sandbox's own ids replace them; test/e2e/openapi-examples sends each).
- */
-export const EXAMPLE_IDS = {
-  customer: '6c1d7a9e-52f0-4c8e-9d1a-3f6b2e8c0a11',
-  owner: '7e2f8b0a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
-  file: '9b4cad2e-3d5f-4a7b-9c1d-2e3f4a5b6c7d',
-  backFile: '9b4cad2e-5f7a-4b9c-8d3e-4f5a6b7c8d9e',
-  transaction: '3a7e9c2b-1d4f-4e6a-8b0c-5d2e7f9a1b3c',
-} as const;
 
 const exampleOwner = {
   first_name: 'Ada',

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import { ref } from '../../openapi/json-schema.js';
-import { listBodySchema, pageQueryProperties } from '../pages/list-envelope.js';
+import type { JsonSchema } from '../../http/json-schema.js';
+import { ref } from '../../http/json-schema.js';
+import { listBodySchema, pageQueryProperties } from '../../floor/pages/list-envelope.js';
 import {
   CUSTOMER_FIELDS,
   FILE_CONTENT_TYPES,

@@ -12,8 +12,8 @@ import {
 import { BODY_PATH, FieldProblems, firstProblemMessage, isJsonObject, NOT_RECOGNISED } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
 import { pathParam } from '../../http/path-params.js';
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { JsonSchema } from '../../http/json-schema.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { readInput } from './input.js';
 import { customerJson, present } from './render.js';
 import { createCustomerBody } from './request-schemas.js';

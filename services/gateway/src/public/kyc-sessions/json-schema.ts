@@ -1,4 +1,4 @@
-import { zodOpenApi } from '../../openapi/zod-schemas.js';
+import { zodOpenApi } from '../../floor/zod-schemas.js';
 import { KYC_SESSION_COMPONENTS } from './responses.js';
 
 /** The OpenAPI form of the KYC session routes' zod schemas, their components named once. */

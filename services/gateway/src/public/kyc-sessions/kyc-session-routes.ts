@@ -1,16 +1,15 @@
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../pages/page-query.js';
-import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import { cursorEnvelope, listLocationOf } from '../../floor/pages/cursor-page.js';
 import { readBody, readQuery } from '../../http/input.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { documentedKycSession, kycSessionOf, present, verificationUrlsOf } from './render.js';
 import { KycSessionBody, KycSessionListQuery } from './requests.js';
 import { kycSessionBody, kycSessionCancelledBody, kycSessionCreatedBody, KycSessionList } from './responses.js';
 import { KYC_REQUIREMENTS, KYC_SESSION_STATUSES } from './vocabulary.js';
-import { withExample } from '../../openapi/examples.js';
+import { withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** Merchant KYC sessions (seed 3.4, 6.2; decision 0016): create, list, read, cancel. Served by customer-kyb. */
 
@@ -20,9 +19,7 @@ const notFound = (id: string) => new HttpError(404, 'KYC_SESSION_NOT_FOUND', `no
 
 /** The path's id; not a uuid names no session: the same answer as one of another business. */
 function sessionIdOf(req: RouteContext['req']): string {
-  const id = pathParam(req, 'id');
-  if (!isUuid(id)) throw notFound(id);
-  return id;
+  return uuidOfPath(req, 'id', notFound);
 }
 
 async function createKycSession({ req, res, clients, call }: RouteContext): Promise<void> {

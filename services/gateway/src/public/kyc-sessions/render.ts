@@ -1,4 +1,3 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { z } from '@corridor/config';
 import {
   KycSessionStatus,
@@ -6,9 +5,10 @@ import {
   type KycSession as KycSessionMessage,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import type { Request } from 'express';
-import { jsonIntegerOf } from '../payments/int64.js';
+import { jsonIntegerOf } from '../../floor/int64.js';
 import { KycSession } from './responses.js';
 import { KYC_REJECTION_TYPES, KYC_REQUIREMENTS, KYC_RESULTS, KYC_SESSION_STATUSES } from './vocabulary.js';
+import { iso, isoOrNull } from '../../floor/times.js';
 
 /** The public JSON of customer-kyb's KycSession (decision 0016 "Session JSON"). */
 
@@ -17,9 +17,6 @@ export function present<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`customer-kyb returned no ${what}`);
   return value;
 }
-
-const iso = (timestamp: Timestamp | undefined, what: string) => timestampDate(present(timestamp, what)).toISOString();
-const isoOrNull = (timestamp: Timestamp | undefined) => (timestamp ? timestampDate(timestamp).toISOString() : null);
 
 /** A session's verification page for its token: the full URL the person opens. */
 export type VerificationUrlOf = (verificationToken: string) => string;
@@ -35,7 +32,7 @@ function captureJson(capture: KycCaptureMessage) {
     kind: capture.kind,
     content_type: capture.contentType,
     size_bytes: jsonIntegerOf(capture.sizeBytes, 'captures.size_bytes'),
-    captured_at: iso(capture.capturedAt, 'captures.captured_at'),
+    captured_at: iso(present(capture.capturedAt, 'captures.captured_at')),
   };
 }
 
@@ -59,9 +56,9 @@ export function kycSessionJson(session: KycSessionMessage, verificationUrlOf?: V
     verification_url: linked && verificationUrlOf ? verificationUrlOf(session.verificationToken) : null,
     redirect_url: session.redirectUrl ?? null,
     captures: session.captures.map(captureJson),
-    expires_at: iso(session.expiresAt, 'expires_at'),
-    created_at: iso(session.createdAt, 'created_at'),
-    updated_at: iso(session.updatedAt, 'updated_at'),
+    expires_at: iso(present(session.expiresAt, 'expires_at')),
+    created_at: iso(present(session.createdAt, 'created_at')),
+    updated_at: iso(present(session.updatedAt, 'updated_at')),
     submitted_at: isoOrNull(session.submittedAt),
     completed_at: isoOrNull(session.completedAt),
     expired_at: isoOrNull(session.expiredAt),

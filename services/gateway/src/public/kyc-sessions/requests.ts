@@ -1,7 +1,6 @@
 import { z } from '@corridor/config';
 import { describeJson } from '@corridor/validation';
-import { redirectUrl, shown, text, uuidField, wordOf } from '../payments/fields.js';
-import { pageCursor, perPage } from '../payments/request-schemas.js';
+import { pageCursor, perPage, redirectUrl, shown, text, uuidField, wordOf } from '../../floor/fields.js';
 import { KYC_REQUIREMENTS, KYC_SESSION_STATUSES } from './vocabulary.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from '@corridor/config';
-import { cursorList } from '../pages/cursor-page.js';
-import { successBody } from '../payments/response-schemas.js';
+import { cursorList } from '../../floor/pages/cursor-page.js';
+import { successBody } from '../../floor/success-body.js';
 import {
   CAPTURE_KINDS,
   KYC_REJECTION_TYPES,

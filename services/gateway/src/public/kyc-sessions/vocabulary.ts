@@ -5,7 +5,7 @@ import {
   KycResultSchema,
   KycSessionStatusSchema,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
-import { protoVocabulary, type ProtoVocabulary } from '../payments/vocabulary.js';
+import { protoVocabulary, type ProtoVocabulary } from '@corridor/grpc';
 
 /**
  * The public words of merchant KYC sessions (decision 0016), made from customer-kyb's proto enums,
@@ -13,20 +13,9 @@ import { protoVocabulary, type ProtoVocabulary } from '../payments/vocabulary.js
  * place where the JSON contract and the proto meet.
  */
 
-/** payments' vocabulary, with a defect named after the service that sent it. */
-function customerKybVocabulary<E extends number>(descriptor: GenEnum<E>): ProtoVocabulary<E> {
-  const vocabulary = protoVocabulary(descriptor, 'upper');
-  return {
-    ...vocabulary,
-    toWord(value, what) {
-      try {
-        return vocabulary.toWord(value, what);
-      } catch {
-        throw new RangeError(`customer-kyb sent ${what} ${value}, not a ${descriptor.typeName} word`);
-      }
-    },
-  };
-}
+/** A word of customer-kyb's enum; a value the gateway does not know is a defect named after it. */
+const customerKybVocabulary = <E extends number>(descriptor: GenEnum<E>): ProtoVocabulary<E> =>
+  protoVocabulary(descriptor, 'upper', 'customer-kyb');
 
 export const KYC_REQUIREMENTS = customerKybVocabulary(KycRequirementSchema);
 export const KYC_SESSION_STATUSES = customerKybVocabulary(KycSessionStatusSchema);

@@ -1,17 +1,16 @@
 import { z } from '@corridor/config';
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../pages/page-query.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
-import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
+import { cursorEnvelope, listLocationOf } from '../../floor/pages/cursor-page.js';
 import { readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { AccountLookupQuery, BankQuery, BeneficiaryListQuery } from './payout-requests.js';
 import { bankOf, beneficiaryOf, destinationOf } from './payout-render.js';
 import { Bank, Beneficiary, BeneficiaryList, PayoutDestination } from './payout-responses.js';
 import { present } from './render.js';
-import { successBody } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** Where a payout can go: the banks, an account's holder, the business's saved beneficiaries. */
 
@@ -55,9 +54,11 @@ async function listBeneficiaries({ req, res, clients, call }: RouteContext): Pro
 }
 
 async function getBeneficiary({ req, res, clients, call }: RouteContext): Promise<void> {
-  const id = pathParam(req, 'id');
-  // Not a uuid names no beneficiary: the same answer as one of another business.
-  if (!isUuid(id)) throw new HttpError(404, 'BENEFICIARY_NOT_FOUND', `no beneficiary ${id} in this business`);
+  const id = uuidOfPath(
+    req,
+    'id',
+    (id) => new HttpError(404, 'BENEFICIARY_NOT_FOUND', `no beneficiary ${id} in this business`),
+  );
   const { beneficiary } = await clients.payments.getBeneficiary({ beneficiaryId: id }, call);
   res.json({ message: 'beneficiary retrieved', data: beneficiaryOf(present(beneficiary, 'beneficiary')) });
 }

@@ -1,11 +1,12 @@
-import { queryOf } from '../pages/page-query.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
-import { int64Of } from './int64.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
+import { int64Of } from '../../floor/int64.js';
 import { readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { currencyJson, feeBreakdownJson, present, rateQuoteJson } from './render.js';
 import { FeesQuery, NoQuery, RatesQuery } from './request-schemas.js';
-import { Currency, FeeBreakdown, RateQuote, successBody } from './response-schemas.js';
+import { Currency, FeeBreakdown, RateQuote } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
 import { FEE_OPERATIONS } from './vocabulary.js';
 import { z } from '@corridor/config';
 

@@ -1,7 +1,8 @@
 import { z } from '@corridor/config';
 import { describeJson } from '@corridor/validation';
-import { currencyCode, positiveMinorUnits, redirectUrl, shown, text, uuidField, wordOf } from './fields.js';
-import { pageCursor, perPage, REFERENCE_MAX } from './request-schemas.js';
+import { pageCursor, perPage, redirectUrl, shown, text, uuidField, wordOf } from '../../floor/fields.js';
+import { currencyCode, positiveMinorUnits } from './fields.js';
+import { REFERENCE_MAX } from './request-schemas.js';
 import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';
 
 /** What the virtual account, collection, refund and sandbox routes read (issue 11). */

@@ -1,6 +1,6 @@
 import { z } from '@corridor/config';
-import { CUSTOMER_TYPES } from '../customers/fields.js';
-import { cursorList } from '../pages/cursor-page.js';
+import { CUSTOMER_TYPES } from '../../floor/customer-types.js';
+import { cursorList } from '../../floor/pages/cursor-page.js';
 import {
   COLLECTION_FAILURE_CODES,
   COLLECTION_METHODS,

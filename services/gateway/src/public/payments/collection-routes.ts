@@ -1,16 +1,15 @@
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { collectionOf } from './collection-render.js';
 import { CollectionBody } from './collection-requests.js';
 import { readBody } from '../../http/input.js';
-import { int64Of } from './int64.js';
+import { int64Of } from '../../floor/int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';
-import { successBody, Transaction } from './response-schemas.js';
-import { withExample } from '../../openapi/examples.js';
-import { EXAMPLE_IDS } from '../customers/request-schemas.js';
+import { Transaction } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
+import { EXAMPLE_IDS, withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** Money requests (seed 3.5, 8): the payer approves or declines on its payment link, or it expires. */
 
@@ -19,9 +18,11 @@ export const collectionBody = successBody('collection retrieved', Transaction);
 
 /** The path's id; not a uuid names no collection: the same answer as one of another business. */
 export function collectionIdOf(req: RouteContext['req']): string {
-  const id = pathParam(req, 'id');
-  if (!isUuid(id)) throw new HttpError(404, 'COLLECTION_NOT_FOUND', `no collection ${id} in this business`);
-  return id;
+  return uuidOfPath(
+    req,
+    'id',
+    (id) => new HttpError(404, 'COLLECTION_NOT_FOUND', `no collection ${id} in this business`),
+  );
 }
 
 async function createCollection({ req, res, clients, call }: RouteContext): Promise<void> {

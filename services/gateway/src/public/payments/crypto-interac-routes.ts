@@ -1,20 +1,19 @@
 import { z } from '@corridor/config';
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../pages/page-query.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { collectionOf, cryptoAddressOf, cryptoNetworkOf } from './collection-render.js';
 import { CryptoAddressBody, InteracRequestBody, NoBody } from './collection-requests.js';
 import { CryptoAddress, CryptoNetwork } from './collection-responses.js';
 import { readBody, readQuery } from '../../http/input.js';
-import { int64Of } from './int64.js';
+import { int64Of } from '../../floor/int64.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';
 import { NoQuery } from './request-schemas.js';
-import { successBody, Transaction } from './response-schemas.js';
-import { withExample } from '../../openapi/examples.js';
-import { EXAMPLE_IDS } from '../customers/request-schemas.js';
+import { Transaction } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
+import { EXAMPLE_IDS, withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /**
  * Crypto collections and Interac (decision 0015): stablecoin deposit addresses, credited in USD once
@@ -68,10 +67,11 @@ async function createInteracRequest({ req, res, clients, call }: RouteContext): 
 }
 
 async function acceptInteracTransfer({ req, res, clients, call }: RouteContext): Promise<void> {
-  const id = pathParam(req, 'id');
-  // Not a uuid names no e-Transfer: the same answer as one of another business.
-  if (!isUuid(id))
-    throw new HttpError(404, 'INTERAC_TRANSFER_NOT_FOUND', `no Interac e-Transfer ${id} for this business`);
+  const id = uuidOfPath(
+    req,
+    'id',
+    (id) => new HttpError(404, 'INTERAC_TRANSFER_NOT_FOUND', `no Interac e-Transfer ${id} for this business`),
+  );
   readBody(NoBody, req.body);
   const response = await clients.payments.acceptInteracTransfer({ collectionId: id }, call);
   res.json({ message: 'interac transfer accepted', data: collectionOf(response, paymentLinksOf(req)) });

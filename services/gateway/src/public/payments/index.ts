@@ -1,4 +1,4 @@
-import type { PublicRoute } from '../routes.js';
+import type { PublicRoute } from '../../floor/route-context.js';
 import { BANK_ROUTES } from './bank-routes.js';
 import { CATALOGUE_ROUTES } from './catalogue-routes.js';
 import { COLLECTION_ROUTES } from './collection-routes.js';

@@ -1,4 +1,4 @@
-import { zodOpenApi } from '../../openapi/zod-schemas.js';
+import { zodOpenApi } from '../../floor/zod-schemas.js';
 import { PAYMENT_COMPONENTS } from './response-schemas.js';
 
 /** The OpenAPI form of the payments routes' zod schemas, their components named once. */

@@ -1,15 +1,7 @@
 import { z } from '@corridor/config';
-import {
-  accountNumber,
-  bankCode,
-  countryCode,
-  currencyCode,
-  flag,
-  positiveMinorUnits,
-  text,
-  uuidField,
-} from './fields.js';
-import { pageCursor, perPage, REFERENCE_MAX } from './request-schemas.js';
+import { flag, pageCursor, perPage, text, uuidField } from '../../floor/fields.js';
+import { accountNumber, bankCode, countryCode, currencyCode, positiveMinorUnits } from './fields.js';
+import { REFERENCE_MAX } from './request-schemas.js';
 
 /** What the payout, bank and beneficiary routes read (decision 0013). */
 

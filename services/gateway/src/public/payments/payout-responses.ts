@@ -1,5 +1,5 @@
 import { z } from '@corridor/config';
-import { cursorList } from '../pages/cursor-page.js';
+import { cursorList } from '../../floor/pages/cursor-page.js';
 import { ACCOUNT_SCHEMES, PAYOUT_FAILURE_CODES, PAYOUT_STATUSES } from './vocabulary.js';
 
 /**

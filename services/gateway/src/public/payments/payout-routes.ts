@@ -1,15 +1,14 @@
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
-import { int64Of } from './int64.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
+import { int64Of } from '../../floor/int64.js';
 import { readBody } from '../../http/input.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { PayoutBody } from './payout-requests.js';
 import { payoutOf } from './payout-render.js';
 import { Payout } from './payout-responses.js';
-import { successBody } from './response-schemas.js';
-import { withExample } from '../../openapi/examples.js';
+import { successBody } from '../../floor/success-body.js';
+import { withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** A payout from the business's wallet to a bank account, and reading it back (decision 0013). */
 
@@ -36,9 +35,7 @@ async function createPayout({ req, res, clients, call }: RouteContext): Promise<
 }
 
 async function getPayout({ req, res, clients, call }: RouteContext): Promise<void> {
-  const id = pathParam(req, 'id');
-  // Not a uuid names no payout: the same answer as one of another business.
-  if (!isUuid(id)) throw new HttpError(404, 'PAYOUT_NOT_FOUND', `no payout ${id} in this business`);
+  const id = uuidOfPath(req, 'id', (id) => new HttpError(404, 'PAYOUT_NOT_FOUND', `no payout ${id} in this business`));
   const response = await clients.payments.getPayout({ payoutId: id }, call);
   res.json({ message: 'payout retrieved', data: payoutOf(response) });
 }

@@ -1,16 +1,14 @@
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { refundOf } from './collection-render.js';
 import { RefundBody } from './collection-requests.js';
 import { Refund } from './collection-responses.js';
 import { readBody } from '../../http/input.js';
-import { int64Of } from './int64.js';
+import { int64Of } from '../../floor/int64.js';
 import { jsonSchemaOf } from './json-schema.js';
-import { successBody } from './response-schemas.js';
-import { withExample } from '../../openapi/examples.js';
-import { EXAMPLE_IDS } from '../customers/request-schemas.js';
+import { successBody } from '../../floor/success-body.js';
+import { EXAMPLE_IDS, withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** Refunds of collections (seed 2.5, 3.5, 4.4): full, once, within 7 days; the reference is its key. */
 
@@ -39,9 +37,7 @@ async function createRefund({ req, res, clients, call }: RouteContext): Promise<
 }
 
 async function getRefund({ req, res, clients, call }: RouteContext): Promise<void> {
-  const id = pathParam(req, 'id');
-  // Not a uuid names no refund: the same answer as one of another business.
-  if (!isUuid(id)) throw new HttpError(404, 'REFUND_NOT_FOUND', `no refund ${id} in this business`);
+  const id = uuidOfPath(req, 'id', (id) => new HttpError(404, 'REFUND_NOT_FOUND', `no refund ${id} in this business`));
   const response = await clients.payments.getRefund({ refundId: id }, call);
   res.json({ message: 'refund retrieved', data: refundOf(response) });
 }

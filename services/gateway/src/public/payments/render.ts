@@ -1,10 +1,9 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { z } from '@corridor/config';
 import type { Currency, FeeBreakdown, RateQuote, Wallet } from '@corridor/contracts/corridor/payments/v1/money_pb';
 import type { SwapDetails, Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { collectionDetailsJson, refundJson } from '@corridor/payments-json';
 import type { Request } from 'express';
-import { jsonIntegerOf, nullableJsonIntegerOf } from './int64.js';
+import { jsonIntegerOf, nullableJsonIntegerOf } from '../../floor/int64.js';
 import {
   AMOUNT_SIDES,
   CURRENCY_OPERATIONS,
@@ -13,6 +12,7 @@ import {
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
 } from './vocabulary.js';
+import { iso, isoOrNull } from '../../floor/times.js';
 
 /** The public JSON of payments' messages (the shapes of response-schemas.ts). */
 
@@ -33,8 +33,6 @@ export function documented<T>(schema: z.ZodType, rendered: T, what: string): T {
   return rendered;
 }
 
-const iso = (timestamp: Timestamp | undefined, what: string) => timestampDate(present(timestamp, what)).toISOString();
-
 export function currencyJson(currency: Currency) {
   return {
     code: currency.code,
@@ -52,8 +50,8 @@ export function rateQuoteJson(quote: RateQuote) {
     rate: quote.rate,
     mid_rate: quote.midRate,
     spread_bps: quote.spreadBps,
-    created_at: iso(quote.createdAt, 'created_at'),
-    expires_at: iso(quote.expiresAt, 'expires_at'),
+    created_at: iso(present(quote.createdAt, 'created_at')),
+    expires_at: iso(present(quote.expiresAt, 'expires_at')),
   };
 }
 
@@ -78,7 +76,7 @@ export function walletJson(wallet: Wallet) {
     pending_balance: jsonIntegerOf(wallet.pendingBalance, 'pending_balance'),
     ledger_balance: jsonIntegerOf(wallet.ledgerBalance, 'ledger_balance'),
     // A wallet never used has had no movement yet.
-    updated_at: wallet.updatedAt ? timestampDate(wallet.updatedAt).toISOString() : null,
+    updated_at: isoOrNull(wallet.updatedAt),
   };
 }
 
@@ -129,8 +127,8 @@ export function transactionJson(transaction: Transaction, paymentLinkOf?: Paymen
       ? collectionDetailsJson(collection, token && paymentLinkOf ? paymentLinkOf(token) : null)
       : null,
     refund_details: transaction.refundDetails ? refundJson(transaction.refundDetails) : null,
-    created_at: iso(transaction.createdAt, 'created_at'),
-    updated_at: iso(transaction.updatedAt, 'updated_at'),
+    created_at: iso(present(transaction.createdAt, 'created_at')),
+    updated_at: iso(present(transaction.updatedAt, 'updated_at')),
   };
 }
 

@@ -1,8 +1,7 @@
 import { z } from '@corridor/config';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@corridor/pagination';
-import { MAX_CURSOR_LENGTH } from '../pages/page-query.js';
-import { parseDateTime } from '../webhooks/delivery-query.js';
-import { currencyCode, positiveMinorUnits, queryDateTime, queryInteger, text, uuidField, wordOf } from './fields.js';
+import { parseDateTime } from '../../floor/times.js';
+import { pageCursor, perPage, queryDateTime, queryInteger, text, uuidField, wordOf } from '../../floor/fields.js';
+import { currencyCode, positiveMinorUnits } from './fields.js';
 import { AMOUNT_SIDES, FEE_OPERATIONS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from './vocabulary.js';
 
 /** What the payments routes read: the swap body and each route's query (every parameter typed). */
@@ -45,20 +44,6 @@ export const FeesQuery = z.strictObject({
     examples: [500000],
   }),
 });
-
-/** The cursor of a cursor-paginated list: opaque, as the previous page gave it. */
-export const pageCursor = () =>
-  z
-    .string({ error: 'must be text' })
-    .min(1, 'must not be empty')
-    .max(MAX_CURSOR_LENGTH, `must be at most ${MAX_CURSOR_LENGTH} characters`)
-    .meta({ description: 'opaque: meta.next_cursor or meta.prev_cursor of a previous page' })
-    .optional();
-
-export const perPage = (items: string) =>
-  queryInteger(1, MAX_PAGE_SIZE, items)
-    .default(DEFAULT_PAGE_SIZE)
-    .meta({ description: `${items} per page` });
 
 export const TransactionListQuery = z
   .strictObject({

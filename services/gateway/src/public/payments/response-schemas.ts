@@ -1,6 +1,6 @@
 import { z } from '@corridor/config';
 import { COLLECTION_COMPONENTS, CollectionDetails, Refund } from './collection-responses.js';
-import { cursorList } from '../pages/cursor-page.js';
+import { cursorList } from '../../floor/pages/cursor-page.js';
 import { PAYOUT_COMPONENTS } from './payout-responses.js';
 import {
   AMOUNT_SIDES,
@@ -124,10 +124,6 @@ export const TransactionWithRefund = Transaction.extend({
       'only with the scope refund:read: the refund of this collection, null when it has none; absent without the scope',
   }),
 }).meta({ description: 'A transaction, with its refund when your token has refund:read' });
-
-/** `{message, data}`, as every success of the public API (decision 0008). */
-export const successBody = <T extends z.ZodType>(message: string, data: T) =>
-  z.strictObject({ message: z.literal(message), data });
 
 /** Laravel's cursor-paginated resource collection (`{data, links, meta}`), newest first. */
 export const TransactionList = cursorList(Transaction, 'transactions');

@@ -1,19 +1,18 @@
 import { SandboxCollectionOutcome } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { collectionOf } from './collection-render.js';
 import { CryptoDepositBody, IncomingTransferBody, InteracIncomingBody, NoBody } from './collection-requests.js';
 import { collectionIdOf } from './collection-routes.js';
 import { readBody } from '../../http/input.js';
-import { int64Of } from './int64.js';
+import { int64Of } from '../../floor/int64.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { paymentLinksOf } from './render.js';
-import { successBody, Transaction } from './response-schemas.js';
+import { Transaction } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
 import { virtualAccountIdOf } from './virtual-account-routes.js';
-import { withExample } from '../../openapi/examples.js';
-import { EXAMPLE_IDS } from '../customers/request-schemas.js';
+import { EXAMPLE_IDS, withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /**
  * The sandbox rail's simulations (DESIGN.md "Rails behind one interface"): a transfer arriving in a
@@ -42,11 +41,11 @@ async function incomingTransfer({ req, res, clients, call }: RouteContext): Prom
 }
 
 async function cryptoDeposit({ req, res, clients, call }: RouteContext): Promise<void> {
-  const addressId = pathParam(req, 'id');
-  // Not a uuid names no address: the same answer as one of another business.
-  if (!isUuid(addressId)) {
-    throw new HttpError(404, 'CRYPTO_ADDRESS_NOT_FOUND', `no crypto address ${addressId} for this business`);
-  }
+  const addressId = uuidOfPath(
+    req,
+    'id',
+    (id) => new HttpError(404, 'CRYPTO_ADDRESS_NOT_FOUND', `no crypto address ${id} for this business`),
+  );
   const body = readBody(CryptoDepositBody, req.body);
   const response = await clients.payments.sandboxCryptoDeposit({ addressId, assetAmount: body.asset_amount }, call);
   const collection = collectionOf(response, paymentLinksOf(req));

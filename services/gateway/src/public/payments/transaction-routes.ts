@@ -1,27 +1,29 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { isUuid } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../pages/page-query.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
-import { parseDateTime } from '../webhooks/delivery-query.js';
-import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
+import { parseDateTime } from '../../floor/times.js';
+import { cursorEnvelope, listLocationOf } from '../../floor/pages/cursor-page.js';
 import { readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { refundJsonOf } from './collection-render.js';
 import { paymentLinksOf, present, transactionJson, transactionOf } from './render.js';
 import { TransactionListQuery } from './request-schemas.js';
-import { successBody, TransactionList, TransactionWithRefund } from './response-schemas.js';
+import { TransactionList, TransactionWithRefund } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './vocabulary.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** The business's transactions: one, and the list with exact combinable filters (seed part 1). */
 
 export const transactionBody = successBody('transaction retrieved', TransactionWithRefund);
 
 async function getTransaction({ req, res, auth, clients, call }: RouteContext): Promise<void> {
-  const id = pathParam(req, 'id');
-  // Not a uuid names no transaction: the same answer as one of another business.
-  if (!isUuid(id)) throw new HttpError(404, 'TRANSACTION_NOT_FOUND', `no transaction ${id} in this business`);
+  const id = uuidOfPath(
+    req,
+    'id',
+    (id) => new HttpError(404, 'TRANSACTION_NOT_FOUND', `no transaction ${id} in this business`),
+  );
   const response = await clients.payments.getTransaction({ transactionId: id }, call);
   const transaction = transactionOf(response, paymentLinksOf(req));
   // seed 2.5: the nested refund only for a token that can read refunds; for others the key is absent.

@@ -1,21 +1,20 @@
 import { z } from '@corridor/config';
-import { firstProblemMessage, isUuid } from '@corridor/validation';
+import { firstProblemMessage } from '@corridor/validation';
 import { HttpError } from '../../http/errors.js';
-import { queryOf } from '../pages/page-query.js';
-import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { identificationTypeOf, virtualAccountJsonOf, virtualAccountOf } from './collection-render.js';
 import { REMOVED_FIELDS, VirtualAccountBody, VirtualAccountListQuery } from './collection-requests.js';
 import { IdentificationType, VirtualAccount, VirtualAccountList } from './collection-responses.js';
-import { cursorEnvelope, listLocationOf } from '../pages/cursor-page.js';
+import { cursorEnvelope, listLocationOf } from '../../floor/pages/cursor-page.js';
 import { readBody, readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { present } from './render.js';
 import { NoQuery } from './request-schemas.js';
-import { successBody } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
 import { VIRTUAL_ACCOUNT_STATUSES } from './vocabulary.js';
-import { withExample } from '../../openapi/examples.js';
-import { EXAMPLE_IDS } from '../customers/request-schemas.js';
+import { EXAMPLE_IDS, withExample } from '../../floor/examples.js';
+import { uuidOfPath } from '../../floor/path-ids.js';
 
 /** Virtual bank accounts of the business's customers (seed 1, 9): open, list, read, close. */
 
@@ -40,9 +39,7 @@ const notFound = (id: string) =>
 
 /** The path's id; not a uuid names no account: the same answer as one of another business. */
 export function virtualAccountIdOf(req: RouteContext['req']): string {
-  const id = pathParam(req, 'id');
-  if (!isUuid(id)) throw notFound(id);
-  return id;
+  return uuidOfPath(req, 'id', notFound);
 }
 
 async function createVirtualAccount({ req, res, clients, call }: RouteContext): Promise<void> {

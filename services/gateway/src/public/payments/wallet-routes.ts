@@ -1,14 +1,15 @@
-import { queryOf } from '../pages/page-query.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import { queryOf } from '../../floor/pages/page-query.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { z } from '@corridor/config';
-import { int64Of } from './int64.js';
+import { int64Of } from '../../floor/int64.js';
 import { readBody, readQuery } from '../../http/input.js';
 import { jsonSchemaOf, querySchemaOf } from './json-schema.js';
 import { transactionOf, walletJson } from './render.js';
 import { NoQuery, SwapBody } from './request-schemas.js';
-import { successBody, Transaction, Wallet } from './response-schemas.js';
+import { Transaction, Wallet } from './response-schemas.js';
+import { successBody } from '../../floor/success-body.js';
 import { AMOUNT_SIDES } from './vocabulary.js';
-import { withExample } from '../../openapi/examples.js';
+import { withExample } from '../../floor/examples.js';
 
 /** The business's wallets and the swap between two of them (seed 4.4). */
 

@@ -5,7 +5,8 @@ import {
   refuseProblems,
   type PageQuery,
   type QueryProblems,
-} from '../pages/page-query.js';
+} from '../../floor/pages/page-query.js';
+import { parseDateTime } from '../../floor/times.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 
 /** GET /webhook/deliveries' query (decisions 0010, 0018): the filters and the page, checked at the gateway. */
@@ -22,36 +23,6 @@ export interface DeliveryListQuery {
   to?: Date;
   /** The cursor page, or the numbered page (decision 0018). */
   page: PageQuery;
-}
-
-// RFC 3339's date-time (the OpenAPI `date-time` format): a time zone is required, so the same query
-// means the same instant wherever it is sent from.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i;
-
-/**
- * An RFC 3339 date-time as a Date, or undefined. Stricter than `new Date()`, which reads
- * 2026-02-30 as 2 March and accepts forms no other client would send.
- */
-export function parseDateTime(value: string): Date | undefined {
-  const match = DATE_TIME.exec(value);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const [offsetHours, offsetMinutes] = [Number(match[9] ?? 0), Number(match[10] ?? 0)];
-  // A calendar day that exists (Date.UTC rolls 30 February over into March) and a real clock time.
-  const midnight = new Date(Date.UTC(year, month - 1, day));
-  if (midnight.getUTCFullYear() !== year || midnight.getUTCMonth() !== month - 1 || midnight.getUTCDate() !== day) {
-    return undefined;
-  }
-  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 function readDateTime(values: Map<string, string>, name: string, problems: QueryProblems): Date | undefined {

@@ -1,11 +1,10 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import {
   AttemptErrorClass,
   AttemptOutcome,
   type WebhookAttempt,
   type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { iso, present } from './render.js';
+import { present } from './render.js';
 import {
   ATTEMPT_ERROR_CLASSES,
   ATTEMPT_OUTCOMES,
@@ -14,6 +13,7 @@ import {
   DESTINATIONS,
   EVENT_WORDS,
 } from '@corridor/grpc/notification-words';
+import { iso, isoOrNull } from '../../floor/times.js';
 
 /** The JSON answers of the delivery routes (decision 0010), from notification's messages. */
 
@@ -37,11 +37,11 @@ export function deliveryJson(delivery: WebhookDelivery) {
     status: DELIVERY_STATUSES.toWord(delivery.status, 'delivery status'),
     attempt_count: delivery.attemptCount,
     // Unset once the delivery is no longer pending.
-    next_attempt_at: delivery.nextAttemptAt ? timestampDate(delivery.nextAttemptAt).toISOString() : null,
+    next_attempt_at: isoOrNull(delivery.nextAttemptAt),
     mock: delivery.mock,
     payload: payloadOf(delivery),
-    created_at: iso(delivery.createdAt, 'delivery created_at'),
-    updated_at: iso(delivery.updatedAt, 'delivery updated_at'),
+    created_at: iso(present(delivery.createdAt, 'delivery created_at')),
+    updated_at: iso(present(delivery.updatedAt, 'delivery updated_at')),
   };
 }
 
@@ -55,7 +55,7 @@ export function attemptJson(attempt: WebhookAttempt) {
   return {
     number: attempt.number,
     trigger: ATTEMPT_TRIGGERS.toWord(attempt.trigger, 'attempt trigger'),
-    started_at: iso(attempt.startedAt, 'attempt started_at'),
+    started_at: iso(present(attempt.startedAt, 'attempt started_at')),
     duration_ms: UNANSWERED.has(attempt.outcome) ? null : attempt.durationMs,
     outcome: ATTEMPT_OUTCOMES.toWord(attempt.outcome, 'attempt outcome'),
     status_code: orNull(attempt.statusCode, 0),

@@ -2,10 +2,10 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { readCaller } from '@corridor/grpc';
 import { HttpError } from '../../http/errors.js';
 import { readBody, requiredJsonObject } from '../../http/input.js';
-import { pageRequestOf, queryOf } from '../pages/page-query.js';
-import { listEnvelope } from '../pages/list-envelope.js';
+import { pageRequestOf, queryOf } from '../../floor/pages/page-query.js';
+import { listEnvelope } from '../../floor/pages/list-envelope.js';
 import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { parseDeliveryListQuery } from './delivery-query.js';
 import { attemptMadeJson, deliveryJson, deliveryWithAttemptsJson } from './delivery-render.js';
 import {

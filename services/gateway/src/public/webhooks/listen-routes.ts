@@ -3,11 +3,11 @@ import { z } from '@corridor/config';
 import type { ListenDeliveriesResponse } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import type { Request } from 'express';
 import { HttpError } from '../../http/errors.js';
-import { ref, type JsonSchema } from '../../openapi/json-schema.js';
+import { ref, type JsonSchema } from '../../http/json-schema.js';
 import { readBody, requiredJsonObject } from '../../http/input.js';
 import { pathParam } from '../../http/path-params.js';
-import { typeProblem } from '../payments/fields.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import { typeProblem } from '../../floor/fields.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { attemptJson } from './delivery-render.js';
 import { DESTINATIONS, EVENT_WORDS } from '@corridor/grpc/notification-words';
 

@@ -1,5 +1,5 @@
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { iso } from '../../floor/times.js';
 
 /** The JSON answers of the webhook configuration routes (decision 0009), from notification's messages. */
 
@@ -9,9 +9,6 @@ export function present<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-export const iso = (timestamp: Timestamp | undefined, what: string) =>
-  timestampDate(present(timestamp, what)).toISOString();
-
 function render(webhook: WebhookConfig, secret: { signing_secret: string } | Record<string, never>) {
   return {
     id: webhook.id,
@@ -20,8 +17,8 @@ function render(webhook: WebhookConfig, secret: { signing_secret: string } | Rec
     kyc_url: webhook.kycUrl === '' ? null : webhook.kycUrl,
     ...secret,
     signing_secret_last4: webhook.signingSecretLast4,
-    created_at: iso(webhook.createdAt, 'created_at'),
-    updated_at: iso(webhook.updatedAt, 'updated_at'),
+    created_at: iso(present(webhook.createdAt, 'created_at')),
+    updated_at: iso(present(webhook.updatedAt, 'updated_at')),
   };
 }
 

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import { ref } from '../../openapi/json-schema.js';
-import { HTTPS_URL_PATTERN } from '../../openapi/text-boundary.js';
+import type { JsonSchema } from '../../http/json-schema.js';
+import { ref } from '../../http/json-schema.js';
+import { HTTPS_URL_PATTERN } from '../../floor/text-boundary.js';
 
 /**
  * The bodies and answers of the webhook routes (decision 0009). Bodies are documentation:

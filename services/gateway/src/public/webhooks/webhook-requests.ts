@@ -8,8 +8,8 @@ import type {
   UpdateWebhookRequestSchema,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { describeJson, isJsonObject } from '@corridor/validation';
-import { shown, typeProblem } from '../payments/fields.js';
-import { parseDateTime } from './delivery-query.js';
+import { shown, typeProblem } from '../../floor/fields.js';
+import { parseDateTime } from '../../floor/times.js';
 import { EVENT_WORDS, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 
 /**

@@ -1,6 +1,6 @@
 import { readBody, requiredJsonObject } from '../../http/input.js';
 import { pathParam } from '../../http/path-params.js';
-import type { PublicRoute, RouteContext } from '../routes.js';
+import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
 import { webhookJson, webhookWithSecretJson } from './render.js';
 import { registerWebhookBody, updateWebhookBody, webhookBody, webhookWithSecretBody } from './schemas.js';
 import {
