@@ -1,0 +1,257 @@
+import { DomainError, invalidArgument, Status } from '@corridor/grpc';
+import { serveRoutes } from '../../../test/public/route-harness.js';
+import {
+  BUSINESS_ID,
+  CREATED,
+  SIGNING_SECRET,
+  startFakeNotificationService,
+  UPDATED,
+  WEBHOOK_ID,
+  webhookConfig,
+} from '../../../test/public/webhooks/fake-notification-service.js';
+import { WEBHOOK_ROUTES, webhookSchemaComponents } from './index.js';
+
+/**
+ * The webhook routes' handlers against notification over real gRPC (a fake service on loopback).
+ * Authentication and scopes are the public router's and have their own suites; here every request
+ * is a caller of BUSINESS_ID.
+ */
+describe('the webhook routes (decision 0009)', () => {
+  let service: Awaited<ReturnType<typeof startFakeNotificationService>>;
+  let routes: Awaited<ReturnType<typeof serveRoutes>>;
+
+  beforeAll(async () => {
+    service = await startFakeNotificationService();
+    routes = await serveRoutes(
+      WEBHOOK_ROUTES,
+      { businessId: BUSINESS_ID, scopes: ['webhook:read', 'webhook:write'] },
+      {
+        notification: service.client,
+      },
+    );
+  });
+  afterAll(async () => {
+    await routes.close();
+    await service.stop();
+  });
+  beforeEach(() => {
+    service.calls.length = 0;
+    service.answers.clear();
+  });
+
+  const call = (...args: Parameters<typeof routes.call>) => routes.call(...args);
+
+  const W = `/api/external/webhook/${WEBHOOK_ID}`;
+  const URLS = { collection_url: 'https://a.example/c', payout_url: 'https://a.example/p' };
+  const registered = {
+    id: WEBHOOK_ID,
+    collection_url: 'https://platform.example/hooks/collections',
+    payout_url: 'https://platform.example/hooks/payouts',
+    kyc_url: null,
+    signing_secret: SIGNING_SECRET,
+    signing_secret_last4: 'kYz1',
+    created_at: CREATED.toISOString(),
+    updated_at: UPDATED.toISOString(),
+  };
+  const { signing_secret: _secret, ...withoutSecret } = registered;
+
+  const cases = [
+    [
+      'registerWebhook',
+      'post',
+      '/api/external/webhook',
+      { collection_url: 'https://a.example/c', payout_url: 'https://a.example/p' },
+      { collectionUrl: 'https://a.example/c', payoutUrl: 'https://a.example/p', kycUrl: undefined },
+      201,
+      'webhook registered',
+      registered,
+    ],
+    [
+      'updateWebhook',
+      'put',
+      W,
+      { kyc_url: null, payout_url: 'https://a.example/p2' },
+      {
+        webhookId: WEBHOOK_ID,
+        collectionUrl: undefined,
+        payoutUrl: 'https://a.example/p2',
+        kycUrlChange: { case: 'removeKycUrl', value: true },
+      },
+      200,
+      'webhook updated',
+      registered,
+    ],
+    ['getWebhook', 'get', '/api/external/webhook', undefined, {}, 200, 'webhook retrieved', withoutSecret],
+  ] as const;
+
+  it('covers every route of the table', () => {
+    expect(cases.map(([operationId]) => operationId).sort()).toEqual(
+      WEBHOOK_ROUTES.map((route) => route.operationId).sort(),
+    );
+  });
+
+  it.each(cases)(
+    '%s: the path id and the body as typed fields (decision 0026), the caller as metadata; answers {message, data}',
+    async (operationId, method, path, body, fields, status, message, data) => {
+      const response = await call(method, path, body, { 'x-request-id': `req-${operationId}` });
+      expect(response).toEqual({ status, body: { message, data } });
+      expect(Object.keys(response.body)).toEqual(['message', 'data']);
+      expect(service.calls).toHaveLength(1);
+      const [received] = service.calls;
+      expect(received?.method).toBe(operationId);
+      for (const [field, value] of Object.entries(fields))
+        expect([field, received?.request[field]]).toEqual([field, value]);
+      expect(received?.caller).toMatchObject({
+        businessId: BUSINESS_ID,
+        credentialId: 'ci_test_1',
+        environment: 'sandbox',
+        requestId: `req-${operationId}`,
+      });
+    },
+  );
+
+  it('answers exactly the properties its closed schema lists: the secret on POST and PUT only', async () => {
+    const keysOf = (name: string) => Object.keys(webhookSchemaComponents[name]?.properties ?? {}).sort();
+    for (const [method, path, schema] of [
+      ['post', '/api/external/webhook', 'WebhookWithSecret'],
+      ['put', W, 'WebhookWithSecret'],
+      ['get', '/api/external/webhook', 'Webhook'],
+    ] as const) {
+      const response = await call(method, path, method === 'get' ? undefined : method === 'post' ? URLS : {});
+      expect(Object.keys(response.body.data as object).sort()).toEqual(keysOf(schema));
+    }
+    expect(keysOf('WebhookWithSecret')).toContain('signing_secret');
+    expect(keysOf('Webhook')).not.toContain('signing_secret');
+  });
+
+  it('answers a registered kyc_url as it is, an empty one as null', async () => {
+    service.answers.set('getWebhook', () => ({ webhook: webhookConfig({ kycUrl: 'https://a.example/kyc' }) }));
+    expect((await call('get', '/api/external/webhook')).body.data).toMatchObject({ kyc_url: 'https://a.example/kyc' });
+    service.answers.set('getWebhook', () => ({ webhook: webhookConfig({ kycUrl: '' }) }));
+    expect((await call('get', '/api/external/webhook')).body.data).toMatchObject({ kyc_url: null });
+  });
+
+  it('never shows the secret on GET, even if notification sends it', async () => {
+    const response = await call('get', '/api/external/webhook');
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(response.body)).not.toContain(SIGNING_SECRET);
+    expect(response.body.data).toMatchObject({ signing_secret_last4: 'kYz1' });
+  });
+
+  it('answers 500, not a registration without its secret, when notification leaves the secret out', async () => {
+    service.answers.set('registerWebhook', () => ({ webhook: webhookConfig({ signingSecret: '' }) }));
+    expect(await call('post', '/api/external/webhook', URLS)).toMatchObject({
+      status: 500,
+      body: { status: false, code: 'INTERNAL' },
+    });
+  });
+
+  it('refuses no body at all with 422 at (body), without calling notification (issue 18)', async () => {
+    expect(await call('put', W)).toMatchObject({ status: 422, body: { errors: { '(body)': [expect.any(String)] } } });
+    expect(service.calls).toHaveLength(0);
+  });
+
+  it.each([['[]'], ['["https://a.example/c"]']])(
+    'refuses the JSON array %s as a body with 422, without calling notification',
+    async (raw) => {
+      expect(await call('post', '/api/external/webhook', raw)).toEqual({
+        status: 422,
+        body: {
+          status: false,
+          message: 'the request body must be a JSON object',
+          code: 'VALIDATION_FAILED',
+          errors: { '(body)': ['must be a JSON object'] },
+        },
+      });
+      expect(service.calls).toHaveLength(0);
+    },
+  );
+
+  it('register: kyc_url null crosses as no kyc_url, as omitting it does (seed 2.4)', async () => {
+    await call('post', '/api/external/webhook', { ...URLS, kyc_url: null });
+    await call('post', '/api/external/webhook', { ...URLS, kyc_url: 'https://a.example/k' });
+    expect(service.calls.map(({ request }) => request.kycUrl)).toEqual([undefined, 'https://a.example/k']);
+  });
+
+  it('update: an omitted kyc_url changes nothing, a URL sets it (decision 0026: absent, null and a URL differ)', async () => {
+    await call('put', W, {});
+    await call('put', W, { kyc_url: 'https://a.example/k' });
+    expect(service.calls.map(({ request }) => request.kycUrlChange)).toEqual([
+      { case: undefined },
+      { case: 'kycUrl', value: 'https://a.example/k' },
+    ]);
+  });
+
+  it.each([
+    ['post', '/api/external/webhook', {}, { collection_url: ['is required'], payout_url: ['is required'] }],
+    [
+      'post',
+      '/api/external/webhook',
+      { ...URLS, collection_url: 42, kyc_url: ['https://a.example/k'], signing_secret: 'whsec_mine' },
+      {
+        collection_url: ['must be a string, got 42'],
+        kyc_url: ['must be a string or null, got an array'],
+        signing_secret: ['is not a recognised field'],
+      },
+    ],
+    [
+      'put',
+      W,
+      { collection_url: null, payout_url: null, kyc_url: null, events: ['refund'] },
+      {
+        collection_url: ['cannot be null; omit it to leave it unchanged'],
+        payout_url: ['cannot be null; omit it to leave it unchanged'],
+        events: ['is not a recognised field'],
+      },
+    ],
+  ] as const)(
+    '%s %s refuses a body of the wrong shape with 422 naming every field, without calling notification',
+    async (method, path, body, errors) => {
+      const response = await call(method, path, body);
+      expect(response).toMatchObject({ status: 422, body: { status: false, code: 'VALIDATION_FAILED' } });
+      expect(response.body.errors).toEqual(errors);
+      expect(service.calls).toHaveLength(0);
+    },
+  );
+
+  it("answers notification's refusals: a second registration 409, a bad URL 422, none yet 404", async () => {
+    service.answers.set('registerWebhook', () => {
+      throw new DomainError(
+        Status.ALREADY_EXISTS,
+        'WEBHOOK_ALREADY_REGISTERED',
+        `this business already registered its webhooks (${WEBHOOK_ID}); change them with PUT /api/external/webhook/${WEBHOOK_ID}`,
+      );
+    });
+    expect(await call('post', '/api/external/webhook', URLS)).toMatchObject({
+      status: 409,
+      body: { status: false, code: 'WEBHOOK_ALREADY_REGISTERED', message: expect.stringContaining(WEBHOOK_ID) },
+    });
+    service.answers.set('updateWebhook', () => {
+      throw invalidArgument('collection_url resolves to 10.0.0.7, a private address', {
+        collection_url: ['resolves to 10.0.0.7, a private address'],
+        kyc_url: ['must use https, not http'],
+      });
+    });
+    expect(
+      await call('put', W, { collection_url: 'https://internal.example/', kyc_url: 'http://a.example/k' }),
+    ).toEqual({
+      status: 422,
+      body: {
+        status: false,
+        message: 'collection_url resolves to 10.0.0.7, a private address',
+        code: 'VALIDATION_FAILED',
+        errors: {
+          collection_url: ['resolves to 10.0.0.7, a private address'],
+          kyc_url: ['must use https, not http'],
+        },
+      },
+    });
+    service.answers.set('getWebhook', () => {
+      throw new DomainError(Status.NOT_FOUND, 'WEBHOOK_NOT_FOUND', 'no webhook is registered for this business');
+    });
+    expect(await call('get', '/api/external/webhook')).toMatchObject({
+      status: 404,
+      body: { status: false, code: 'WEBHOOK_NOT_FOUND' },
+    });
+  });
+});
