@@ -1,4 +1,4 @@
-import { ratio, type PhaseResult } from './report.js';
+import { ratio, type PhaseResult } from './phase.js';
 
 /** One of issue 14's targets: a ratio between two phases of the same run, and the least it may be. */
 export interface Goal {

@@ -6,7 +6,7 @@ import { type Collector, type CollectionsUnderLoad } from './collections-under-l
 import type { LoadSettings } from './load.js';
 import { SWAP_AMOUNT, type Books, type SpreadSwaps } from './payments-under-load.js';
 import { created, measureSwaps, notCreated, type Costed } from './payments-phases.js';
-import type { PhaseResult } from './report.js';
+import type { PhaseResult } from './phase.js';
 import { closedLoop, percentile, type LoopMeasurement } from './request-loop.js';
 
 const WARM_UP_CONNECTIONS = 8;

@@ -1,6 +1,6 @@
 import { measure, measureCount, warmUp, type CountedMeasurement, type LoadSettings, type Target } from './load.js';
 import { SWAP_AMOUNT, type Books, type PaymentsUnderLoad } from './payments-under-load.js';
-import type { PhaseResult } from './report.js';
+import type { PhaseResult } from './phase.js';
 
 /** Warm-up swaps: counted (each one moves money), and their rate sizes the measured phase. */
 const WARM_UP_CONNECTIONS = 8;

@@ -1,7 +1,7 @@
 import { measureCount, type CountedMeasurement, type LoadSettings } from './load.js';
 import type { Costed } from './payments-phases.js';
 import { PAYOUT_AMOUNT, type PayoutBooks, type PayoutsUnderLoad } from './payouts-under-load.js';
-import type { PhaseResult } from './report.js';
+import type { PhaseResult } from './phase.js';
 
 const WARM_UP_CONNECTIONS = 8;
 const WARM_UP_PAYOUTS = WARM_UP_CONNECTIONS * 20;

@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
-import type { LoadSettings, Measurement } from './load.js';
+import type { LoadSettings } from './load.js';
+import { ratio, type PhaseResult } from './phase.js';
 import type { PaymentsOutcome } from './payments-phases.js';
 import { SWAP_AMOUNT } from './payments-under-load.js';
 import type { PayoutOutcome } from './payout-phases.js';
@@ -8,21 +9,6 @@ import type { CollectionBooks } from './collections-under-load.js';
 import type { CollectionOutcome, RefundOutcome, SpreadSwapOutcome } from './money-phases.js';
 import { DAY_MIX, type DayOutcome } from './platform-day.js';
 import type { RequestCost } from './request-costs.js';
-
-export interface PhaseResult {
-  /** Stable key in latest.json. */
-  key: string;
-  title: string;
-  measurement: Measurement;
-  /** How long a phase of a fixed number of requests took (the swaps); timed phases last `settings.seconds`. */
-  seconds?: number;
-}
-
-/** Share of another phase's requests per second (the baseline's, whoami's): what the extra work costs. */
-export const ratio = (phase: PhaseResult, reference: PhaseResult) =>
-  reference.measurement.requestsPerSecond > 0
-    ? phase.measurement.requestsPerSecond / reference.measurement.requestsPerSecond
-    : 0;
 
 /**
  * The load average travels with the figures: on a small shared machine another build running

@@ -39,8 +39,8 @@ import {
   formatTable,
   moneyJson,
   resultsJson,
-  type PhaseResult,
 } from './report.js';
+import type { PhaseResult } from './phase.js';
 import { withRequestCosts, type CostedProcesses, type RequestCost } from './request-costs.js';
 import { Statements, type BenchDatabase } from './statements.js';
 

@@ -1,13 +1,14 @@
 import { sql } from '@corridor/db';
 import { cappedCountSql, keysetPage, numberedPageSql, type KeysetRead, type NumberedRead } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
-import type { Destination, RegisteredUrls } from '../events/webhook-events.js';
+import type { Destination } from '../events/webhook-events.js';
 import { attemptOf, claimedDeliveryOf, deliveryOf, interruptedAttemptOf, type Row } from './delivery-rows.js';
 import {
   changeAfterAttempt,
   INTERRUPTED_MESSAGE,
   type Attempt,
   type AttemptTrigger,
+  type ClaimedDelivery,
   type Delivery,
   type DeliveryStatus,
   type InterruptedAttempt,
@@ -56,15 +57,6 @@ interface ClaimRequest {
   perEndpoint: number;
   /** How long the claim holds: longer than an attempt can take. */
   leaseMs: number;
-}
-
-/** A delivery a claim took, its attempt already recorded as started, and where that attempt goes. */
-export interface ClaimedDelivery {
-  delivery: Delivery;
-  /** The attempt the claim started: its number in the delivery's log and why it is made. */
-  attempt: { number: number; trigger: 'scheduled' | 'replay' };
-  /** The registration as it is now: its URLs and sealed secret (decision 0010: the URL registered now). */
-  endpoint: RegisteredUrls & { signingSecretSealed: Uint8Array };
 }
 
 interface Claim {

@@ -1,8 +1,8 @@
 import { dateOf } from '@corridor/db';
 import type { Destination } from '../events/webhook-events.js';
-import type { ClaimedDelivery } from './delivery-repository.js';
 import type {
   Attempt,
+  ClaimedDelivery,
   AttemptOutcome,
   AttemptTrigger,
   Delivery,

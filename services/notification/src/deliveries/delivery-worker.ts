@@ -2,7 +2,8 @@ import type { MikroORM } from '@corridor/db';
 import type { Logger } from '@corridor/logging';
 import { AnswerRecorder } from './answer-recorder.js';
 import { attemptClaimed, observeInterrupted, type DeliveryRuntime } from './attempt-delivery.js';
-import { DeliveryRepository, type ClaimedDelivery } from './delivery-repository.js';
+import { DeliveryRepository } from './delivery-repository.js';
+import type { ClaimedDelivery } from './delivery.js';
 
 export interface DeliveryWorkerOptions {
   orm: MikroORM;

@@ -1,4 +1,4 @@
-import type { Destination } from '../events/webhook-events.js';
+import type { Destination, RegisteredUrls } from '../events/webhook-events.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** listen: a copy `corridor listen` forwarded to a developer's machine, as it reported it (decision 0034). */
@@ -91,4 +91,13 @@ export function changeAfterAttempt(
     nextAttemptAt: succeeded ? null : scheduled ? nextAttemptAt : undefined,
     replayDone: trigger === 'replay',
   };
+}
+
+/** A delivery a claim took, its attempt already recorded as started, and where that attempt goes. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  /** The attempt the claim started: its number in the delivery's log and why it is made. */
+  attempt: { number: number; trigger: 'scheduled' | 'replay' };
+  /** The registration as it is now: its URLs and sealed secret (decision 0010: the URL registered now). */
+  endpoint: RegisteredUrls & { signingSecretSealed: Uint8Array };
 }
