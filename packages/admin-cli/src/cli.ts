@@ -10,27 +10,9 @@ import { registerMemberCommands } from './commands/members.js';
 import { registerRateCommands } from './commands/rates.js';
 import { registerSandboxCommands } from './commands/sandbox.js';
 import { registerWalletCommands } from './commands/wallets.js';
-import { localDirectory, resolveConnection, type Connection, type ConnectionFlags } from './connection.js';
+import { localDirectory, resolveConnection, type ConnectionFlags } from './connection.js';
 import { AdminApiError } from './errors.js';
-import type { Fetch } from './http.js';
-
-/** Everything the CLI touches outside itself, so tests can run it in-process. */
-export interface CliEnvironment {
-  env: Record<string, string | undefined>;
-  fetch: Fetch;
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-/** What every command's action needs. */
-export interface CommandContext {
-  io: CliEnvironment;
-  localDir: string;
-  /** The admin API as this command's flags, the environment and `.local/` say. */
-  connect(command: Command): Promise<{ api: AdminApi; connection: Connection }>;
-  /** A command's result: JSON on stdout, for people and for jq alike. */
-  print(value: unknown): void;
-}
+import type { CliEnvironment, CommandContext } from './command-context.js';
 
 export function buildProgram(io: CliEnvironment): Command {
   const localDir = localDirectory(io.env);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { segment } from '../admin-api.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { collect } from '../options.js';
 
 interface ScopeOptions {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { segment, type AdminApi } from '../admin-api.js';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { isRecord } from '../http.js';
 import { collectRejection, parsePage, parseVerdict, type Rejection, type Verdict } from '../options.js';
 

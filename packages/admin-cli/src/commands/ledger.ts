@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { CliError } from '../errors.js';
 import { isRecord } from '../http.js';
 

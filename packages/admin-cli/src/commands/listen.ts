@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { CliError } from '../errors.js';
 import { isRecord } from '../http.js';
 import { parseEventName, parsePage } from '../options.js';

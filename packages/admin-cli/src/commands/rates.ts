@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { parseRate } from '../options.js';
 
 /** `corridor admin rates list|set`: the mid-rates payments quotes from. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../cli.js';
+import type { CommandContext } from '../command-context.js';
 import { sandboxFilePath } from '../sandbox/sandbox-file.js';
 import type { MoneySeedOutcome } from '../sandbox/money.js';
 import { DEFAULT_DASHBOARD_URL, seedSandboxOwner } from '../sandbox/owner.js';

@@ -1,4 +1,4 @@
-import type { CliEnvironment } from '../cli.js';
+import type { CliEnvironment } from '../command-context.js';
 import type { Fetch } from '../http.js';
 
 /** One request the CLI made, as the server would see it. */
