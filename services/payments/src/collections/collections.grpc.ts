@@ -1,4 +1,4 @@
-import { CollectionsService } from '@corridor/contracts/corridor/payments/v1/collections_service_pb';
+import type { CollectionsService } from '@corridor/contracts/corridor/payments/v1/collections_service_pb';
 import {
   AcceptInteracTransferResponseSchema,
   CreateCollectionResponseSchema,

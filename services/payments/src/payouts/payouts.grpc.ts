@@ -1,5 +1,5 @@
 import { CreatePayoutResponseSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { PayoutsService } from '@corridor/contracts/corridor/payments/v1/payouts_service_pb';
+import type { PayoutsService } from '@corridor/contracts/corridor/payments/v1/payouts_service_pb';
 import { notFound } from '@corridor/grpc';
 import { isUuid } from '@corridor/validation';
 import { businessOf, pageLinks, type HandlersOf, type PaymentsEdge } from '../grpc-edge.js';

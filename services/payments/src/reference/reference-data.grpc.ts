@@ -1,4 +1,4 @@
-import { ReferenceDataService } from '@corridor/contracts/corridor/payments/v1/reference_data_service_pb';
+import type { ReferenceDataService } from '@corridor/contracts/corridor/payments/v1/reference_data_service_pb';
 import { permissionDenied } from '@corridor/grpc';
 import { businessOf, type HandlersOf, type PaymentsEdge } from '../grpc-edge.js';
 import { allCurrencies, currencyMessage } from './currencies.js';

@@ -1,5 +1,5 @@
 import { CreateRefundResponseSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { RefundsService } from '@corridor/contracts/corridor/payments/v1/refunds_service_pb';
+import type { RefundsService } from '@corridor/contracts/corridor/payments/v1/refunds_service_pb';
 import { businessOf, type HandlersOf, type PaymentsEdge } from '../grpc-edge.js';
 import { createRefund, getRefund } from './refunds.js';
 

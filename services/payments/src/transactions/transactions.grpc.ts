@@ -1,4 +1,4 @@
-import { TransactionsService } from '@corridor/contracts/corridor/payments/v1/transactions_service_pb';
+import type { TransactionsService } from '@corridor/contracts/corridor/payments/v1/transactions_service_pb';
 import { businessOf, pageLinks, type HandlersOf, type PaymentsEdge } from '../grpc-edge.js';
 import { refundOfCollection } from '../refunds/refunds.js';
 import { getTransaction, listTransactions } from './read-transactions.js';

@@ -3,7 +3,7 @@ import {
   AdminAdjustWalletResponseSchema,
   CreateSwapResponseSchema,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { WalletsService } from '@corridor/contracts/corridor/payments/v1/wallets_service_pb';
+import type { WalletsService } from '@corridor/contracts/corridor/payments/v1/wallets_service_pb';
 import { businessOf, type HandlersOf, type PaymentsEdge } from '../grpc-edge.js';
 import { checkLedger } from '../ledger/index.js';
 import { createSwap } from '../swaps/create-swap.js';
