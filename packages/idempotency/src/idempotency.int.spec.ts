@@ -7,6 +7,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import {
+  idempotentWrites,
   IDEMPOTENCY_KEY_TABLE_SQL,
   pruneIdempotencyKeys,
   runIdempotent,
@@ -177,6 +178,19 @@ describe('runIdempotent: the Idempotency-Key claimed in the transaction of the e
       });
     }
     expect(await effectsNamed('invalid')).toBe(0);
+  });
+
+  it('idempotentWrites: an edge’s write returns the fields; the key is claimed and replayed as runIdempotent does', async () => {
+    const write = idempotentWrites(() => orm.em.fork());
+    const key = randomUUID();
+    const writeFields = async (tx: EntityManager) => ({ value: (await writeEffect('edge')(tx)).value });
+    const answer = await write(callOf(key), 'CreateThing', StringValueSchema, writeFields);
+    expect(answer.$typeName).toBe(StringValueSchema.typeName);
+    expect(answer.value).toMatch(/^edge:/);
+    const again = callOf(key);
+    expect(await write(again, 'CreateThing', StringValueSchema, writeFields)).toEqual(answer);
+    expect(replayed(again)).toEqual(['true']);
+    expect(await effectsNamed('edge')).toBe(1);
   });
 
   describe('outside one transaction (effects that wait on the network)', () => {

@@ -12,7 +12,7 @@ import {
   type Refund,
   type VirtualAccount,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
-import { iso, isoOrNull, jsonInteger, word } from './json-values.js';
+import { enumWords, iso, isoOrNull, jsonInteger, word, type EnumWord } from './json-values.js';
 
 /**
  * The public JSON of virtual accounts, collections (crypto and Interac too, decision 0015) and refunds
@@ -20,8 +20,8 @@ import { iso, isoOrNull, jsonInteger, word } from './json-values.js';
  * webhooks. Absent optionals are null.
  */
 
-export type RefundStatusWord = 'processing' | 'successful' | 'failed';
-export const REFUND_STATUS_WORDS: readonly RefundStatusWord[] = ['processing', 'successful', 'failed'];
+export type RefundStatusWord = EnumWord<typeof RefundStatus>;
+export const REFUND_STATUS_WORDS = enumWords(RefundStatus);
 export const refundStatusWord = (status: RefundStatus) => word(RefundStatus, status, 'status') as RefundStatusWord;
 
 export type CollectionMethodWord =

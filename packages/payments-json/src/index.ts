@@ -7,9 +7,18 @@ import {
   type PayoutDestination,
 } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import type { Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { iso, isoOrNull, jsonInteger, word } from './json-values.js';
+import { enumWords, iso, isoOrNull, jsonInteger, word, type EnumWord } from './json-values.js';
 
-export { iso, isoOrNull, jsonInteger } from './json-values.js';
+export {
+  enumNames,
+  enumValueOf,
+  enumWords,
+  iso,
+  isoOrNull,
+  jsonInteger,
+  type EnumName,
+  type EnumWord,
+} from './json-values.js';
 export * from './collections.js';
 
 /**
@@ -18,14 +27,8 @@ export * from './collections.js';
  * disagree. Money is integer minor units; enums are lowercase words from the proto's names.
  */
 
-export type PayoutStatusWord = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
-export const PAYOUT_STATUS_WORDS: readonly PayoutStatusWord[] = [
-  'pending',
-  'processing',
-  'successful',
-  'failed',
-  'reversed',
-];
+export type PayoutStatusWord = EnumWord<typeof PayoutStatus>;
+export const PAYOUT_STATUS_WORDS = enumWords(PayoutStatus);
 export const payoutStatusWord = (status: PayoutStatus) => word(PayoutStatus, status, 'status') as PayoutStatusWord;
 export const payoutFailureWord = (code: PayoutFailureCode) => word(PayoutFailureCode, code, 'failure_reason');
 export const accountSchemeWord = (scheme: AccountScheme) => word(AccountScheme, scheme, 'scheme');

@@ -9,14 +9,14 @@ import type { Telemetry } from '@corridor/telemetry';
 import { expireDueCollections } from './collections/collect.js';
 import { SandboxCollectionRail } from './collections/collection-rail.js';
 import { confirmDueDeposits } from './collections/crypto.js';
-import { decideDueRefunds } from './collections/refunds.js';
+import { decideDueRefunds } from './refunds/refunds.js';
 import { loadPaymentsConfig } from './config.js';
 import type { PaymentsContext } from './context.js';
 import { customerEventConsumer } from './customers/customer-event-consumer.js';
 import { customerKybSource } from './customers/customer-source.js';
 import { paymentsDatabase } from './database.js';
 import { LedgerAccounts } from './ledger/index.js';
-import { paymentsServiceRegistration } from './payments.grpc.js';
+import { paymentsServiceRegistrations } from './payments.grpc.js';
 import { PayoutWorker } from './payouts/payout-worker.js';
 import { SandboxRail } from './payouts/sandbox-rail.js';
 import { pruneQuotes } from './reference/rates.js';
@@ -119,7 +119,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   service.onStop('customer consumer', () => customers.stop(), 'before-server');
   await service.serve({
     address: config.PAYMENTS_GRPC_ADDRESS,
-    services: [paymentsServiceRegistration({ orm, context, rail }), deadLetterServiceRegistration(consuming)],
+    services: [...paymentsServiceRegistrations({ orm, context, rail }), deadLetterServiceRegistration(consuming)],
     startWork: () => customers.start(),
   });
 }

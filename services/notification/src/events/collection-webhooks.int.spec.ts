@@ -29,8 +29,8 @@ import {
   renderCollection,
   renderRefund,
   type CollectionOutcome,
-  type RefundStatusWord,
 } from './collection-webhooks.js';
+import type { RefundStatusWord } from '@corridor/payments-json';
 import { deliveriesFromEvents, webhookEventTopics } from './deliveries-from-events.js';
 
 interface DeliveryRow {

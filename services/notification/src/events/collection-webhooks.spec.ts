@@ -12,7 +12,8 @@ import {
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { COLLECTION_EVENTS, type RefundStatusWord } from './collection-webhooks.js';
+import type { RefundStatusWord } from '@corridor/payments-json';
+import { COLLECTION_EVENTS } from './collection-webhooks.js';
 import { renderEvent } from './render-event.js';
 import {
   destinationOf,

@@ -15,9 +15,13 @@ import {
   collectionFailureWord,
   collectionMethodWord,
   cryptoDepositJson,
+  enumValueOf,
   iso,
   isoOrNull,
   jsonInteger,
+  refundStatusWord,
+  type EnumName,
+  type RefundStatusWord,
 } from '@corridor/payments-json';
 
 /**
@@ -30,8 +34,9 @@ export const COLLECTION_EVENTS = {
   SUCCESSFUL: 'collection.successful',
   FAILED: 'collection.failed',
   EXPIRED: 'collection.expired',
-} as const;
+} as const satisfies Partial<Record<EnumName<typeof TransactionStatus>, `collection.${string}`>>;
 
+/** The collection's status as its webhook names it (the transaction's); PENDING (an unpaid money request) has none. */
 export type CollectionOutcome = keyof typeof COLLECTION_EVENTS;
 export type CollectionEventType = (typeof COLLECTION_EVENTS)[CollectionOutcome];
 
@@ -42,12 +47,9 @@ const COLLECTION_MESSAGES: Record<CollectionOutcome, string> = {
   EXPIRED: 'Transaction Expired',
 };
 
-/** The collection's status as its webhook names it; PENDING (an unpaid money request) has none. */
 function collectionOutcome(status: TransactionStatus): CollectionOutcome | undefined {
-  if (status === TransactionStatus.SUCCESSFUL) return 'SUCCESSFUL';
-  if (status === TransactionStatus.FAILED) return 'FAILED';
-  if (status === TransactionStatus.EXPIRED) return 'EXPIRED';
-  return undefined;
+  const name = TransactionStatus[status];
+  return name !== undefined && name in COLLECTION_EVENTS ? (name as CollectionOutcome) : undefined;
 }
 
 /** The `data` of a collection webhook; throws (RangeError) when the contract cannot show the transaction. */
@@ -91,7 +93,6 @@ export function renderCollection(
   return { eventType: COLLECTION_EVENTS[outcome], data: collectionData(transaction, outcome) };
 }
 
-export type RefundStatusWord = 'processing' | 'successful' | 'failed';
 export type RefundEventType = 'refund_initiated' | 'refund';
 
 interface RefundStage {
@@ -100,18 +101,22 @@ interface RefundStage {
   refundStatus: RefundStatus;
 }
 
+/** The refund's status at each status of its REFUND transaction that has a webhook. */
+const REFUND_STATUS_OF: Partial<Record<TransactionStatus, RefundStatus>> = {
+  [TransactionStatus.PROCESSING]: RefundStatus.PROCESSING,
+  [TransactionStatus.SUCCESSFUL]: RefundStatus.SUCCESSFUL,
+  [TransactionStatus.FAILED]: RefundStatus.FAILED,
+};
+
 /** Seed 3.5: initiation is `refund_initiated` (processing), the final stage `refund`. */
 function refundStage(status: TransactionStatus): RefundStage | undefined {
-  if (status === TransactionStatus.PROCESSING) {
-    return { eventType: 'refund_initiated', status: 'processing', refundStatus: RefundStatus.PROCESSING };
-  }
-  if (status === TransactionStatus.SUCCESSFUL) {
-    return { eventType: 'refund', status: 'successful', refundStatus: RefundStatus.SUCCESSFUL };
-  }
-  if (status === TransactionStatus.FAILED) {
-    return { eventType: 'refund', status: 'failed', refundStatus: RefundStatus.FAILED };
-  }
-  return undefined;
+  const refundStatus = REFUND_STATUS_OF[status];
+  if (refundStatus === undefined) return undefined;
+  return {
+    eventType: refundStatus === RefundStatus.PROCESSING ? 'refund_initiated' : 'refund',
+    status: refundStatusWord(refundStatus),
+    refundStatus,
+  };
 }
 
 function refundData(transaction: Transaction, stage: RefundStage) {
@@ -213,15 +218,11 @@ export function exampleCollectionTransaction(outcome: CollectionOutcome): Transa
   });
 }
 
-const REFUND_EXAMPLE_STATUS: Record<RefundStatusWord, [TransactionStatus, RefundStatus]> = {
-  processing: [TransactionStatus.PROCESSING, RefundStatus.PROCESSING],
-  successful: [TransactionStatus.SUCCESSFUL, RefundStatus.SUCCESSFUL],
-  failed: [TransactionStatus.FAILED, RefundStatus.FAILED],
-};
-
 /** The mock trigger's refund: the whole £250.00 of the example bank transfer, at the given status. */
 export function exampleRefundTransaction(status: RefundStatusWord): Transaction {
-  const [transactionStatus, refundStatus] = REFUND_EXAMPLE_STATUS[status];
+  // A REFUND transaction's status and its refund's go by one name.
+  const transactionStatus = enumValueOf(TransactionStatus, status);
+  const refundStatus = enumValueOf(RefundStatus, status);
   const id = 'c3a9d1f4-6b2e-4d7a-8f15-9e0b2c4d6a77';
   const ended = status !== 'processing';
   const updatedAt = exampleAt(1, ended ? 5 : 0);

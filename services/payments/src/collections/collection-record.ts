@@ -9,15 +9,20 @@ import {
   type CollectionDetails,
   type Refund,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
+import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { enumValueOf, enumWords, type EnumWord } from '@corridor/payments-json';
 import { dateOf, int8, type Row } from '../ledger/index.js';
 
 /** Collection and refund rows (as selected, or as to_jsonb gives them) as the contract's messages. */
 
-export type CollectionStatusName = 'pending' | 'processing' | 'successful' | 'failed' | 'expired';
+/** As the collection table stores it: its transaction's status in lower case; a collection is never reversed. */
+export const COLLECTION_STATUS_WORDS = enumWords(TransactionStatus).filter(
+  (word): word is Exclude<EnumWord<typeof TransactionStatus>, 'reversed'> => word !== 'reversed',
+);
+export type CollectionStatusName = (typeof COLLECTION_STATUS_WORDS)[number];
 export type CollectionMethodName =
   'bank_transfer' | 'money_request' | 'crypto_deposit' | 'interac_request' | 'interac_transfer';
 export type CollectionFailureName = 'account_closed' | 'declined_by_payer' | 'rejected_by_bank';
-export type RefundStatusName = 'processing' | 'successful' | 'failed';
 
 const FAILURE: Record<CollectionFailureName, CollectionFailureCode> = {
   account_closed: CollectionFailureCode.ACCOUNT_CLOSED,
@@ -31,12 +36,6 @@ const METHOD: Record<CollectionMethodName, CollectionMethod> = {
   crypto_deposit: CollectionMethod.CRYPTO_DEPOSIT,
   interac_request: CollectionMethod.INTERAC_REQUEST,
   interac_transfer: CollectionMethod.INTERAC_TRANSFER,
-};
-
-const REFUND_STATUS: Record<RefundStatusName, RefundStatus> = {
-  processing: RefundStatus.PROCESSING,
-  successful: RefundStatus.SUCCESSFUL,
-  failed: RefundStatus.FAILED,
 };
 
 const optionalText = (value: unknown) => (value === null || value === undefined ? undefined : String(value));
@@ -78,7 +77,7 @@ export function refundOf(row: Row): Refund {
   return create(RefundSchema, {
     id: String(row.id),
     transactionId: String(row.collection_id),
-    status: REFUND_STATUS[String(row.status) as RefundStatusName],
+    status: enumValueOf(RefundStatus, String(row.status)),
     amount: int8(row.amount),
     currency: String(row.currency),
     reason: optionalText(row.reason),

@@ -6,56 +6,45 @@ import {
   FeeRuleSchema,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { paymentsDatabase } from '../database.js';
-import { checkLedger, walletBalances } from '../ledger/index.js';
+import { walletBalances } from '../ledger/index.js';
 import { setFeeRule } from '../reference/fees.js';
 import { forgetCurrencies } from '../reference/currencies.js';
-import { testPaymentsContext } from '../test-context.js';
-import { collectionSpecKit, dateOf } from './collection-spec-kit.js';
+import { testPaymentsContext } from '../../test/test-context.js';
+import { collectionSpecKit, dateOf } from '../../test/collection-spec-kit.js';
 import { createCollection, expireDueCollections, getCollection, receiveTransfer, settleCollection } from './collect.js';
 import { authorizePaymentRequest, getPaymentRequest } from './payment-requests.js';
 import { closeVirtualAccount, createVirtualAccount } from './virtual-accounts.js';
+import { describePayments } from '../../test/payments-database.js';
 
 const HOUR = 3_600_000;
 
-describe('payments: collections by bank transfer and money request (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: collections by bank transfer and money request (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_collections');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now);
-    kit = collectionSpecKit(orm, db.url, () => now);
-  });
-
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    context = testPaymentsContext(database.orm, () => now);
+    kit = collectionSpecKit(database.orm, database.url, () => now);
   });
 
   const business = () => kit.business();
   const openAccount = (businessId: string, customerId: string, currency: string) =>
-    orm.em.fork().transactional((tx) => createVirtualAccount(tx, context, businessId, { customerId, currency }));
+    database.em().transactional((tx) => createVirtualAccount(tx, context, businessId, { customerId, currency }));
   const transfer = (businessId: string, virtualAccountId: string, amount: bigint, on = context) =>
-    orm.em
-      .fork()
+    database
+      .em()
       .transactional((tx) => receiveTransfer(tx, on, businessId, { virtualAccountId, amount, senderName: 'Jane Doe' }));
   const request = (
     businessId: string,
     fields: Parameters<typeof create<typeof CreateCollectionRequestSchema>>[1] & { customerId: string },
   ) =>
-    orm.em.fork().transactional((tx) =>
+    database.em().transactional((tx) =>
       createCollection(
         tx,
         context,
@@ -71,10 +60,10 @@ describe('payments: collections by bank transfer and money request (real Postgre
   const tokenOf = (transaction: { collectionDetails?: { paymentToken?: string } }) =>
     transaction.collectionDetails?.paymentToken ?? '';
   const settle = (businessId: string, id: string, outcome: 'pay' | 'decline' | 'expire', on = context) =>
-    orm.em.fork().transactional((tx) => settleCollection(tx, on, businessId, id, outcome));
+    database.em().transactional((tx) => settleCollection(tx, on, businessId, id, outcome));
   const wallet = async (businessId: string, currency: string) =>
-    (await walletBalances(orm.em.fork(), businessId)).get(currency);
-  const read = (businessId: string, id: string) => getCollection(orm.em.fork(), businessId, id);
+    (await walletBalances(database.em(), businessId)).get(currency);
+  const read = (businessId: string, id: string) => getCollection(database.em(), businessId, id);
 
   it('a transfer into an open account is a SUCCESSFUL collection: amount - fee to the wallet, the fee to the fee account', async () => {
     const { businessId, customerId } = await business();
@@ -115,7 +104,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
   it('a transfer into a closed account bounces: FAILED (ACCOUNT_CLOSED), no money moves', async () => {
     const { businessId, customerId } = await business();
     const account = await openAccount(businessId, customerId, 'NGN');
-    await closeVirtualAccount(orm.em.fork(), context, businessId, account.id);
+    await closeVirtualAccount(database.em(), context, businessId, account.id);
     const bounced = await transfer(businessId, account.id, 500_000n);
     expect(bounced).toMatchObject({
       status: TransactionStatus.FAILED,
@@ -162,7 +151,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       });
     }
     await expect(transfer(businessId, account.id, 0n)).rejects.toMatchObject({ reason: 'INVALID_AMOUNT' });
-    expect(await query(db.url, 'select id from collection where business_id = $1', [businessId])).toEqual([]);
+    expect(await query(database.url, 'select id from collection where business_id = $1', [businessId])).toEqual([]);
     expect(await wallet(businessId, 'NGN')).toBeUndefined();
   });
 
@@ -192,7 +181,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
     expect(dateOf(created.collectionDetails?.expiresAt)).toEqual(new Date(now.getTime() + 48 * HOUR));
     expect(created.collectionDetails?.completedAt).toBeUndefined();
     expect(await wallet(businessId, 'EUR')).toBeUndefined();
-    expect(await getPaymentRequest(orm.em.fork(), context, token)).toMatchObject({
+    expect(await getPaymentRequest(database.em(), context, token)).toMatchObject({
       transactionId: created.id,
       amount: 50_000n,
       currency: 'EUR',
@@ -202,7 +191,9 @@ describe('payments: collections by bank transfer and money request (real Postgre
     });
 
     advance(HOUR);
-    expect(await authorizePaymentRequest(orm.em.fork(), context, token, true)).toMatchObject({ status: 'SUCCESSFUL' });
+    expect(await authorizePaymentRequest(database.em(), context, token, true)).toMatchObject({
+      status: 'SUCCESSFUL',
+    });
     const paid = await read(businessId, created.id);
     expect(paid).toMatchObject({
       status: TransactionStatus.SUCCESSFUL,
@@ -215,7 +206,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       ['updated', TransactionStatus.PENDING, TransactionStatus.SUCCESSFUL],
     ]);
     // A finished request cannot be authorized again (400), and nothing more moves.
-    await expect(authorizePaymentRequest(orm.em.fork(), context, token, true)).rejects.toMatchObject({
+    await expect(authorizePaymentRequest(database.em(), context, token, true)).rejects.toMatchObject({
       reason: 'PAYMENT_REQUEST_NOT_PENDING',
       status: Status.FAILED_PRECONDITION,
       message: expect.stringContaining('SUCCESSFUL'),
@@ -226,7 +217,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
   it('the payer declines: FAILED (DECLINED_BY_PAYER), no money; a refused amount (…091) fails REJECTED_BY_BANK', async () => {
     const { businessId, customerId } = await business();
     const declined = await request(businessId, { customerId });
-    expect(await authorizePaymentRequest(orm.em.fork(), context, tokenOf(declined), false)).toMatchObject({
+    expect(await authorizePaymentRequest(database.em(), context, tokenOf(declined), false)).toMatchObject({
       status: 'FAILED',
     });
     expect(await read(businessId, declined.id)).toMatchObject({
@@ -234,14 +225,14 @@ describe('payments: collections by bank transfer and money request (real Postgre
       collectionDetails: { failureCode: CollectionFailureCode.DECLINED_BY_PAYER },
     });
     const refused = await request(businessId, { customerId, amount: 7_091n });
-    await authorizePaymentRequest(orm.em.fork(), context, tokenOf(refused), true);
+    await authorizePaymentRequest(database.em(), context, tokenOf(refused), true);
     expect(await read(businessId, refused.id)).toMatchObject({
       status: TransactionStatus.FAILED,
       collectionDetails: { failureCode: CollectionFailureCode.REJECTED_BY_BANK },
     });
     expect(await wallet(businessId, 'EUR')).toBeUndefined();
     expect([...(await kit.moves(declined.id)), ...(await kit.moves(refused.id))]).toEqual([]);
-    await expect(authorizePaymentRequest(orm.em.fork(), context, tokenOf(declined), true)).rejects.toMatchObject({
+    await expect(authorizePaymentRequest(database.em(), context, tokenOf(declined), true)).rejects.toMatchObject({
       reason: 'PAYMENT_REQUEST_NOT_PENDING',
       message: expect.stringContaining('FAILED'),
     });
@@ -251,11 +242,11 @@ describe('payments: collections by bank transfer and money request (real Postgre
     const { businessId, customerId } = await business();
     const created = await request(businessId, { customerId });
     advance(48 * HOUR - 1);
-    await expireDueCollections(orm.em.fork(), context);
+    await expireDueCollections(database.em(), context);
     expect((await read(businessId, created.id)).status).toBe(TransactionStatus.PENDING);
 
     advance(1);
-    expect(await expireDueCollections(orm.em.fork(), context)).toBeGreaterThanOrEqual(1);
+    expect(await expireDueCollections(database.em(), context)).toBeGreaterThanOrEqual(1);
     const expired = await read(businessId, created.id);
     expect(expired.status).toBe(TransactionStatus.EXPIRED);
     expect(expired.collectionDetails?.completedAt).toBeUndefined();
@@ -264,7 +255,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       ['updated', TransactionStatus.PENDING, TransactionStatus.EXPIRED],
     ]);
     // The payer approving afterwards moves nothing: 400 naming EXPIRED.
-    await expect(authorizePaymentRequest(orm.em.fork(), context, tokenOf(created), true)).rejects.toMatchObject({
+    await expect(authorizePaymentRequest(database.em(), context, tokenOf(created), true)).rejects.toMatchObject({
       reason: 'PAYMENT_REQUEST_NOT_PENDING',
       status: Status.FAILED_PRECONDITION,
       message: expect.stringContaining('EXPIRED'),
@@ -277,10 +268,10 @@ describe('payments: collections by bank transfer and money request (real Postgre
     const { businessId, customerId } = await business();
     const created = await request(businessId, { customerId });
     advance(48 * HOUR + 1_000);
-    expect(await authorizePaymentRequest(orm.em.fork(), context, tokenOf(created), true)).toMatchObject({
+    expect(await authorizePaymentRequest(database.em(), context, tokenOf(created), true)).toMatchObject({
       status: 'EXPIRED',
     });
-    await expireDueCollections(orm.em.fork(), context);
+    await expireDueCollections(database.em(), context);
     expect((await read(businessId, created.id)).status).toBe(TransactionStatus.EXPIRED);
     expect(await kit.statusTrail(created.id)).toEqual([
       ['created', TransactionStatus.PENDING],
@@ -295,13 +286,13 @@ describe('payments: collections by bank transfer and money request (real Postgre
     for (let i = 0; i < 12; i++) created.push(await request(businessId, { customerId }));
     advance(48 * HOUR);
     const [due] = await query<{ count: string }>(
-      db.url,
+      database.url,
       `select count(*) from collection where status = 'pending' and expires_at <= $1`,
       [now],
     );
     const replica = async () => {
       let expired = 0;
-      for (let batch; (batch = await expireDueCollections(orm.em.fork(), context, 3)) > 0;) expired += batch;
+      for (let batch; (batch = await expireDueCollections(database.em(), context, 3)) > 0;) expired += batch;
       return expired;
     };
     const [first, second] = await Promise.all([replica(), replica()]);
@@ -352,8 +343,8 @@ describe('payments: collections by bank transfer and money request (real Postgre
   it('an unknown payment token is 404 PAYMENT_REQUEST_NOT_FOUND, to read or to authorize', async () => {
     for (const token of ['no-such-token', '']) {
       const notFound = { reason: 'PAYMENT_REQUEST_NOT_FOUND', status: Status.NOT_FOUND };
-      await expect(getPaymentRequest(orm.em.fork(), context, token)).rejects.toMatchObject(notFound);
-      await expect(authorizePaymentRequest(orm.em.fork(), context, token, true)).rejects.toMatchObject(notFound);
+      await expect(getPaymentRequest(database.em(), context, token)).rejects.toMatchObject(notFound);
+      await expect(authorizePaymentRequest(database.em(), context, token, true)).rejects.toMatchObject(notFound);
     }
   });
 
@@ -371,14 +362,17 @@ describe('payments: collections by bank transfer and money request (real Postgre
       await expect(request(businessId, fields)).rejects.toMatchObject({ reason, status });
     }
     // Every seeded currency collects; this test database's CAD is made not to, to see that refusal.
-    await query(db.url, `update currency set operations = array_remove(operations, 'collection') where code = 'CAD'`);
-    forgetCurrencies(orm.em); // as a restart after a migration would: a process reads currencies once
+    await query(
+      database.url,
+      `update currency set operations = array_remove(operations, 'collection') where code = 'CAD'`,
+    );
+    forgetCurrencies(database.orm.em); // as a restart after a migration would: a process reads currencies once
     await expect(request(businessId, { customerId, currency: 'CAD' })).rejects.toMatchObject({
       reason: 'CURRENCY_OPERATION_NOT_SUPPORTED',
       status: Status.INVALID_ARGUMENT,
     });
     await setFeeRule(
-      orm.em.fork(),
+      database.em(),
       context,
       create(FeeRuleSchema, { businessId, operation: FeeOperation.COLLECTION, currency: 'GBP', flat: 2_000n }),
     );
@@ -390,7 +384,7 @@ describe('payments: collections by bank transfer and money request (real Postgre
       reason: 'REFERENCE_ALREADY_USED',
       status: Status.ALREADY_EXISTS,
     });
-    expect(await query(db.url, 'select id from collection where business_id = $1', [businessId])).toHaveLength(1);
-    expect((await walletBalances(orm.em.fork(), businessId)).size).toBe(0);
+    expect(await query(database.url, 'select id from collection where business_id = $1', [businessId])).toHaveLength(1);
+    expect((await walletBalances(database.em(), businessId)).size).toBe(0);
   });
 });

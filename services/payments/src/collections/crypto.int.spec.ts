@@ -1,57 +1,46 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { CollectionMethod } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { paymentsDatabase } from '../database.js';
-import { checkLedger, walletBalances } from '../ledger/index.js';
-import { testPaymentsContext } from '../test-context.js';
-import { collectionSpecKit } from './collection-spec-kit.js';
+import { walletBalances } from '../ledger/index.js';
+import { testPaymentsContext } from '../../test/test-context.js';
+import { collectionSpecKit } from '../../test/collection-spec-kit.js';
 import { getCollection } from './collect.js';
 import { confirmDueDeposits, createCryptoAddress, cryptoNetworks, receiveCryptoDeposit } from './crypto.js';
+import { describePayments } from '../../test/payments-database.js';
 
 /** One block of the sandbox chain: a deposit gains a confirmation this often. */
 const BLOCK_MS = 2_000;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
-describe('payments: crypto collections, stablecoin deposits credited in USD (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: crypto collections, stablecoin deposits credited in USD (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_crypto');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now, { cryptoBlockMs: BLOCK_MS });
-    kit = collectionSpecKit(orm, db.url, () => now);
-  });
-
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    context = testPaymentsContext(database.orm, () => now, { cryptoBlockMs: BLOCK_MS });
+    kit = collectionSpecKit(database.orm, database.url, () => now);
   });
 
   const business = () => kit.business({ kybScope: 'MINIMAL', status: 'PENDING', name: 'Lagos Stablecoin Traders Ltd' });
   const addressOf = (businessId: string, customerId: string, asset: string, network: string) =>
-    orm.em.fork().transactional((tx) => createCryptoAddress(tx, context, businessId, { customerId, asset, network }));
+    database.em().transactional((tx) => createCryptoAddress(tx, context, businessId, { customerId, asset, network }));
   const deposit = (businessId: string, addressId: string, assetAmount: string, on = context) =>
-    orm.em.fork().transactional((tx) => receiveCryptoDeposit(tx, on, businessId, { addressId, assetAmount }));
+    database.em().transactional((tx) => receiveCryptoDeposit(tx, on, businessId, { addressId, assetAmount }));
   /** A customer's deposit address with a deposit on it, as the sandbox makes them. */
   async function depositOn(asset: string, network: string, assetAmount: string) {
     const { businessId, customerId } = await business();
     const { address } = await addressOf(businessId, customerId, asset, network);
     return { businessId, customerId, address, deposited: await deposit(businessId, address.id, assetAmount) };
   }
-  const sweep = () => confirmDueDeposits(orm.em.fork(), context);
-  const read = (businessId: string, id: string) => getCollection(orm.em.fork(), businessId, id);
-  const usd = async (businessId: string) => (await walletBalances(orm.em.fork(), businessId)).get('USD');
+  const sweep = () => confirmDueDeposits(database.em(), context);
+  const read = (businessId: string, id: string) => getCollection(database.em(), businessId, id);
+  const usd = async (businessId: string) => (await walletBalances(database.em(), businessId)).get('USD');
 
   it('issue 11: lists the five stablecoin networks, each with its standard, 6 decimals, its confirmations, settled in USD', () => {
     expect(
@@ -152,7 +141,7 @@ describe('payments: crypto collections, stablecoin deposits credited in USD (rea
     ]);
     expect(answers.map(({ existing }) => existing).sort()).toEqual([false, true]);
     expect(answers[0]?.address).toEqual(answers[1]?.address);
-    const rows = await query(db.url, 'select id from crypto_address where customer_id = $1', [customerId]);
+    const rows = await query(database.url, 'select id from crypto_address where customer_id = $1', [customerId]);
     expect(rows).toHaveLength(1);
   });
 
@@ -177,7 +166,7 @@ describe('payments: crypto collections, stablecoin deposits credited in USD (rea
         status: Status.INVALID_ARGUMENT,
       });
     }
-    expect(await query(db.url, 'select id from crypto_address where business_id = $1', [businessId])).toEqual([]);
+    expect(await query(database.url, 'select id from crypto_address where business_id = $1', [businessId])).toEqual([]);
   });
 
   it('issue 11: a deposit is a COLLECTION in PROCESSING with 0 of its confirmations; no money moves yet', async () => {
@@ -276,13 +265,13 @@ describe('payments: crypto collections, stablecoin deposits credited in USD (rea
     for (let i = 1; i <= 10; i++) deposits.push(await deposit(businessId, address.id, `${i}000000`));
     advance(BLOCK_MS);
     const [due] = await query<{ count: string }>(
-      db.url,
+      database.url,
       `select count(*) from collection where status = 'processing' and next_confirmation_at <= $1`,
       [now],
     );
     const replica = async () => {
       let swept = 0;
-      for (let batch; (batch = await confirmDueDeposits(orm.em.fork(), context, 3)) > 0;) swept += batch;
+      for (let batch; (batch = await confirmDueDeposits(database.em(), context, 3)) > 0;) swept += batch;
       return swept;
     };
     const [first, second] = await Promise.all([replica(), replica()]);
@@ -343,6 +332,6 @@ describe('payments: crypto collections, stablecoin deposits credited in USD (rea
       reason: 'SANDBOX_ONLY',
       status: Status.PERMISSION_DENIED,
     });
-    expect(await query(db.url, 'select id from collection where business_id = $1', [businessId])).toHaveLength(1);
+    expect(await query(database.url, 'select id from collection where business_id = $1', [businessId])).toHaveLength(1);
   });
 });

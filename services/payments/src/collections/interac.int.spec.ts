@@ -1,44 +1,33 @@
 import { CollectionFailureCode, CollectionMethod } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { paymentsDatabase } from '../database.js';
-import { checkLedger, walletBalances } from '../ledger/index.js';
-import { testPaymentsContext } from '../test-context.js';
-import { collectionSpecKit, dateOf } from './collection-spec-kit.js';
+import { walletBalances } from '../ledger/index.js';
+import { testPaymentsContext } from '../../test/test-context.js';
+import { collectionSpecKit, dateOf } from '../../test/collection-spec-kit.js';
 import { expireDueCollections, getCollection, settleCollection } from './collect.js';
 import { acceptInteracTransfer, createInteracRequest, receiveInteracTransfer } from './interac.js';
+import { describePayments } from '../../test/payments-database.js';
 
 const HOUR = 3_600_000;
 
-describe('payments: Interac requests and e-Transfers in CAD (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: Interac requests and e-Transfers in CAD (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_interac');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now);
-    kit = collectionSpecKit(orm, db.url, () => now);
-  });
-
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    context = testPaymentsContext(database.orm, () => now);
+    kit = collectionSpecKit(database.orm, database.url, () => now);
   });
 
   const business = () => kit.business({ name: 'Maple Leaf Imports Inc' });
   type RequestFields = Partial<Parameters<typeof createInteracRequest>[3]> & { customerId: string };
   const interacRequest = (businessId: string, fields: RequestFields) =>
-    orm.em.fork().transactional((tx) =>
+    database.em().transactional((tx) =>
       createInteracRequest(tx, context, businessId, {
         amount: 80_000n,
         payerEmail: 'accounts@payer.example.ca',
@@ -48,7 +37,7 @@ describe('payments: Interac requests and e-Transfers in CAD (real PostgreSQL)', 
     );
   type TransferFields = Partial<Parameters<typeof receiveInteracTransfer>[3]> & { customerId: string };
   const eTransfer = (businessId: string, fields: TransferFields, on = context) =>
-    orm.em.fork().transactional((tx) =>
+    database.em().transactional((tx) =>
       receiveInteracTransfer(tx, on, businessId, {
         amount: 30_000n,
         senderName: 'Jean Tremblay',
@@ -57,13 +46,13 @@ describe('payments: Interac requests and e-Transfers in CAD (real PostgreSQL)', 
       }),
     );
   const accept = (businessId: string, id: string) =>
-    orm.em.fork().transactional((tx) => acceptInteracTransfer(tx, context, businessId, id));
+    database.em().transactional((tx) => acceptInteracTransfer(tx, context, businessId, id));
   const settle = (businessId: string, id: string, outcome: 'pay' | 'decline' | 'expire') =>
-    orm.em.fork().transactional((tx) => settleCollection(tx, context, businessId, id, outcome));
-  const read = (businessId: string, id: string) => getCollection(orm.em.fork(), businessId, id);
-  const cad = async (businessId: string) => (await walletBalances(orm.em.fork(), businessId)).get('CAD');
+    database.em().transactional((tx) => settleCollection(tx, context, businessId, id, outcome));
+  const read = (businessId: string, id: string) => getCollection(database.em(), businessId, id);
+  const cad = async (businessId: string) => (await walletBalances(database.em(), businessId)).get('CAD');
   const collectionRows = (businessId: string) =>
-    query(db.url, 'select id from collection where business_id = $1', [businessId]);
+    query(database.url, 'select id from collection where business_id = $1', [businessId]);
 
   describe('an Interac money request', () => {
     it('issue 11: is a PENDING CAD collection with the payer’s email; the payer pays: SUCCESSFUL, amount - 1 % credited', async () => {
@@ -125,11 +114,11 @@ describe('payments: Interac requests and e-Transfers in CAD (real PostgreSQL)', 
       const { businessId, customerId } = await business();
       const created = await interacRequest(businessId, { customerId });
       advance(48 * HOUR - 1);
-      await expireDueCollections(orm.em.fork(), context);
+      await expireDueCollections(database.em(), context);
       expect((await read(businessId, created.id)).status).toBe(TransactionStatus.PENDING);
 
       advance(1);
-      expect(await expireDueCollections(orm.em.fork(), context)).toBeGreaterThanOrEqual(1);
+      expect(await expireDueCollections(database.em(), context)).toBeGreaterThanOrEqual(1);
       const expired = await read(businessId, created.id);
       expect(expired.status).toBe(TransactionStatus.EXPIRED);
       expect(expired.collectionDetails?.completedAt).toBeUndefined();
@@ -252,7 +241,7 @@ describe('payments: Interac requests and e-Transfers in CAD (real PostgreSQL)', 
       const { businessId, customerId } = await business();
       const arrived = await eTransfer(businessId, { customerId });
       advance(48 * HOUR);
-      expect(await expireDueCollections(orm.em.fork(), context)).toBeGreaterThanOrEqual(1);
+      expect(await expireDueCollections(database.em(), context)).toBeGreaterThanOrEqual(1);
       expect((await read(businessId, arrived.id)).status).toBe(TransactionStatus.EXPIRED);
       expect(await kit.statusTrail(arrived.id)).toEqual([
         ['created', TransactionStatus.PENDING],

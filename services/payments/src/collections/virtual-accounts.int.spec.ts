@@ -6,15 +6,13 @@ import {
   type VirtualAccount,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { ListVirtualAccountsRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { paymentsDatabase } from '../database.js';
-import { checkLedger, walletBalances } from '../ledger/index.js';
-import { testPaymentsContext } from '../test-context.js';
-import { collectionSpecKit, dateOf, type CustomerFacts, type Verification } from './collection-spec-kit.js';
+import { walletBalances } from '../ledger/index.js';
+import { testPaymentsContext } from '../../test/test-context.js';
+import { collectionSpecKit, dateOf, type CustomerFacts, type Verification } from '../../test/collection-spec-kit.js';
 import { issuedAccountIsValid, isVirtualAccountCurrency } from './sandbox-accounts.js';
 import {
   closeVirtualAccount,
@@ -22,26 +20,17 @@ import {
   getVirtualAccount,
   listVirtualAccounts,
 } from './virtual-accounts.js';
+import { describePayments } from '../../test/payments-database.js';
 
-describe('payments: virtual bank accounts for verified customers (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: virtual bank accounts for verified customers (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_virtual_accounts');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now);
-    kit = collectionSpecKit(orm, db.url, () => now);
-  });
-
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    context = testPaymentsContext(database.orm, () => now);
+    kit = collectionSpecKit(database.orm, database.url, () => now);
   });
 
   const deliver = (businessId: string, payload: NewEvent['payload']) => kit.deliver(businessId, payload);
@@ -65,16 +54,16 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
     });
 
   const open = (businessId: string, customerId: string, currency: string) =>
-    orm.em.fork().transactional((tx) => createVirtualAccount(tx, context, businessId, { customerId, currency }));
+    database.em().transactional((tx) => createVirtualAccount(tx, context, businessId, { customerId, currency }));
   const refused = (reason: string, status = Status.INVALID_ARGUMENT) => ({ reason, status });
   const accountRows = (customerId: string) =>
     query<{ currency: string; status: string }>(
-      db.url,
+      database.url,
       'select currency, status from virtual_account where customer_id = $1 order by currency, status',
       [customerId],
     );
   const noMoneyMoved = async (businessId: string) =>
-    expect((await walletBalances(orm.em.fork(), businessId)).size).toBe(0);
+    expect((await walletBalances(database.em(), businessId)).size).toBe(0);
   const expectIssued = (account: VirtualAccount) => {
     expect(isVirtualAccountCurrency(account.currency)).toBe(true);
     if (isVirtualAccountCurrency(account.currency)) expect(issuedAccountIsValid(account.currency, account)).toBe(true);
@@ -173,7 +162,7 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
     await open(businessId, customerId, 'EUR');
 
     advance(60_000);
-    const closed = await closeVirtualAccount(orm.em.fork(), context, businessId, first.id);
+    const closed = await closeVirtualAccount(database.em(), context, businessId, first.id);
     expect(closed).toMatchObject({
       id: first.id,
       status: VirtualAccountStatus.CLOSED,
@@ -188,7 +177,7 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
     expect(second.accountNumber).not.toBe(first.accountNumber);
     expectIssued(second);
     // Closing again changes nothing: still closed at the first close.
-    const again = await closeVirtualAccount(orm.em.fork(), context, businessId, first.id);
+    const again = await closeVirtualAccount(database.em(), context, businessId, first.id);
     expect(dateOf(again.closedAt)).toEqual(closedAt);
     expect(await accountRows(customerId)).toEqual([
       { currency: 'EUR', status: 'active' },
@@ -222,7 +211,7 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
       kybScope: 'FULL',
       trigger: 'upgrade',
     });
-    const kept = await getVirtualAccount(orm.em.fork(), businessId, ngn.id);
+    const kept = await getVirtualAccount(database.em(), businessId, ngn.id);
     expect(kept).toMatchObject({ status: VirtualAccountStatus.ACTIVE, accountName: 'Adaeze Textiles Ltd' });
     expect(kept.closedAt).toBeUndefined();
     // Until verified again, no new account, in any currency.
@@ -254,7 +243,7 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
     const ngn = await open(businessId, customerId, 'NGN');
     const gbp = await open(businessId, customerId, 'GBP');
     const untouched = await open(businessId, bystander, 'NGN');
-    await closeVirtualAccount(orm.em.fork(), context, businessId, gbp.id);
+    await closeVirtualAccount(database.em(), context, businessId, gbp.id);
     const closedByRequestAt = now;
 
     advance(3_600_000);
@@ -278,17 +267,17 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
       trigger: 'review',
     });
 
-    const rejected = await getVirtualAccount(orm.em.fork(), businessId, ngn.id);
+    const rejected = await getVirtualAccount(database.em(), businessId, ngn.id);
     expect(rejected).toMatchObject({
       status: VirtualAccountStatus.CLOSED,
       closeReason: VirtualAccountCloseReason.CUSTOMER_REJECTED,
     });
     expect(dateOf(rejected.closedAt)).toEqual(now);
     // An account the business had closed keeps its own reason and time.
-    const earlier = await getVirtualAccount(orm.em.fork(), businessId, gbp.id);
+    const earlier = await getVirtualAccount(database.em(), businessId, gbp.id);
     expect(earlier.closeReason).toBe(VirtualAccountCloseReason.REQUESTED);
     expect(dateOf(earlier.closedAt)).toEqual(closedByRequestAt);
-    expect(await getVirtualAccount(orm.em.fork(), businessId, untouched.id)).toMatchObject({
+    expect(await getVirtualAccount(database.em(), businessId, untouched.id)).toMatchObject({
       status: VirtualAccountStatus.ACTIVE,
     });
     await expect(open(businessId, customerId, 'NGN')).rejects.toMatchObject(refused('CUSTOMER_NOT_VERIFIED'));
@@ -309,12 +298,12 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
       advance(1_000);
       opened.push(await open(businessId, customerId, currency));
     }
-    await closeVirtualAccount(orm.em.fork(), context, businessId, opened[1]?.id ?? '');
+    await closeVirtualAccount(database.em(), context, businessId, opened[1]?.id ?? '');
     const elsewhere = randomUUID();
     const foreign = await open(elsewhere, await customer(elsewhere), 'NGN');
 
     const list = (fields: Parameters<typeof create<typeof ListVirtualAccountsRequestSchema>>[1] = {}) =>
-      listVirtualAccounts(orm.em.fork(), businessId, create(ListVirtualAccountsRequestSchema, fields));
+      listVirtualAccounts(database.em(), businessId, create(ListVirtualAccountsRequestSchema, fields));
     const ids = (accounts: VirtualAccount[]) => accounts.map((account) => account.id);
     const newestFirst = ids([...opened].reverse());
 
@@ -352,11 +341,11 @@ describe('payments: virtual bank accounts for verified customers (real PostgreSQ
     const account = await open(owner, await customer(owner), 'NGN');
     const intruder = randomUUID();
     const notFound = refused('VIRTUAL_ACCOUNT_NOT_FOUND', Status.NOT_FOUND);
-    await expect(getVirtualAccount(orm.em.fork(), intruder, account.id)).rejects.toMatchObject(notFound);
-    await expect(closeVirtualAccount(orm.em.fork(), context, intruder, account.id)).rejects.toMatchObject(notFound);
-    await expect(getVirtualAccount(orm.em.fork(), owner, randomUUID())).rejects.toMatchObject(notFound);
-    await expect(getVirtualAccount(orm.em.fork(), owner, 'not-a-uuid')).rejects.toMatchObject(notFound);
-    expect(await getVirtualAccount(orm.em.fork(), owner, account.id)).toMatchObject({
+    await expect(getVirtualAccount(database.em(), intruder, account.id)).rejects.toMatchObject(notFound);
+    await expect(closeVirtualAccount(database.em(), context, intruder, account.id)).rejects.toMatchObject(notFound);
+    await expect(getVirtualAccount(database.em(), owner, randomUUID())).rejects.toMatchObject(notFound);
+    await expect(getVirtualAccount(database.em(), owner, 'not-a-uuid')).rejects.toMatchObject(notFound);
+    expect(await getVirtualAccount(database.em(), owner, account.id)).toMatchObject({
       status: VirtualAccountStatus.ACTIVE,
     });
   });

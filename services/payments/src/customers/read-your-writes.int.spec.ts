@@ -4,18 +4,17 @@ import { CustomerType, KybScope, VerificationStatus } from '@corridor/contracts/
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { CreateCollectionRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { Environment, newEvent, type NewEvent } from '@corridor/contracts/events';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { createClient, DomainError, notFound, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { createTestDatabase, query, startFakeGrpcService, type TestDatabase } from '@corridor/testing';
+import { query, startFakeGrpcService } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { createCollection } from '../collections/collect.js';
 import { createVirtualAccount } from '../collections/virtual-accounts.js';
 import type { PaymentsContext } from '../context.js';
-import { paymentsDatabase } from '../database.js';
-import { testPaymentsContext } from '../test-context.js';
+import { testPaymentsContext } from '../../test/test-context.js';
 import { customerProjection } from './customer-projection.js';
 import { customerKybSource } from './customer-source.js';
+import { describePayments } from '../../test/payments-database.js';
 
 type Status4 = 'PENDING' | 'PROCESSING' | 'VERIFIED' | 'REJECTED';
 const STATUS: Record<Status4, VerificationStatus> = {
@@ -35,9 +34,7 @@ const startFake = () =>
     throw new DomainError(Status.UNIMPLEMENTED, 'UNIMPLEMENTED', `${method} is not faked`);
   });
 
-describe('payments: read-your-writes of customers (real PostgreSQL, fake customer-kyb)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: read-your-writes of customers (real PostgreSQL, fake customer-kyb)', (database) => {
   let fake: Awaited<ReturnType<typeof startFake>>;
   let context: PaymentsContext;
   const now = new Date('2026-11-29T10:00:00.000Z');
@@ -48,8 +45,6 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
   const held = new Map<string, { businessId: string; status: Status4; scope: KybScope; updatedAt: Date }>();
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_read_your_writes');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
     fake = await startFake();
     fake.answers.set('getCustomer', (request) => {
       const id = String(request.customerId);
@@ -70,20 +65,18 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
         },
       };
     });
-    context = testPaymentsContext(orm, () => now, {
+    context = testPaymentsContext(database.orm, () => now, {
       customers: customerKybSource(fake.client, { environment: 'sandbox', logger }),
     });
   });
 
   afterAll(async () => {
     await fake?.stop();
-    await orm?.close();
-    await db?.drop();
   });
 
   /** The consumer's handling of an event of corridor.customer.v1 that occurred at `occurredAt`. */
   const deliver = (businessId: string, occurredAt: Date, payload: NewEvent['payload']) =>
-    orm.em.fork().transactional((tx) =>
+    database.em().transactional((tx) =>
       project(newEvent({ businessId, environment: Environment.SANDBOX, occurredAt, payload }), tx, {
         topic: 'test.corridor.customer.v1',
         partition: 0,
@@ -116,7 +109,7 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
     });
 
   const open = (businessId: string, customerId: string, currency = 'GBP', using = context) =>
-    orm.em.fork().transactional((tx) => createVirtualAccount(tx, using, businessId, { customerId, currency }));
+    database.em().transactional((tx) => createVirtualAccount(tx, using, businessId, { customerId, currency }));
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => 'opened',
@@ -125,13 +118,13 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
   const projection = async (customerId: string) =>
     (
       await query<{ verification_status: string; updated_at: Date }>(
-        db.url,
+        database.url,
         'select verification_status, updated_at from customer_projection where customer_id = $1',
         [customerId],
       )
     )[0];
   const accounts = (customerId: string) =>
-    query<{ status: string }>(db.url, 'select status from virtual_account where customer_id = $1', [customerId]);
+    query<{ status: string }>(database.url, 'select status from virtual_account where customer_id = $1', [customerId]);
   const callsFor = (customerId: string) =>
     fake.calls.filter((call) => call.method === 'getCustomer' && call.request.customerId === customerId);
 
@@ -233,7 +226,7 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
 
   it('takes a money request for a customer only customer-kyb knows yet', async () => {
     const { businessId, customerId } = heldCustomer('PENDING');
-    const transaction = await orm.em.fork().transactional((tx) =>
+    const transaction = await database.em().transactional((tx) =>
       createCollection(
         tx,
         context,
@@ -251,7 +244,7 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
   });
 
   it('answers 503 when customer-kyb is unreachable or too slow, never "not a customer"', async () => {
-    const unreachable = testPaymentsContext(orm, () => now, {
+    const unreachable = testPaymentsContext(database.orm, () => now, {
       customers: customerKybSource(createClient(CustomerService, { address: '127.0.0.1:1', defaultTimeoutMs: 1_000 }), {
         environment: 'sandbox',
       }),
@@ -268,7 +261,7 @@ describe('payments: read-your-writes of customers (real PostgreSQL, fake custome
       return {};
     });
     try {
-      const timingOut = testPaymentsContext(orm, () => now, {
+      const timingOut = testPaymentsContext(database.orm, () => now, {
         customers: customerKybSource(
           { getCustomer: (request, settings) => slow.client.getCustomer(request, { ...settings, timeoutMs: 100 }) },
           { environment: 'sandbox' },

@@ -1,26 +1,13 @@
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { paymentsDatabase } from '../database.js';
 import { applyTransfers, checkLedger, LedgerAccounts, LedgerError, walletAccount, walletBalances } from './index.js';
+import { describePayments } from '../../test/payments-database.js';
 
-describe('the ledger (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('the ledger (real PostgreSQL)', (database) => {
   let accounts: LedgerAccounts;
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_ledger');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    accounts = new LedgerAccounts(() => orm.em.fork(), 4);
-  });
-
-  afterAll(async () => {
-    // The books balance after everything this suite did, failures included.
-    const check = await checkLedger(orm.em.fork());
-    expect(check.violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    accounts = new LedgerAccounts(() => database.em(), 4);
   });
 
   /** A fresh funded-or-empty wallet and its funding account. */
@@ -42,13 +29,13 @@ describe('the ledger (real PostgreSQL)', () => {
   });
 
   const balanceOf = async (businessId: string, currency = 'NGN') =>
-    (await walletBalances(orm.em.fork(), businessId)).get(currency);
+    (await walletBalances(database.em(), businessId)).get(currency);
 
   it('a posted transfer moves the amount and records each side with its balance after and the account version', async () => {
     const { businessId, wallet, funding } = await walletWithFunding();
     const id = `test:${randomUUID()}`;
     expect(
-      await orm.em.fork().transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 5_000n)])),
+      await database.em().transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 5_000n)])),
     ).toEqual([{ id, outcome: 'created' }]);
     expect(await balanceOf(businessId)).toMatchObject({ ledger: 5_000n, pending: 0n, available: 5_000n });
     const entries = await query<{
@@ -57,7 +44,7 @@ describe('the ledger (real PostgreSQL)', () => {
       posted_debits_after: string;
       account_version: string;
     }>(
-      db.url,
+      database.url,
       'select side, posted_credits_after, posted_debits_after, account_version from ledger_entry where transfer_id = $1 order by side',
       [id],
     );
@@ -70,13 +57,13 @@ describe('the ledger (real PostgreSQL)', () => {
   it('a repeat of the same transfer is a no-op; the same id with another amount or account is an error', async () => {
     const { businessId, wallet, funding } = await walletWithFunding();
     const id = `test:${randomUUID()}`;
-    await orm.em.fork().transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 1_000n)]));
+    await database.em().transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 1_000n)]));
     expect(
-      await orm.em.fork().transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 1_000n)])),
+      await database.em().transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 1_000n)])),
     ).toEqual([{ id, outcome: 'duplicate' }]);
     expect((await balanceOf(businessId))?.ledger).toBe(1_000n);
-    const conflict = await orm.em
-      .fork()
+    const conflict = await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [posted(id, funding, wallet, 2_000n)]))
       .catch((error: unknown) => error);
     expect(conflict).toBeInstanceOf(LedgerError);
@@ -86,13 +73,13 @@ describe('the ledger (real PostgreSQL)', () => {
 
   it('never takes a wallet below zero, and linked transfers commit together or not at all', async () => {
     const { businessId, wallet, funding } = await walletWithFunding();
-    await orm.em
-      .fork()
+    await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [posted(`test:${randomUUID()}`, funding, wallet, 1_000n)]));
     const fees = (await accounts.resolve([accounts.system('fees', 'NGN', businessId)])).values().next().value ?? '';
     // 600 + 500 > 1,000: the second leg fails, so the first, already applied in the statement, is undone too.
-    const error = await orm.em
-      .fork()
+    const error = await database
+      .em()
       .transactional((tx) =>
         applyTransfers(tx, [
           posted(`test:${randomUUID()}`, wallet, funding, 600n),
@@ -103,7 +90,7 @@ describe('the ledger (real PostgreSQL)', () => {
     expect(error).toMatchObject({ kind: 'insufficient_funds', account: `wallet:${businessId}:NGN` });
     expect(await balanceOf(businessId)).toMatchObject({ ledger: 1_000n, available: 1_000n });
     const [count] = await query<{ n: string }>(
-      db.url,
+      database.url,
       'select count(*) as n from ledger_transfer where debit_account_id = $1',
       [wallet],
     );
@@ -112,8 +99,8 @@ describe('the ledger (real PostgreSQL)', () => {
 
   it('two-phase: pending reserves (available drops, ledger stays), post moves it, void releases it, once each', async () => {
     const { businessId, wallet, funding } = await walletWithFunding();
-    await orm.em
-      .fork()
+    await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [posted(`test:${randomUUID()}`, funding, wallet, 10_000n)]));
     const settlement =
       (await accounts.resolve([accounts.system('settlement', 'NGN', businessId, 'sandbox')])).values().next().value ??
@@ -124,38 +111,38 @@ describe('the ledger (real PostgreSQL)', () => {
     });
     const first = `test:${randomUUID()}`;
     const second = `test:${randomUUID()}`;
-    await orm.em.fork().transactional((tx) => applyTransfers(tx, [reserve(first, 3_000n), reserve(second, 4_000n)]));
+    await database.em().transactional((tx) => applyTransfers(tx, [reserve(first, 3_000n), reserve(second, 4_000n)]));
     expect(await balanceOf(businessId)).toMatchObject({ ledger: 10_000n, pending: 7_000n, available: 3_000n });
     // A third reservation beyond what is available is refused: pending debits count against the balance.
     await expect(
-      orm.em.fork().transactional((tx) => applyTransfers(tx, [reserve(`test:${randomUUID()}`, 3_001n)])),
+      database.em().transactional((tx) => applyTransfers(tx, [reserve(`test:${randomUUID()}`, 3_001n)])),
     ).rejects.toMatchObject({ kind: 'insufficient_funds' });
 
-    await orm.em
-      .fork()
+    await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [{ id: `${first}:post`, phase: 'post_pending', pendingId: first }]));
     expect(await balanceOf(businessId)).toMatchObject({ ledger: 7_000n, pending: 4_000n, available: 3_000n });
-    await orm.em
-      .fork()
+    await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [{ id: `${second}:void`, phase: 'void_pending', pendingId: second }]));
     expect(await balanceOf(businessId)).toMatchObject({ ledger: 7_000n, pending: 0n, available: 7_000n });
 
     // Resolved once: voiding a posted one, or posting a voided one, is refused; a repeat is a no-op.
     await expect(
-      orm.em
-        .fork()
+      database
+        .em()
         .transactional((tx) => applyTransfers(tx, [{ id: `${first}:void`, phase: 'void_pending', pendingId: first }])),
     ).rejects.toMatchObject({ kind: 'already_resolved' });
     expect(
-      await orm.em
-        .fork()
+      await database
+        .em()
         .transactional((tx) =>
           applyTransfers(tx, [{ id: `${second}:void`, phase: 'void_pending', pendingId: second }]),
         ),
     ).toEqual([{ id: `${second}:void`, outcome: 'duplicate' }]);
     await expect(
-      orm.em
-        .fork()
+      database
+        .em()
         .transactional((tx) =>
           applyTransfers(tx, [{ id: `test:${randomUUID()}`, phase: 'post_pending', pendingId: 'nothing' }]),
         ),
@@ -165,21 +152,21 @@ describe('the ledger (real PostgreSQL)', () => {
   it('refuses a transfer between accounts of another currency', async () => {
     const { wallet, funding } = await walletWithFunding('NGN');
     await expect(
-      orm.em
-        .fork()
+      database
+        .em()
         .transactional((tx) => applyTransfers(tx, [posted(`test:${randomUUID()}`, funding, wallet, 1n, 'USD')])),
     ).rejects.toMatchObject({ kind: 'account_mismatch' });
   });
 
   it('concurrent debits of one wallet: exactly as many succeed as it can afford', async () => {
     const { businessId, wallet, funding } = await walletWithFunding();
-    await orm.em
-      .fork()
+    await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [posted(`test:${randomUUID()}`, funding, wallet, 10_000n)]));
     const outcomes = await Promise.allSettled(
       Array.from({ length: 40 }, () =>
-        orm.em
-          .fork()
+        database
+          .em()
           .transactional((tx) => applyTransfers(tx, [posted(`test:${randomUUID()}`, wallet, funding, 500n)])),
       ),
     );
@@ -188,15 +175,15 @@ describe('the ledger (real PostgreSQL)', () => {
   });
 
   it('the invariant check finds a balance edited by hand, a broken entry chain and a negative wallet', async () => {
-    expect((await checkLedger(orm.em.fork())).ok).toBe(true);
+    expect((await checkLedger(database.em())).ok).toBe(true);
     const { businessId, wallet, funding } = await walletWithFunding();
-    await orm.em
-      .fork()
+    await database
+      .em()
       .transactional((tx) => applyTransfers(tx, [posted(`test:${randomUUID()}`, funding, wallet, 100n)]));
     // Tampering needs the overdraft guard off for a moment; the check must see all three breaks.
-    await query(db.url, 'alter table ledger_account drop constraint ledger_account_no_overdraft');
-    await query(db.url, 'update ledger_account set posted_debits = posted_debits + 500 where id = $1', [wallet]);
-    const check = await checkLedger(orm.em.fork());
+    await query(database.url, 'alter table ledger_account drop constraint ledger_account_no_overdraft');
+    await query(database.url, 'update ledger_account set posted_debits = posted_debits + 500 where id = $1', [wallet]);
+    const check = await checkLedger(database.em());
     expect(check.ok).toBe(false);
     expect(check.violations.map((violation) => violation.rule).sort()).toEqual([
       'balance_mismatch',
@@ -208,11 +195,11 @@ describe('the ledger (real PostgreSQL)', () => {
       currency: 'NGN',
       account: `wallet:${businessId}:NGN`,
     });
-    await query(db.url, 'update ledger_account set posted_debits = posted_debits - 500 where id = $1', [wallet]);
+    await query(database.url, 'update ledger_account set posted_debits = posted_debits - 500 where id = $1', [wallet]);
     await query(
-      db.url,
+      database.url,
       'alter table ledger_account add constraint ledger_account_no_overdraft check (not no_overdraft or posted_debits + pending_debits <= posted_credits)',
     );
-    expect((await checkLedger(orm.em.fork())).ok).toBe(true);
+    expect((await checkLedger(database.em())).ok).toBe(true);
   });
 });

@@ -6,17 +6,8 @@ import {
   PayoutStatus,
   type PayoutDetails,
 } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
+import { enumValueOf, type PayoutStatusWord } from '@corridor/payments-json';
 import type { Row } from '../ledger/index.js';
-
-export type PayoutStatusName = 'pending' | 'processing' | 'successful' | 'failed' | 'reversed';
-
-const STATUS: Record<PayoutStatusName, PayoutStatus> = {
-  pending: PayoutStatus.PENDING,
-  processing: PayoutStatus.PROCESSING,
-  successful: PayoutStatus.SUCCESSFUL,
-  failed: PayoutStatus.FAILED,
-  reversed: PayoutStatus.REVERSED,
-};
 
 const FAILURE: Record<string, PayoutFailureCode> = {
   invalid_account: PayoutFailureCode.INVALID_ACCOUNT,
@@ -27,8 +18,8 @@ const FAILURE: Record<string, PayoutFailureCode> = {
 };
 
 /** The transaction status that goes with a payout status. */
-export const transactionStatusOfPayout = (status: PayoutStatusName) =>
-  status.toUpperCase() as Uppercase<PayoutStatusName>;
+export const transactionStatusOfPayout = (status: PayoutStatusWord) =>
+  status.toUpperCase() as Uppercase<PayoutStatusWord>;
 
 const dateOrUndefined = (value: unknown) =>
   value === null || value === undefined ? undefined : timestampFromDate(new Date(String(value)));
@@ -40,7 +31,7 @@ export function payoutDetailsOf(payout: Row): PayoutDetails {
       ? undefined
       : FAILURE[String(payout.failure_code)];
   return create(PayoutDetailsSchema, {
-    status: STATUS[String(payout.status) as PayoutStatusName],
+    status: enumValueOf(PayoutStatus, String(payout.status)),
     destination: {
       bankCode: String(payout.bank_code),
       bankName: String(payout.bank_name),

@@ -5,7 +5,8 @@ import type { PaymentsContext } from '../context.js';
 import { applyTransfers, dateOf, sql, walletAccount, type LedgerInstruction, type Row } from '../ledger/index.js';
 import { changeTransactionStatus } from '../transactions/transaction-store.js';
 import { SANDBOX_RAIL, settleReservation } from '../wallets/rail-reservation.js';
-import { transactionStatusOfPayout, type PayoutStatusName } from './payout-record.js';
+import type { PayoutStatusWord } from '@corridor/payments-json';
+import { transactionStatusOfPayout } from './payout-record.js';
 import type { PayoutRail, RailStatus } from './sandbox-rail.js';
 
 export interface PayoutWorkerOptions {
@@ -211,8 +212,8 @@ export class PayoutWorker {
   private async move(
     tx: EntityManager,
     id: string,
-    from: PayoutStatusName,
-    to: PayoutStatusName,
+    from: PayoutStatusWord,
+    to: PayoutStatusWord,
     changes: Record<string, unknown>,
     now: Date,
   ): Promise<boolean> {
@@ -234,7 +235,7 @@ export class PayoutWorker {
     em: EntityManager,
     id: string,
     changes: Record<string, unknown>,
-    onlyIf?: PayoutStatusName,
+    onlyIf?: PayoutStatusWord,
   ): Promise<boolean> {
     const entries = Object.entries({ updated_at: this.options.context.now(), ...changes, lease_until: null });
     const updated = await sql(

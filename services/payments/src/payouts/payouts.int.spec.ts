@@ -2,27 +2,23 @@ import { create } from '@bufbuild/protobuf';
 import { decodeEvent } from '@corridor/contracts/events';
 import { CreatePayoutRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { PayoutFailureCode, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
-import { AdjustmentDirection, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
+import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { createLogger } from '@corridor/logging';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { testPaymentsContext } from '../test-context.js';
-import { paymentsDatabase } from '../database.js';
-import { checkLedger, walletBalances } from '../ledger/index.js';
+import { creditWallet, testPaymentsContext } from '../../test/test-context.js';
+import { walletBalances } from '../ledger/index.js';
 import { getTransaction } from '../transactions/read-transactions.js';
-import { adjustWallet } from '../wallets/adjust-wallet.js';
 import { createPayout } from './create-payout.js';
 import { lookupAccount } from './destinations.js';
 import { PayoutWorker } from './payout-worker.js';
 import { setPayoutLimit } from './payout-limits.js';
 import { sandboxAccountNumber } from './sandbox-directory.js';
 import { SandboxRail } from './sandbox-rail.js';
+import { describePayments } from '../../test/payments-database.js';
 
-describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: payouts through the sandbox rail (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let rail: SandboxRail;
   let worker: PayoutWorker;
@@ -31,12 +27,10 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
   const ordinary = sandboxAccountNumber('058', '012345678');
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_payouts');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now, { shards: 4 });
-    rail = new SandboxRail(() => orm.em.fork(), { settleMs: 1_000, delayMs: 10_000, reverseMs: 2_000 });
+    context = testPaymentsContext(database.orm, () => now, { shards: 4 });
+    rail = new SandboxRail(() => database.em(), { settleMs: 1_000, delayMs: 10_000, reverseMs: 2_000 });
     worker = new PayoutWorker({
-      orm,
+      orm: database.orm,
       context,
       rail,
       logger: createLogger('test', { level: 'silent' }),
@@ -45,30 +39,9 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     });
   });
 
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
-  });
-
   async function funded(amount: bigint): Promise<string> {
     const businessId = randomUUID();
-    await orm.em.fork().transactional((tx) =>
-      adjustWallet(
-        tx,
-        context,
-        {
-          $typeName: 'corridor.payments.v1.AdminAdjustWalletRequest',
-          businessId,
-          currency: 'NGN',
-          amount,
-          direction: AdjustmentDirection.CREDIT,
-          reason: 'test',
-          actor: 'test',
-        },
-        undefined,
-      ),
-    );
+    await creditWallet(database.orm, context, businessId, 'NGN', amount);
     return businessId;
   }
   interface PayoutFields {
@@ -82,7 +55,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
   const payout = (businessId: string, fields: PayoutFields = {}) => {
     const { bankCode = '058', accountNumber = ordinary, ...rest } = fields;
     const destination = fields.beneficiaryId ? {} : { bankCode, accountNumber };
-    return orm.em.fork().transactional((tx) =>
+    return database.em().transactional((tx) =>
       createPayout(
         tx,
         context,
@@ -98,9 +71,9 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
       ),
     );
   };
-  const wallet = async (businessId: string) => (await walletBalances(orm.em.fork(), businessId)).get('NGN');
+  const wallet = async (businessId: string) => (await walletBalances(database.em(), businessId)).get('NGN');
   const statusOf = async (businessId: string, id: string) =>
-    (await getTransaction(orm.em.fork(), businessId, id)).payoutDetails?.status;
+    (await getTransaction(database.em(), businessId, id)).payoutDetails?.status;
   /** Runs the worker until nothing is due now. */
   const drain = async () => {
     while ((await worker.runOnce()) > 0);
@@ -132,7 +105,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     expect((await rail.view(created.id, now))?.submitCalls).toBe(1);
     // Each event carries the payout as it became: pending, processing, successful.
     const events = await query<{ payload: Buffer }>(
-      db.url,
+      database.url,
       'select payload from outbox where message_key = $1 order by id',
       [created.id],
     );
@@ -153,7 +126,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     await drain();
     advance(1_000);
     await drain();
-    const failed = await getTransaction(orm.em.fork(), businessId, failing.id);
+    const failed = await getTransaction(database.em(), businessId, failing.id);
     expect(failed).toMatchObject({
       status: TransactionStatus.FAILED,
       payoutDetails: { status: PayoutStatus.FAILED, failureCode: PayoutFailureCode.INVALID_ACCOUNT },
@@ -162,7 +135,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     expect(await wallet(businessId)).toMatchObject({ ledger: 940_000n, pending: 0n });
     advance(2_000);
     await drain();
-    expect(await getTransaction(orm.em.fork(), businessId, returned.id)).toMatchObject({
+    expect(await getTransaction(database.em(), businessId, returned.id)).toMatchObject({
       status: TransactionStatus.REVERSED,
       payoutDetails: { status: PayoutStatus.REVERSED, failureCode: PayoutFailureCode.RETURNED_BY_BANK },
     });
@@ -177,7 +150,10 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
       { payoutId: created.id, bankCode: '058', accountNumber: ordinary, amount: 50_000n, currency: 'NGN' },
       now,
     );
-    await query(db.url, 'update payout set lease_until = $2 where id = $1', [created.id, new Date(now.getTime() - 1)]);
+    await query(database.url, 'update payout set lease_until = $2 where id = $1', [
+      created.id,
+      new Date(now.getTime() - 1),
+    ]);
     await drain();
     advance(1_000);
     await drain();
@@ -201,7 +177,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
 
   it('a daily limit holds under concurrency, and a failed payout gives its room back', async () => {
     const businessId = await funded(10_000_000n);
-    await setPayoutLimit(orm.em.fork(), context, {
+    await setPayoutLimit(database.em(), context, {
       $typeName: 'corridor.payments.v1.AdminSetPayoutLimitRequest',
       businessId,
       currency: 'NGN',
@@ -235,7 +211,7 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     const businessId = await funded(1_000_000n);
     const production = { ...context, environment: 'production' as const };
     const payoutIn = (fields: { accountNumber: string }) =>
-      orm.em.fork().transactional((tx) =>
+      database.em().transactional((tx) =>
         createPayout(
           tx,
           production,
@@ -253,11 +229,11 @@ describe('payments: payouts through the sandbox rail (real PostgreSQL)', () => {
     const account = sandboxAccountNumber('058', '076543210');
     await expect(payoutIn({ accountNumber: account })).rejects.toMatchObject({ reason: 'LOOKUP_REQUIRED' });
     expect(await wallet(businessId)).toMatchObject({ pending: 0n, available: 1_000_000n });
-    await lookupAccount(orm.em.fork(), production, businessId, '058', account);
+    await lookupAccount(database.em(), production, businessId, '058', account);
     expect((await payoutIn({ accountNumber: account })).payoutDetails?.status).toBe(PayoutStatus.PENDING);
     // Another business's lookup does not count.
     await expect(
-      orm.em.fork().transactional((tx) =>
+      database.em().transactional((tx) =>
         createPayout(
           tx,
           production,

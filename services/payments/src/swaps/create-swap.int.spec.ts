@@ -1,66 +1,38 @@
 import { create } from '@bufbuild/protobuf';
 import { CreateSwapRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import {
-  AdjustmentDirection,
   AmountSide,
   TransactionStatus,
   TransactionType,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { DomainError } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { testPaymentsContext } from '../test-context.js';
-import { paymentsDatabase } from '../database.js';
+import { creditWallet, testPaymentsContext } from '../../test/test-context.js';
 import { checkLedger, walletBalances } from '../ledger/index.js';
 import { quoteRate, setMidRate } from '../reference/rates.js';
-import { adjustWallet } from '../wallets/adjust-wallet.js';
 import { createSwap } from './create-swap.js';
+import { describePayments } from '../../test/payments-database.js';
 
-describe('payments: swapping between a business’s own wallets (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: swapping between a business’s own wallets (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_swap');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now);
-    await setMidRate(orm.em.fork(), context, { baseCurrency: 'USD', quoteCurrency: 'NGN', rate: '1550' });
-    await setMidRate(orm.em.fork(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
-  });
-
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    context = testPaymentsContext(database.orm, () => now);
+    await setMidRate(database.em(), context, { baseCurrency: 'USD', quoteCurrency: 'NGN', rate: '1550' });
+    await setMidRate(database.em(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
   });
 
   async function fundedBusiness(currency: string, amount: bigint): Promise<string> {
     const businessId = randomUUID();
-    await orm.em.fork().transactional((tx) =>
-      adjustWallet(
-        tx,
-        context,
-        {
-          $typeName: 'corridor.payments.v1.AdminAdjustWalletRequest',
-          businessId,
-          currency,
-          amount,
-          direction: AdjustmentDirection.CREDIT,
-          reason: 'test funding',
-          actor: 'test',
-        },
-        undefined,
-      ),
-    );
+    await creditWallet(database.orm, context, businessId, currency, amount);
     return businessId;
   }
 
   const swap = (businessId: string, fields: Partial<Parameters<typeof create<typeof CreateSwapRequestSchema>>[1]>) =>
-    orm.em.fork().transactional((tx) =>
+    database.em().transactional((tx) =>
       createSwap(
         tx,
         context,
@@ -74,7 +46,7 @@ describe('payments: swapping between a business’s own wallets (real PostgreSQL
         }),
       ),
     );
-  const balances = async (businessId: string) => walletBalances(orm.em.fork(), businessId);
+  const balances = async (businessId: string) => walletBalances(database.em(), businessId);
 
   it('moves exactly swap_details’ amounts: from-amount + fee out, to-amount in, at the mid-rate less the spread', async () => {
     const businessId = await fundedBusiness('USD', 100_000n);
@@ -101,7 +73,7 @@ describe('payments: swapping between a business’s own wallets (real PostgreSQL
     expect(after.get('USD')).toMatchObject({ ledger: 89_975n, available: 89_975n });
     expect(after.get('NGN')).toMatchObject({ ledger: 15_422_500n, available: 15_422_500n });
     const outbox = await query<{ message_key: string }>(
-      db.url,
+      database.url,
       'select message_key from outbox where message_key = $1',
       [transaction.id],
     );
@@ -124,8 +96,8 @@ describe('payments: swapping between a business’s own wallets (real PostgreSQL
 
   it('a live quote fixes the rate even after the mid-rate changes; expired, another pair or another business’s quote is refused', async () => {
     const businessId = await fundedBusiness('GBP', 100_000n);
-    const quote = await quoteRate(orm.em.fork(), context, businessId, { from: 'GBP', to: 'USD' });
-    await setMidRate(orm.em.fork(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '2' });
+    const quote = await quoteRate(database.em(), context, businessId, { from: 'GBP', to: 'USD' });
+    await setMidRate(database.em(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '2' });
     const quoted = await swap(businessId, { fromCurrency: 'GBP', toCurrency: 'USD', quoteId: quote.quoteId });
     expect(quoted.swapDetails).toMatchObject({ rate: quote.rate, quoteId: quote.quoteId });
     expect(quote.rate).toBe('1.26365');
@@ -147,7 +119,7 @@ describe('payments: swapping between a business’s own wallets (real PostgreSQL
     ).rejects.toMatchObject({
       reason: 'QUOTE_EXPIRED',
     });
-    await setMidRate(orm.em.fork(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
+    await setMidRate(database.em(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
   });
 
   it('refuses each bad swap with its own code and moves nothing', async () => {
@@ -190,6 +162,6 @@ describe('payments: swapping between a business’s own wallets (real PostgreSQL
     const after = await balances(businessId);
     expect(after.get('USD')).toMatchObject({ ledger: 0n, available: 0n, pending: 0n });
     expect(after.get('NGN')?.ledger).toBe(100n * 1_542_250n);
-    expect((await checkLedger(orm.em.fork())).ok).toBe(true);
+    expect((await checkLedger(database.em())).ok).toBe(true);
   });
 });

@@ -2,18 +2,15 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ListTransactionsRequestSchema } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { TransactionStatus, TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { testPaymentsContext } from '../test-context.js';
-import { paymentsDatabase } from '../database.js';
+import { testPaymentsContext } from '../../test/test-context.js';
 import { getTransaction, listTransactions } from './read-transactions.js';
 import { insertTransaction } from './transaction-store.js';
+import { describePayments } from '../../test/payments-database.js';
 
-describe('payments: reading transactions (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: reading transactions (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   const business = randomUUID();
   const other = randomUUID();
@@ -21,9 +18,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
   const base = Date.parse('2026-11-24T10:00:00.000Z');
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_transactions');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => new Date(base), { shards: 1 });
+    context = testPaymentsContext(database.orm, () => new Date(base), { shards: 1 });
     // 7 of the business's (oldest first; two share a timestamp, so the id breaks the tie), 1 of another's.
     const rows = [
       ['SWAP', 'USD', 0],
@@ -35,7 +30,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
       ['SWAP', 'USD', 5],
     ] as const;
     for (const [index, [type, currency, minute]] of rows.entries()) {
-      const transaction = await orm.em.fork().transactional((tx) =>
+      const transaction = await database.em().transactional((tx) =>
         insertTransaction(tx, context, {
           id: randomUUID(),
           businessId: business,
@@ -51,7 +46,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
       );
       ids.push(transaction.id);
     }
-    await orm.em.fork().transactional((tx) =>
+    await database.em().transactional((tx) =>
       insertTransaction(tx, context, {
         id: randomUUID(),
         businessId: other,
@@ -67,13 +62,8 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
     );
   });
 
-  afterAll(async () => {
-    await orm.close();
-    await db.drop();
-  });
-
   const list = (fields: Parameters<typeof create<typeof ListTransactionsRequestSchema>>[1] = {}) =>
-    listTransactions(orm.em.fork(), business, create(ListTransactionsRequestSchema, fields));
+    listTransactions(database.em(), business, create(ListTransactionsRequestSchema, fields));
 
   it('walks every page forward and back with cursors: newest first, no gap, no repeat, only the business’s own', async () => {
     const seen: string[] = [];
@@ -87,7 +77,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
       pages.push(page);
     }
     const newestFirst = await query<{ id: string }>(
-      db.url,
+      database.url,
       'select id from payment_transaction where business_id = $1 order by created_at desc, id desc',
       [business],
     );
@@ -118,16 +108,18 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
   });
 
   it('another business’s transaction is not found, and a bad cursor or page size is refused naming it', async () => {
-    const [foreign] = await query<{ id: string }>(db.url, 'select id from payment_transaction where business_id = $1', [
-      other,
-    ]);
-    await expect(getTransaction(orm.em.fork(), business, foreign?.id ?? '')).rejects.toMatchObject({
+    const [foreign] = await query<{ id: string }>(
+      database.url,
+      'select id from payment_transaction where business_id = $1',
+      [other],
+    );
+    await expect(getTransaction(database.em(), business, foreign?.id ?? '')).rejects.toMatchObject({
       reason: 'TRANSACTION_NOT_FOUND',
     });
-    await expect(getTransaction(orm.em.fork(), business, 'not-a-uuid')).rejects.toMatchObject({
+    await expect(getTransaction(database.em(), business, 'not-a-uuid')).rejects.toMatchObject({
       reason: 'TRANSACTION_NOT_FOUND',
     });
-    expect((await getTransaction(orm.em.fork(), business, ids[0] ?? '')).id).toBe(ids[0]);
+    expect((await getTransaction(database.em(), business, ids[0] ?? '')).id).toBe(ids[0]);
     await expect(list({ page: { cursor: 'bm90IGEgY3Vyc29y' } })).rejects.toMatchObject({
       fieldErrors: { cursor: expect.any(Array) },
     });
@@ -139,7 +131,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
   it('every filter is served by an index at scale: no sequential scan, no sort of the business’s rows', async () => {
     // 20,000 rows of one business and 20,000 of others, then the plans of each list query.
     await query(
-      db.url,
+      database.url,
       `insert into payment_transaction (id, business_id, type, status, currency, amount, fee, net, description, created_at, updated_at)
        select gen_random_uuid(), case when i % 2 = 0 then $1::uuid else gen_random_uuid() end,
               (array['SWAP','ADJUSTMENT'])[1 + i % 2], (array['SUCCESSFUL','FAILED','PENDING'])[1 + i % 3],
@@ -147,7 +139,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
        from generate_series(1, 40000) as i`,
       [business],
     );
-    await query(db.url, 'analyze payment_transaction');
+    await query(database.url, 'analyze payment_transaction');
     const filters = [
       '',
       "and status = 'FAILED'",
@@ -158,7 +150,7 @@ describe('payments: reading transactions (real PostgreSQL)', () => {
     ];
     for (const filter of filters) {
       const plan = await query<{ 'QUERY PLAN': string }>(
-        db.url,
+        database.url,
         `explain select * from payment_transaction where business_id = $1 ${filter} order by created_at desc, id desc limit 16`,
         [business],
       );

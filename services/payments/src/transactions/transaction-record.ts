@@ -9,12 +9,14 @@ import {
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { enumValueOf, type EnumName } from '@corridor/payments-json';
 import { dateOf, int8, type Row } from '../ledger/index.js';
 import { collectionDetailsOf, refundOf } from '../collections/collection-record.js';
 import { payoutDetailsOf } from '../payouts/payout-record.js';
 
-export type TransactionTypeName = 'SWAP' | 'COLLECTION' | 'PAYOUT' | 'REFUND' | 'ADJUSTMENT';
-export type TransactionStatusName = 'PENDING' | 'PROCESSING' | 'SUCCESSFUL' | 'FAILED' | 'EXPIRED' | 'REVERSED';
+/** As payment_transaction stores them: the enums' own names, without their prefix. */
+export type TransactionTypeName = EnumName<typeof TransactionType>;
+export type TransactionStatusName = EnumName<typeof TransactionStatus>;
 
 /** As stored in payment_transaction.swap_details (amounts as strings: jsonb numbers are doubles in JS). */
 export interface StoredSwapDetails {
@@ -34,15 +36,8 @@ export interface StoredAdjustmentDetails {
   actor: string;
 }
 
-/** The proto enum of a stored name: the names are the enum's own, without its prefix. */
-const enumValue = <E extends Record<string, string | number>>(values: E, name: string): E[keyof E] => {
-  const value = values[name as keyof E];
-  if (typeof value !== 'number') throw new Error(`unknown enum value ${name}`);
-  return value;
-};
-
-export const transactionTypeOf = (name: string) => enumValue(TransactionType, name);
-export const transactionStatusOf = (name: string) => enumValue(TransactionStatus, name);
+export const transactionTypeOf = (name: string) => enumValueOf(TransactionType, name);
+export const transactionStatusOf = (name: string) => enumValueOf(TransactionStatus, name);
 export const transactionTypeName = (type: TransactionType) => TransactionType[type] as TransactionTypeName;
 export const transactionStatusName = (status: TransactionStatus) => TransactionStatus[status] as TransactionStatusName;
 
@@ -78,7 +73,7 @@ export function transactionOf(row: Row): Transaction {
     refundStatus:
       row.refund_status === null || row.refund_status === undefined
         ? undefined
-        : enumValue(RefundStatus, String(row.refund_status).toUpperCase()),
+        : enumValueOf(RefundStatus, String(row.refund_status)),
     swapDetails: swap
       ? {
           fromCurrency: swap.from_currency,

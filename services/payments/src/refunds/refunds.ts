@@ -10,7 +10,7 @@ import { feeFor } from '../reference/fee-rule.js';
 import { feeRuleFor } from '../reference/fees.js';
 import { changeTransactionStatus, insertTransaction } from '../transactions/transaction-store.js';
 import { reserveForRail, settleReservation } from '../wallets/rail-reservation.js';
-import { refundOf } from './collection-record.js';
+import { refundOf } from '../collections/collection-record.js';
 
 /** seed 4.4: only EUR and GBP collections, within 7 days, in full, once. */
 export const REFUNDABLE_CURRENCIES = ['EUR', 'GBP'] as const;

@@ -9,86 +9,58 @@ import {
   FeeRuleSchema,
 } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import {
-  AdjustmentDirection,
   AmountSide,
   TransactionStatus,
   TransactionType,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import { Status } from '@corridor/grpc';
-import { createTestDatabase, query, type TestDatabase } from '@corridor/testing';
+import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import type { PaymentsContext } from '../context.js';
-import { paymentsDatabase } from '../database.js';
-import { checkLedger, walletBalances } from '../ledger/index.js';
+import { walletBalances } from '../ledger/index.js';
 import { createPayout } from '../payouts/create-payout.js';
 import { sandboxAccountNumber } from '../payouts/sandbox-directory.js';
 import { setFeeRule } from '../reference/fees.js';
 import { setMidRate } from '../reference/rates.js';
 import { createSwap } from '../swaps/create-swap.js';
-import { testPaymentsContext } from '../test-context.js';
+import { creditWallet, testPaymentsContext } from '../../test/test-context.js';
 import { getTransaction } from '../transactions/read-transactions.js';
-import { adjustWallet } from '../wallets/adjust-wallet.js';
-import { collectionSpecKit, dateOf } from './collection-spec-kit.js';
-import { createCollection, receiveTransfer } from './collect.js';
+import { collectionSpecKit, dateOf } from '../../test/collection-spec-kit.js';
+import { createCollection, receiveTransfer } from '../collections/collect.js';
 import { createRefund, decideDueRefunds, getRefund } from './refunds.js';
-import { createVirtualAccount } from './virtual-accounts.js';
+import { createVirtualAccount } from '../collections/virtual-accounts.js';
+import { describePayments } from '../../test/payments-database.js';
 
 const DAY = 86_400_000;
 
-describe('payments: refunds of collections through the sandbox rail (real PostgreSQL)', () => {
-  let db: TestDatabase;
-  let orm: MikroORM;
+describePayments('payments: refunds of collections through the sandbox rail (real PostgreSQL)', (database) => {
   let context: PaymentsContext;
   let now = new Date('2026-11-24T10:00:00.000Z');
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   let kit: ReturnType<typeof collectionSpecKit>;
 
   beforeAll(async () => {
-    db = await createTestDatabase('payments_refunds');
-    orm = await openMigratedDatabase(paymentsDatabase(db.url));
-    context = testPaymentsContext(orm, () => now);
-    kit = collectionSpecKit(orm, db.url, () => now);
-    await setMidRate(orm.em.fork(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
-  });
-
-  afterAll(async () => {
-    expect((await checkLedger(orm.em.fork())).violations).toEqual([]);
-    await orm.close();
-    await db.drop();
+    context = testPaymentsContext(database.orm, () => now);
+    kit = collectionSpecKit(database.orm, database.url, () => now);
+    await setMidRate(database.em(), context, { baseCurrency: 'GBP', quoteCurrency: 'USD', rate: '1.27' });
   });
 
   const credit = (businessId: string, currency: string, amount: bigint) =>
-    orm.em.fork().transactional((tx) =>
-      adjustWallet(
-        tx,
-        context,
-        {
-          $typeName: 'corridor.payments.v1.AdminAdjustWalletRequest',
-          businessId,
-          currency,
-          amount,
-          direction: AdjustmentDirection.CREDIT,
-          reason: 'test funding',
-          actor: 'test',
-        },
-        undefined,
-      ),
-    );
+    creditWallet(database.orm, context, businessId, currency, amount);
 
   /** A business whose VERIFIED FULL-KYB customer has open accounts, as the consumer and the API make them. */
   async function business() {
     const { businessId, customerId } = await kit.business();
     const accounts = new Map<string, string>();
     for (const currency of ['NGN', 'GBP', 'EUR', 'USD']) {
-      const account = await orm.em
-        .fork()
+      const account = await database
+        .em()
         .transactional((tx) => createVirtualAccount(tx, context, businessId, { customerId, currency }));
       accounts.set(currency, account.id);
     }
     /** A bank transfer of `amount` arriving now (1% fee: the wallet gets 99%). */
     const collect = (currency: string, amount: bigint) =>
-      orm.em.fork().transactional((tx) =>
+      database.em().transactional((tx) =>
         receiveTransfer(tx, context, businessId, {
           virtualAccountId: accounts.get(currency) ?? '',
           amount,
@@ -99,22 +71,22 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
   }
 
   const refund = (businessId: string, fields: Parameters<typeof create<typeof CreateRefundRequestSchema>>[1]) =>
-    orm.em
-      .fork()
+    database
+      .em()
       .transactional((tx) => createRefund(tx, context, businessId, create(CreateRefundRequestSchema, fields)));
   const wallet = async (businessId: string, currency: string) =>
-    (await walletBalances(orm.em.fork(), businessId)).get(currency);
-  const transaction = (businessId: string, id: string) => getTransaction(orm.em.fork(), businessId, id);
-  const decide = () => decideDueRefunds(orm.em.fork(), context);
+    (await walletBalances(database.em(), businessId)).get(currency);
+  const transaction = (businessId: string, id: string) => getTransaction(database.em(), businessId, id);
+  const decide = () => decideDueRefunds(database.em(), context);
   const refundRows = (businessId: string) =>
     query<{ id: string; collection_id: string }>(
-      db.url,
+      database.url,
       'select id, collection_id from refund where business_id = $1',
       [businessId],
     );
   const reservations = (refundId: string) =>
     query<{ phase: string; amount: string; credit: string }>(
-      db.url,
+      database.url,
       `select t.phase, t.amount::text as amount, c.kind as credit from ledger_transfer t
        join ledger_account c on c.id = t.credit_account_id where t.transaction_id = $1 order by t.id`,
       [refundId],
@@ -171,10 +143,10 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
 
     advance(999);
     await decide();
-    expect((await getRefund(orm.em.fork(), businessId, refundId)).status).toBe(RefundStatus.PROCESSING);
+    expect((await getRefund(database.em(), businessId, refundId)).status).toBe(RefundStatus.PROCESSING);
     advance(1);
     expect(await decide()).toBeGreaterThanOrEqual(1);
-    const done = await getRefund(orm.em.fork(), businessId, refundId);
+    const done = await getRefund(database.em(), businessId, refundId);
     expect(done).toMatchObject({ status: RefundStatus.SUCCESSFUL });
     expect(dateOf(done.completedAt)).toEqual(now);
     expect(await wallet(businessId, 'GBP')).toMatchObject({ ledger: 49_000n, pending: 0n, available: 49_000n });
@@ -190,7 +162,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
   it('an EUR refund also reserves the business’s refund fee, and posts amount and fee together', async () => {
     const { businessId, collect } = await business();
     await setFeeRule(
-      orm.em.fork(),
+      database.em(),
       context,
       create(FeeRuleSchema, { businessId, operation: FeeOperation.REFUND, currency: 'EUR', flat: 250n }),
     );
@@ -217,7 +189,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     expect(await wallet(businessId, 'GBP')).toMatchObject({ pending: 30_093n });
     advance(1_000);
     await decide();
-    const failed = await getRefund(orm.em.fork(), businessId, started.id);
+    const failed = await getRefund(database.em(), businessId, started.id);
     expect(failed).toMatchObject({ status: RefundStatus.FAILED, failureReason: 'declined_by_bank' });
     expect(await wallet(businessId, 'GBP')).toMatchObject({
       ledger: before?.ledger,
@@ -246,10 +218,10 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     const { refund: started } = await refund(businessId, { transactionId: collected.id });
     advance(9_999);
     await decide();
-    expect((await getRefund(orm.em.fork(), businessId, started.id)).status).toBe(RefundStatus.PROCESSING);
+    expect((await getRefund(database.em(), businessId, started.id)).status).toBe(RefundStatus.PROCESSING);
     advance(1);
     await decide();
-    expect((await getRefund(orm.em.fork(), businessId, started.id)).status).toBe(RefundStatus.SUCCESSFUL);
+    expect((await getRefund(database.em(), businessId, started.id)).status).toBe(RefundStatus.SUCCESSFUL);
     expect(await wallet(businessId, 'GBP')).toMatchObject({
       pending: 0n,
       ledger: collected.net + 1_000n - collected.amount,
@@ -264,8 +236,8 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     const usd = await collect('USD', 100_000n);
     const gbp = await collect('GBP', 100_000n);
     const bounced = await collect('GBP', 5_091n);
-    const pending = await orm.em
-      .fork()
+    const pending = await database
+      .em()
       .transactional((tx) =>
         createCollection(
           tx,
@@ -274,7 +246,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
           create(CreateCollectionRequestSchema, { customerId, amount: 10_000n, currency: 'GBP', description: 'x' }),
         ),
       );
-    const payout = await orm.em.fork().transactional((tx) =>
+    const payout = await database.em().transactional((tx) =>
       createPayout(
         tx,
         context,
@@ -289,7 +261,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
         }),
       ),
     );
-    const swap = await orm.em.fork().transactional((tx) =>
+    const swap = await database.em().transactional((tx) =>
       createSwap(
         tx,
         context,
@@ -302,7 +274,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
         }),
       ),
     );
-    const before = await walletBalances(orm.em.fork(), businessId);
+    const before = await walletBalances(database.em(), businessId);
 
     const cases: [Parameters<typeof refund>[1], string][] = [
       [{ transactionId: ngn.id }, 'REFUND_CURRENCY_NOT_SUPPORTED'],
@@ -330,7 +302,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
       reason: 'TRANSACTION_NOT_FOUND',
     });
     expect(await refundRows(businessId)).toEqual([]);
-    expect(await walletBalances(orm.em.fork(), businessId)).toEqual(before);
+    expect(await walletBalances(database.em(), businessId)).toEqual(before);
     expect((await transaction(businessId, gbp.id)).refundStatus).toBeUndefined();
   });
 
@@ -400,7 +372,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     expect(await refundRows(businessId)).toEqual([]);
     expect((await transaction(businessId, collected.id)).refundStatus).toBeUndefined();
     expect(
-      await query(db.url, `select id from payment_transaction where business_id = $1 and type = 'REFUND'`, [
+      await query(database.url, `select id from payment_transaction where business_id = $1 and type = 'REFUND'`, [
         businessId,
       ]),
     ).toEqual([]);
@@ -471,7 +443,7 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     advance(DAY);
     while ((await decide()) > 0);
     const undecided = await query<{ n: number }>(
-      db.url,
+      database.url,
       `select count(*)::int as n from refund where status = 'processing' and business_id = any($1::uuid[])`,
       [collected.map(({ businessId }) => businessId)],
     );
@@ -483,13 +455,13 @@ describe('payments: refunds of collections through the sandbox rail (real Postgr
     const collected = await collect('GBP', 10_000n);
     await credit(businessId, 'GBP', 100n);
     const { refund: started } = await refund(businessId, { transactionId: collected.id });
-    expect(await getRefund(orm.em.fork(), businessId, started.id)).toEqual(started);
+    expect(await getRefund(database.em(), businessId, started.id)).toEqual(started);
     for (const [owner, id] of [
       [randomUUID(), started.id],
       [businessId, randomUUID()],
       [businessId, 'not-a-uuid'],
     ] as const) {
-      await expect(getRefund(orm.em.fork(), owner, id)).rejects.toMatchObject({
+      await expect(getRefund(database.em(), owner, id)).rejects.toMatchObject({
         reason: 'REFUND_NOT_FOUND',
         status: Status.NOT_FOUND,
       });

@@ -4,7 +4,7 @@ import type { MikroORM } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { customerProjection } from '../customers/customer-projection.js';
+import { customerProjection } from '../src/customers/customer-projection.js';
 
 /**
  * What the collection specs share, so each reads as its rules: customers fed to payments the way its
