@@ -6,6 +6,7 @@ import { isUuid } from '@corridor/validation';
 import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Row } from '../ledger/index.js';
+import type { CustomerFacts } from './customer-facts.js';
 import type { CustomerSource } from './customer-source.js';
 
 /** A customer as payments knows it (decision 0014). */
@@ -16,20 +17,6 @@ export interface KnownCustomer {
   kybScope: 'MINIMAL' | 'FULL' | null;
   verificationStatus: 'PENDING' | 'PROCESSING' | 'VERIFIED' | 'REJECTED';
   displayName: string;
-}
-
-/** What an event (or customer-kyb's answer, decision 0033) says of a customer, as of `at`. */
-export interface CustomerFacts {
-  customerId: string;
-  businessId: string;
-  customerType: string;
-  /** FULL or MINIMAL for a business; empty for an individual. */
-  kybScope: string;
-  verificationStatus: string;
-  /** Empty keeps the name the projection holds. */
-  displayName: string;
-  /** customer-kyb's time of the change: an event's occurred_at, a read's updated_at. */
-  at: Date;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 import type { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { callerMetadata, DomainError, Status, type ClientOf } from '@corridor/grpc';
 import type { Logger } from '@corridor/logging';
-import type { CustomerFacts } from './customer-projection.js';
+import type { CustomerFacts } from './customer-facts.js';
 
 /** customer-kyb's answer about one customer of a business, as the projection holds customers. */
 export interface CustomerSource {

@@ -1,0 +1,13 @@
+/** What an event (or customer-kyb's answer, decision 0033) says of a customer, as of `at`. */
+export interface CustomerFacts {
+  customerId: string;
+  businessId: string;
+  customerType: string;
+  /** FULL or MINIMAL for a business; empty for an individual. */
+  kybScope: string;
+  verificationStatus: string;
+  /** Empty keeps the name the projection holds. */
+  displayName: string;
+  /** customer-kyb's time of the change: an event's occurred_at, a read's updated_at. */
+  at: Date;
+}
