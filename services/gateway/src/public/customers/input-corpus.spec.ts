@@ -1,32 +1,39 @@
-import { toBinary, toJson, type DescMessage } from '@bufbuild/protobuf';
+import { toJson, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { INPUT_BODIES } from '../../../test/public/customers/input-bodies.js';
 import { HttpError } from '../../http/errors.js';
-import { readInput, readInputZod } from './input.js';
+import { readInput } from './input.js';
 
-/** What a route makes of a body: the message customer-kyb receives (its wire bytes too), or the 422. */
-function outcome(read: (descriptor: DescMessage, body: unknown) => unknown, message: DescMessage, body?: string) {
+/**
+ * Every body of the corpus is read as the descriptor reader it replaced read it (decision 0064):
+ * input-corpus.json holds what that reader made of each, recorded before it was deleted. A body a
+ * route reads differently is a change the platforms would see (a 422's message, the order of its
+ * errors) or customer-kyb would (a field set or not, null_fields and their order).
+ */
+
+const recorded = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../../test/public/customers/input-corpus.json'), 'utf8'),
+) as Record<string, unknown>;
+
+/** What a route makes of a body: the message customer-kyb receives (presence shown), or the 422. */
+function outcome(message: DescMessage, body?: string) {
   try {
-    const typed = read(message, body === undefined ? undefined : JSON.parse(body)) as Parameters<typeof toJson>[1];
-    return {
-      read: toJson(message, typed, { useProtoFieldName: true }),
-      wire: Buffer.from(toBinary(message, typed)).toString('base64'),
-    };
+    const typed: MessageShape<DescMessage> = readInput(message, body === undefined ? undefined : JSON.parse(body));
+    return { read: toJson(message, typed, { useProtoFieldName: true }) };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return { refused: { status: error.httpStatus, code: error.code, message: error.message, errors: error.errors } };
   }
 }
 
-describe('the customer bodies read with zod as the descriptor reader read them', () => {
-  it('has a body of every kind, each named once', () => {
-    expect(new Set(INPUT_BODIES.map(({ name }) => name)).size).toBe(INPUT_BODIES.length);
-    expect(INPUT_BODIES.length).toBeGreaterThan(1000);
+describe('the customer bodies, read with zod as they always were', () => {
+  it('has an answer recorded for every body of the corpus, and a body for every answer', () => {
+    expect(INPUT_BODIES.map(({ name }) => name)).toEqual(Object.keys(recorded));
   });
 
-  it.each(INPUT_BODIES)('$name', ({ message, body }) => {
+  it.each(INPUT_BODIES)('$name', ({ name, message, body }) => {
     // Stringified: the order of `errors` and of null_fields is part of the answer.
-    expect(JSON.stringify(outcome(readInputZod, message, body))).toBe(
-      JSON.stringify(outcome(readInput, message, body)),
-    );
+    expect(JSON.stringify(outcome(message, body))).toBe(JSON.stringify(recorded[name]));
   });
 });

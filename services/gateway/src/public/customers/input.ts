@@ -10,18 +10,18 @@ import {
 import { z } from '@corridor/config';
 import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { REFUSED_CUSTOMER_PROPERTIES, REFUSED_OWNER_PROPERTIES } from '@corridor/contracts/customer-words';
-import { enumWords, inputOfJson, NULL_FIELDS } from '@corridor/grpc';
-import { describeJson, FieldProblems, firstProblemMessage, isJsonObject, NOT_RECOGNISED } from '@corridor/validation';
-import { HttpError } from '../../http/errors.js';
+import { enumWords, NULL_FIELDS } from '@corridor/grpc';
+import { describeJson, isJsonObject, NOT_RECOGNISED } from '@corridor/validation';
 import { readBody, requiredJsonObject } from '../../http/input.js';
 import { CUSTOMER_FIELDS, OWNER_FIELDS, type FieldSpec } from './fields.js';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 
 /**
- * A customer route's JSON body as its typed message of customer_input.proto (decision 0025). Only
- * JSON types and words are checked here, each problem named by its path (422 VALIDATION_FAILED); the
- * rules on values (required fields, fields of the other type, formats, consistency, locks) are
- * customer-kyb's, which reports all of them at once.
+ * A customer route's JSON body as its typed message of customer_input.proto (decision 0025), read
+ * with zod like every other body (decision 0064): each message's schema is made from its descriptor,
+ * so a field is declared once, in the proto. Only JSON types and words are checked here, each problem
+ * named by its path (422 VALIDATION_FAILED); the rules on values (required fields, fields of the
+ * other type, formats, consistency, locks) are customer-kyb's, which reports all of them at once.
  */
 
 /** Properties the API answers but never accepts, and where a platform sets them instead. */
@@ -63,22 +63,6 @@ function expectedOf(field: DescField): string | undefined {
 function refused(message: DescMessage, key: string): string | undefined {
   const reasons = READ_ONLY.get(message.typeName);
   return reasons && Object.hasOwn(reasons, key) ? reasons[key] : undefined;
-}
-
-/** The body as `descriptor`: a JSON object is required (requiredJsonObject), then its types and words. */
-export function readInput<Desc extends DescMessage>(descriptor: Desc, body: unknown): MessageShape<Desc> {
-  const problems = new FieldProblems();
-  const input = inputOfJson(descriptor, requiredJsonObject(body), {
-    words: CUSTOMER_INPUT_WORDS,
-    problems,
-    expected: expectedOf,
-    refused,
-  });
-  if (input === undefined || !problems.isEmpty) {
-    const { errors } = problems;
-    throw new HttpError(422, 'VALIDATION_FAILED', firstProblemMessage(errors), errors);
-  }
-  return input;
 }
 
 /** A value of the wrong JSON type, named as customer-kyb names it. */
@@ -206,6 +190,6 @@ function inputSchemaOf<Desc extends DescMessage>(descriptor: Desc): z.ZodType<Me
 }
 
 /** The body as `descriptor`: a JSON object is required (requiredJsonObject), then its types and words. */
-export function readInputZod<Desc extends DescMessage>(descriptor: Desc, body: unknown): MessageShape<Desc> {
+export function readInput<Desc extends DescMessage>(descriptor: Desc, body: unknown): MessageShape<Desc> {
   return readBody(inputSchemaOf(descriptor), requiredJsonObject(body));
 }

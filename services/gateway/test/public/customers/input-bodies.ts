@@ -89,7 +89,7 @@ function places(root: DescMessage, message: DescMessage, wrap: (property: string
           cases.push({ name: `${path}.1 as ${label}`, body: wrap(`{${JSON.stringify(field.name)}:["ok",${value}]}`) });
     }
   }
-  return cases.map((entry) => ({ ...entry, name: `${root.name} ${entry.name}`, message: root }));
+  return cases.map((entry) => ({ ...entry, message: root }));
 }
 
 const UNKNOWN_KEYS = ['surprise', '__proto__', 'constructor', 'toString', NULL_FIELDS, 'Type', '0', 'owners.0', ''];
@@ -209,7 +209,7 @@ export const INPUT_BODIES: readonly InputBody[] = [
     body,
   })),
   ...INPUT_MESSAGES.flatMap((message) => [
-    ...places(message, message, (property) => property, ''),
+    ...places(message, message, (property) => property, `${message.name} `),
     ...strangers(message),
   ]),
   ...readOnly(REFUSED_CUSTOMER_PROPERTIES, (entry) => entry, ''),
