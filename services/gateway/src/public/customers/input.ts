@@ -139,6 +139,7 @@ function valueSchema(field: DescField): z.ZodType {
   }
 }
 
+/** Each message's schema, made on its first read. */
 const schemas = new Map<DescMessage, z.ZodType>();
 
 /**
@@ -149,8 +150,8 @@ const schemas = new Map<DescMessage, z.ZodType>();
  * order first and unknown keys last), and `null_fields` lists the nulls as they were sent.
  */
 function inputSchemaOf<Desc extends DescMessage>(descriptor: Desc): z.ZodType<MessageShape<Desc>> {
-  const known = schemas.get(descriptor);
-  if (known) return known as z.ZodType<MessageShape<Desc>>;
+  const made = schemas.get(descriptor);
+  if (made) return made as z.ZodType<MessageShape<Desc>>;
   const nullField = descriptor.fields.find((field) => field.name === NULL_FIELDS);
   if (!nullField) throw new TypeError(`${descriptor.typeName} has no ${NULL_FIELDS}`);
   const fields = new Map(
@@ -166,14 +167,14 @@ function inputSchemaOf<Desc extends DescMessage>(descriptor: Desc): z.ZodType<Me
       let failed = false;
       for (const [key, value] of Object.entries(json)) {
         const refusal = refused(descriptor, key);
-        const known = fields.get(key);
-        if (refusal !== undefined || !known) {
+        const property = fields.get(key);
+        if (refusal !== undefined || !property) {
           context.addIssue({ code: 'custom', path: [key], message: refusal ?? NOT_RECOGNISED, input: value });
           failed = true;
         } else if (value === null) nulls.push(key);
         else {
-          const result = known.schema.safeParse(value);
-          if (result.success) init[known.field.localName] = result.data;
+          const result = property.schema.safeParse(value);
+          if (result.success) init[property.field.localName] = result.data;
           else {
             failed = true;
             for (const issue of result.error.issues)

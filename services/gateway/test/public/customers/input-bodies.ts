@@ -114,7 +114,7 @@ function readOnly(refused: Readonly<Record<string, string>>, wrap: (entry: strin
 
 const business = {
   type: 'business',
-  kyb_scope: 'STANDARD',
+  kyb_scope: 'FULL',
   business_name: 'Acme Ltd',
   registration_number: 'RC-1',
   incorporation_country: 'NG',
@@ -124,10 +124,10 @@ const business = {
   industry_type: 'retail',
   business_description: 'sells things',
   website: 'https://acme.example',
-  source_of_funds: 'revenue',
+  source_of_funds: 'business_revenue',
   estimated_annual_revenue: '0_99999',
   expected_monthly_payments: 40,
-  account_purpose: 'payroll',
+  account_purpose: 'receive_payments_for_goods_and_services',
   operating_country: 'NG',
   operating_street: '1 Marina Road',
   operating_city: 'Lagos',
