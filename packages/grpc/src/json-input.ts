@@ -16,9 +16,10 @@ import { wordsByNumber } from './proto-vocabulary.js';
  * named in the message's `null_fields`; an omitted one is neither (seed 2.1 rule 2). An array is a
  * message holding one repeated `entries` field, so "sent as []" and "omitted" differ too.
  *
- * The gateway reads a body with `inputOfJson` (types and words only: a value's rules are the
- * service's), the service turns the message back into the JSON object its rules parse with
- * `jsonOfInput`. Both sides give the same `InputWords`.
+ * `inputOfJson` reads a body as the gateway does (types and words only: a value's rules are the
+ * service's), for a spec that sends a service the body a platform sent; the gateway itself reads
+ * with zod schemas made from the same descriptors (decision 0064). `jsonOfInput` turns a message
+ * back into the JSON object it was read from. Both sides give the same `InputWords`.
  */
 
 /** The field naming the properties sent as null. */
