@@ -1,5 +1,6 @@
 import {
   CustomerType,
+  IdDocumentType,
   KybScope,
   ReviewStatus,
   VerificationStatus,
@@ -54,6 +55,12 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         website: null,
         operating_country: null,
       });
+      // decision 0061: the typed data beside the Struct, unset where the Struct says null.
+      expect(customer.data).toMatchObject({
+        case: 'business',
+        value: { businessName: body.business_name, country: 'NG', tradingName: 'Acme' },
+      });
+      expect(customer.data.value).not.toHaveProperty('website');
       for (const field of ['first_name', 'last_name', 'id_type', 'id_number', 'date_of_birth']) {
         expect({ field, present: field in (customer.fields ?? {}) }).toEqual({ field, present: false });
       }
@@ -69,7 +76,15 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         businessId: actor.businessId,
         payload: {
           case: 'customerCreated',
-          value: { customerId: customer.id, customerType: 'business', kybScope: 'FULL', verificationStatus: 'PENDING' },
+          value: {
+            customerId: customer.id,
+            customerType: 'business',
+            type: CustomerType.BUSINESS,
+            kybScope: 'FULL',
+            scope: KybScope.FULL,
+            verificationStatus: 'PENDING',
+            status: VerificationStatus.PENDING,
+          },
         },
       });
     });
@@ -89,6 +104,11 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         id_number: 'A123',
         date_of_birth: null,
       });
+      expect(customer.data).toMatchObject({
+        case: 'individual',
+        value: { firstName: 'Ada', idType: IdDocumentType.PASSPORT, idNumber: 'A123' },
+      });
+      expect(customer.data.value).not.toHaveProperty('dateOfBirth');
       for (const field of ['business_name', 'operating_country']) {
         expect({ field, present: field in (customer.fields ?? {}) }).toEqual({ field, present: false });
       }
@@ -111,6 +131,12 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         title: 'CEO',
         tin: null,
       });
+      expect(customer.owners[0]?.data).toMatchObject({
+        firstName: 'Ada',
+        ownershipPercentage: '60',
+        title: 'CEO',
+      });
+      expect(customer.owners[0]?.data).not.toHaveProperty('tin');
       expect(customer.owners.map((owner) => fieldOf(owner, 'ownership_percentage'))).toEqual([60, 40]);
       expect((await kit.auditOf(customer.id))[0]?.changes).toEqual({ owners_added: customer.owners.map((o) => o.id) });
     });

@@ -1,4 +1,9 @@
-import { KybScope, ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  CustomerType,
+  KybScope,
+  ReviewStatus,
+  VerificationStatus,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
@@ -251,9 +256,13 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         case: 'customerStatusChanged',
         value: {
           customerType: 'individual',
+          type: CustomerType.INDIVIDUAL,
           kybScope: '',
+          scope: KybScope.UNSPECIFIED,
           oldStatus: 'PENDING',
           newStatus: 'PROCESSING',
+          oldVerificationStatus: VerificationStatus.PENDING,
+          newVerificationStatus: VerificationStatus.PROCESSING,
           trigger: 'submit',
         },
       });

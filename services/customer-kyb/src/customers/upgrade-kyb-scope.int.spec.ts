@@ -164,7 +164,10 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       expect(upgraded.documents.map((document) => document.status)).toEqual([ReviewStatus.APPROVED]);
       expect((await kit.statusChanges(verified.id)).at(-1)).toEqual(['VERIFIED', 'PENDING', 'upgrade']);
       const [, , , upgradeEvent] = await kit.outboxEvents(verified.id);
-      expect(upgradeEvent?.event.payload).toMatchObject({ case: 'customerStatusChanged', value: { kybScope: 'FULL' } });
+      expect(upgradeEvent?.event.payload).toMatchObject({
+        case: 'customerStatusChanged',
+        value: { kybScope: 'FULL', scope: KybScope.FULL },
+      });
       expect((await kit.auditOf(verified.id)).at(-1)?.changes).toEqual({
         kyb_scope: { from: 'MINIMAL', to: 'FULL' },
         verification_status: { from: 'VERIFIED', to: 'PENDING' },
