@@ -1,4 +1,5 @@
 import { create, fromBinary, ScalarType, toBinary, type DescField } from '@bufbuild/protobuf';
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import {
   BusinessDataSchema,
   CustomerSchema,
@@ -18,6 +19,7 @@ import {
   validateCustomerUpdate,
   type CurrentCustomer,
 } from '../../services/customer-kyb/dist/customers/rules/index.js';
+import { readInput } from '../../services/gateway/dist/public/customers/input.js';
 import { customerJson } from '../../services/gateway/dist/public/customers/render.js';
 import {
   createCustomerBody,
@@ -30,8 +32,9 @@ import {
  * Decision 0061 step (b) is safe: for every customer customer-kyb answers, the typed data
  * (IndividualData, BusinessData, OwnerData) rendered by @corridor/customer-json is exactly the JSON
  * of the deprecated `Struct fields`, so the gateway's answer from either is byte for byte the same.
- * The corpus: the gateway's request examples and customer-kyb's fixtures through the real rules
- * (create, then updates with nulls and omissions), and arbitrary stored records.
+ * The corpus: the gateway's request examples and customer-kyb's fixtures, read by the gateway and
+ * judged by customer-kyb's rules (create, then updates with nulls and omissions), and arbitrary
+ * stored records.
  */
 
 const TODAY = '2026-06-15';
@@ -90,7 +93,10 @@ function viewOf(type: 'individual' | 'business', fields: Stored, owners: readonl
 
 /** A create through customer-kyb's rules, stored as customer-kyb stores it. */
 function created(body: Record<string, unknown>): { type: 'individual' | 'business'; fields: Stored; owners: Stored[] } {
-  const result = validateCustomerCreate(body, { today: TODAY, kybMinimalAllowed: true });
+  const result = validateCustomerCreate(readInput(CustomerInputSchema, body), {
+    today: TODAY,
+    kybMinimalAllowed: true,
+  });
   if (!result.ok) throw new Error(`fixture refused: ${JSON.stringify(result.errors)}`);
   const input = result.value;
   return {
@@ -103,7 +109,7 @@ function created(body: Record<string, unknown>): { type: 'individual' | 'busines
 /** An update's fields (seed 2.1 rule 2: null clears, omitted is untouched) applied to a stored customer. */
 function updated(customer: ReturnType<typeof created>, body: Record<string, unknown>): Stored {
   const current = { ...customer.fields, type: customer.type, kyb_scope: 'FULL' } as CurrentCustomer;
-  const update = validateCustomerUpdate(body, { today: TODAY, current });
+  const update = validateCustomerUpdate(readInput(CustomerInputSchema, body), { today: TODAY, current });
   if (!update.ok) throw new Error(`update refused: ${JSON.stringify(update.errors)}`);
   const applied = applyCustomerUpdate(current, update.value.fields);
   if (!applied.ok) throw new Error(`update refused: ${JSON.stringify(applied.errors)}`);

@@ -32,26 +32,26 @@ import { enumWords } from '@corridor/grpc';
 
 type DataSchema = GenMessage<IndividualData> | GenMessage<BusinessData> | GenMessage<OwnerData>;
 
-function wordOf(field: DescField & { fieldKind: 'enum' }, value: number): string {
-  const match = enumWords(field.enum, CUSTOMER_INPUT_WORDS).find(({ number }) => number === value);
-  if (!match) throw new RangeError(`${field.parent.typeName}.${field.name} ${value} has no public word`);
-  return match.word;
-}
-
-function numberOf(field: DescField & { fieldKind: 'enum' }, word: JsonValue): number {
-  const match = enumWords(field.enum, CUSTOMER_INPUT_WORDS).find((candidate) => candidate.word === word);
-  if (!match) throw new RangeError(`${JSON.stringify(word)} is not a ${field.enum.typeName} word`);
-  return match.number;
-}
-
-function jsonOfValue(field: DescField, value: unknown): JsonValue {
-  if (field.fieldKind === 'enum') return wordOf(field, value as number);
+/**
+ * A set field's value as the public JSON writes it: an enum as its word (undefined for UNSPECIFIED or
+ * a number this side does not know), int64 and decimal text as a JSON number.
+ */
+export function publicValueOf(field: DescField, value: unknown): JsonValue | undefined {
+  if (field.fieldKind === 'enum') {
+    return enumWords(field.enum, CUSTOMER_INPUT_WORDS).find(({ number }) => number === value)?.word;
+  }
   if (typeof value === 'bigint') {
     if (!Number.isSafeInteger(Number(value))) throw new RangeError(`${field.name} ${value} is no exact JSON number`);
     return Number(value);
   }
   if (CUSTOMER_INPUT_WORDS.isDecimal(field)) return Number(value);
   return value as JsonValue;
+}
+
+function numberOf(field: DescField & { fieldKind: 'enum' }, word: JsonValue): number {
+  const match = enumWords(field.enum, CUSTOMER_INPUT_WORDS).find((candidate) => candidate.word === word);
+  if (!match) throw new RangeError(`${JSON.stringify(word)} is not a ${field.enum.typeName} word`);
+  return match.number;
 }
 
 function valueOfJson(field: DescField, value: JsonValue): unknown {
@@ -67,7 +67,13 @@ export function jsonOfData<Desc extends DataSchema>(schema: Desc, data: MessageS
   const values = data as unknown as Readonly<Record<string, unknown>>;
   for (const field of schema.fields) {
     const value = values[field.localName];
-    json[field.name] = value === undefined ? null : jsonOfValue(field, value);
+    if (value === undefined) {
+      json[field.name] = null;
+      continue;
+    }
+    const answered = publicValueOf(field, value);
+    if (answered === undefined) throw new RangeError(`${schema.typeName}.${field.name} ${value} has no public word`);
+    json[field.name] = answered;
   }
   return json;
 }

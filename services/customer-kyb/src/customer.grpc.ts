@@ -1,4 +1,4 @@
-import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import { create, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import {
   AttachCustomerFilesResponseSchema,
   AttachOwnerFileResponseSchema,
@@ -29,7 +29,7 @@ import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
-import { bodyOf, wordOrUndefined } from './customer-input.js';
+import { wordOrUndefined } from './customer-input.js';
 import { createCustomer } from './customers/create-customer.js';
 import {
   adminListCustomers,
@@ -47,6 +47,10 @@ import { upgradeKybScope } from './customers/upgrade-kyb-scope.js';
 import { createDocumentUpload, registerDocument, replaceDocument } from './documents/kyb-documents.js';
 import { attachCustomerFiles, createFileUpload } from './files/individual-files.js';
 import { attachOwnerFile, createOwnerFileUpload } from './files/owner-files.js';
+
+/** A request's typed body; none at all is an empty body, every property omitted. */
+const bodyOf = <Desc extends DescMessage>(schema: Desc, body: MessageShape<Desc> | undefined): MessageShape<Desc> =>
+  body ?? create(schema);
 
 /** A platform's call: the gateway names the business in metadata; without one nothing is served. */
 export function platform({ caller }: CallContext): Actor & { businessId: string } {

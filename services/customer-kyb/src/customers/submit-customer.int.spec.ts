@@ -1,3 +1,5 @@
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../typed-bodies.fixtures.js';
 import {
   CustomerType,
   KybScope,
@@ -36,8 +38,12 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
 
   const submit = (customerId: string, who: PlatformActor = actor) => kit.submit(who, customerId);
   const sql = (text: string, values: unknown[]) => query(kit.databaseUrl(), text, values);
-  const update = (customerId: string, body: unknown) =>
-    updateCustomer(kit.em(), kit.context(), actor, { customerId, body, kycDataOnly: false });
+  const update = async (customerId: string, body: Record<string, unknown>) =>
+    updateCustomer(kit.em(), kit.context(), actor, {
+      customerId,
+      body: typedBody(CustomerInputSchema, body),
+      kycDataOnly: false,
+    });
 
   /** A readiness failure: 422 READINESS_CHECK_FAILED, the customer, its children, audit and outbox unchanged. */
   async function expectNotReady(customerId: string, expected: Record<string, RegExp>, who: PlatformActor = actor) {

@@ -1,3 +1,5 @@
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../typed-bodies.fixtures.js';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import {
   AddVerificationCaptureRequestSchema,
@@ -60,7 +62,7 @@ export function kycSessionSpecKit(name: string) {
   async function customerOf(businessId: string): Promise<string> {
     const actor = { businessId, name: 'credential:kyc-spec', requestId: undefined };
     const body = { type: 'individual', first_name: 'Ada', last_name: 'Obi', country: 'NG' };
-    return (await createCustomer(em(), contextIn('sandbox'), actor, body)).id;
+    return (await createCustomer(em(), contextIn('sandbox'), actor, typedBody(CustomerInputSchema, body))).id;
   }
 
   /** The page's upload request for one file; PUT the bytes to its upload_url next. */
