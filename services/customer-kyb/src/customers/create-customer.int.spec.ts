@@ -7,7 +7,7 @@ import {
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { dateOf } from '../customer-kyb-spec-kit.js';
+import { dateOf } from '../../test/customer-kyb-spec-kit.js';
 import {
   businessBody,
   customerSpecKit,
@@ -15,7 +15,7 @@ import {
   fieldOf,
   individualBody,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 
 // POST /customer as customer-kyb serves it (seed 2.1, 2.2, 4.4, 5, 8), against real PostgreSQL and a
 // real identity gRPC server for the MINIMAL allow-list. The field formats are the pure rules'

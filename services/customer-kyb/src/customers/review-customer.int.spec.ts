@@ -2,7 +2,13 @@ import { ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/c
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import { adminListCustomers, listAuditEntries } from './list-customers.js';
-import { customerSpecKit, expectInvalid, expectRefused, nth, type PlatformActor } from './customer-spec-kit.js';
+import {
+  customerSpecKit,
+  expectInvalid,
+  expectRefused,
+  nth,
+  type PlatformActor,
+} from '../../test/customer-spec-kit.js';
 
 // POST /admin/customers/{id}/review and the review queue as customer-kyb serves them (seed 3.1, 3.3,
 // 6.1; decision 0008; DESIGN.md admin API), against real PostgreSQL: the back office's judgements,

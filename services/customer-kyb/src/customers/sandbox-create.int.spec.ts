@@ -1,5 +1,5 @@
 import { CustomerInputSchema, OwnerFileInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import {
   KybDocumentType,
   KybScope,
@@ -18,7 +18,7 @@ import {
   fieldOf,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 import { SANDBOX_BUSINESS_NAME, sandboxCreateCustomer } from './sandbox-create.js';
 import { SANDBOX_REJECTION_COMMENT } from './sandbox-review.js';
 

@@ -1,5 +1,5 @@
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import {
   CustomerType,
   KybScope,
@@ -9,7 +9,7 @@ import {
 import { Status } from '@corridor/grpc';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { dateOf } from '../customer-kyb-spec-kit.js';
+import { dateOf } from '../../test/customer-kyb-spec-kit.js';
 import { updateCustomer, removeOwner } from './update-customer.js';
 import {
   businessBody,
@@ -18,7 +18,7 @@ import {
   expectRefused,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 
 // POST /customer/{customer}/submit as customer-kyb serves it (seed 3.1, 3.2, 3.3, 6.1), against real
 // PostgreSQL and S3Proxy: each readiness check its own 422 at the use case, what a submit moves,

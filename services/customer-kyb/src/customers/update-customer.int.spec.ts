@@ -1,5 +1,5 @@
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 
 // PUT /customer/{id}, POST /customer/{id}/kyc-data and DELETE /customer/{customer}/owner/{owner} as
 // customer-kyb serves them (seed 2.1 rules 1-3, 2.2, 6.1), against real PostgreSQL. The lock rule of

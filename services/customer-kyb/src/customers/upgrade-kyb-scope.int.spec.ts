@@ -1,5 +1,5 @@
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import {
   CustomerType,
   KybScope,
@@ -20,7 +20,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 
 // POST /customer/{customer}/upgrade-kyb-scope as customer-kyb serves it (seed 4.2, 3.1, 6.1, 7, 8),
 // against real PostgreSQL: every 400, 404 and 422 of seed 7 at the use case, the state moves, and

@@ -2,11 +2,11 @@ import {
   DocumentInputSchema,
   DocumentUploadInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { KybDocumentType, ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
-import { dateOf, FILE_MAX_BYTES, putObject } from '../customer-kyb-spec-kit.js';
+import { dateOf, FILE_MAX_BYTES, putObject } from '../../test/customer-kyb-spec-kit.js';
 import {
   businessBody,
   customerSpecKit,
@@ -16,7 +16,7 @@ import {
   nth,
   PDF,
   type PlatformActor,
-} from '../customers/customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 import { createDocumentUpload, registerDocument, replaceDocument } from './kyb-documents.js';
 
 // KYB documents as customer-kyb serves them (seed 2.3, 3.2 rule 7; decision 0008): the presigned

@@ -2,7 +2,7 @@ import {
   CustomerFilesInputSchema,
   FileUploadInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,7 @@ import {
   expectRefused,
   individualBody,
   type PlatformActor,
-} from '../customers/customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 import { attachCustomerFiles, createFileUpload } from './individual-files.js';
 
 // An individual's ID files as customer-kyb serves them (seed 4.4, seed 9; decision 0008): POST

@@ -3,10 +3,10 @@ import {
   OwnerFileInputSchema,
   OwnerFileUploadInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../typed-bodies.fixtures.js';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
-import { putObject } from '../customer-kyb-spec-kit.js';
+import { putObject } from '../../test/customer-kyb-spec-kit.js';
 import { updateCustomer } from '../customers/update-customer.js';
 import {
   businessBody,
@@ -16,7 +16,7 @@ import {
   nth,
   PDF,
   type PlatformActor,
-} from '../customers/customer-spec-kit.js';
+} from '../../test/customer-spec-kit.js';
 import { attachOwnerFile, createOwnerFileUpload } from './owner-files.js';
 
 // Owner ID files as customer-kyb serves them (seed 2.2's slots; decision 0008): the presigned upload

@@ -1,6 +1,6 @@
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { create } from '@bufbuild/protobuf';
-import { typedBody, withNulls } from '../../typed-bodies.fixtures.js';
+import { typedBody, withNulls } from '../../../test/typed-bodies.fixtures.js';
 import { applyCustomerUpdate, validateCustomerUpdate, type CurrentCustomer } from './customer-update.js';
 import { firstProblemMessage } from '@corridor/validation';
 

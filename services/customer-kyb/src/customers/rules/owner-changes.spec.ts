@@ -1,5 +1,5 @@
 import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from '../../typed-bodies.fixtures.js';
+import { typedBody } from '../../../test/typed-bodies.fixtures.js';
 import { calendarDateOf } from './calendar.js';
 import { applyOwnerChanges, parseOwnerChanges, type CurrentOwner, type OwnerChange } from './owner-changes.js';
 import { FieldProblems } from '@corridor/validation';

@@ -1,5 +1,5 @@
 import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody, withNulls } from '../../typed-bodies.fixtures.js';
+import { typedBody, withNulls } from '../../../test/typed-bodies.fixtures.js';
 import { calendarDateOf } from './calendar.js';
 import { applyOwnerPatch, parseNewOwner, parseOwnerPatch, type NewOwner, type OwnerPatch } from './owner-fields.js';
 import { FieldProblems } from '@corridor/validation';

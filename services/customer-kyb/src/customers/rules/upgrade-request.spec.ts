@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody, withNulls } from '../../typed-bodies.fixtures.js';
+import { typedBody, withNulls } from '../../../test/typed-bodies.fixtures.js';
 import { applyCustomerUpdate, type CurrentCustomer } from './customer-update.js';
 import { validateUpgradeRequest } from './upgrade-request.js';
 import { firstProblemMessage } from '@corridor/validation';
