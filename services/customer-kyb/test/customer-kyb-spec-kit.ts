@@ -10,13 +10,14 @@ import {
   type RunningGrpcServer,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { createTestBucket, query, type TestBucket } from '@corridor/testing';
+import { createTestBucket, integrationDatabase, query, type TestBucket } from '@corridor/testing';
 import type { CustomerContext } from '../src/context.js';
 import { ObjectStorage } from '../src/files/object-storage.js';
-import { customerKybTestDatabase } from './customer-kyb-database.js';
+import { customerKybDatabase } from '../src/database.js';
 
 /**
- * What customer-kyb's integration specs share, so each reads as its rules: its migrated database, a
+ * What customer-kyb's integration specs share, so each reads as its rules: its migrated database
+ * (@corridor/testing's integrationDatabase, decision 0063), a
  * fresh bucket on S3Proxy, identity as a real gRPC server on loopback (customer-kyb only asks it a
  * business's name and MINIMAL allow-list flag), a clock the spec moves, and the outbox by key.
  */
@@ -60,7 +61,7 @@ export async function putObject(upload: { uploadUrl: string; headers: Record<str
 }
 
 export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T10:00:00.000Z')) {
-  const database = customerKybTestDatabase(name);
+  const database = integrationDatabase('customer-kyb', customerKybDatabase);
   let bucket: TestBucket | undefined;
   let storage: ObjectStorage | undefined;
   let identityServer: RunningGrpcServer | undefined;
@@ -87,7 +88,6 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
   }
 
   async function start(): Promise<void> {
-    await database.start();
     bucket = await createTestBucket(name);
     storage = new ObjectStorage({ ...bucket, bucket: bucket.name });
     const getBusiness = async (request: { id: string }) => ({
@@ -107,7 +107,6 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
     await identityServer?.shutdown(1_000);
     storage?.close();
     await bucket?.drop();
-    await database.stop();
   }
 
   const clock = {
@@ -118,7 +117,7 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
   /** The events recorded in the outbox under `key` (a customer or session id), oldest first, with their topic. */
   async function outboxEvents(key: string) {
     const rows = await query<{ topic: string; payload: Buffer }>(
-      database.url(),
+      database.url,
       'select topic, payload from outbox where message_key = $1 order by id',
       [key],
     );
@@ -139,6 +138,6 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
     /** seed 5: the administrator's allow-list, as identity answers it to customer-kyb. */
     allowMinimal: (businessId: string, allowed = true) =>
       allowed ? minimalAllowed.add(businessId) : minimalAllowed.delete(businessId),
-    databaseUrl: database.url,
+    databaseUrl: () => database.url,
   };
 }

@@ -15,7 +15,7 @@ import {
   fieldOf,
   individualBody,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer as customer-kyb serves it (seed 2.1, 2.2, 4.4, 5, 8), against real PostgreSQL and a
 // real identity gRPC server for the MINIMAL allow-list. The field formats are the pure rules'

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { KybDocumentType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { customerKybTestDatabase } from '../../test/customer-kyb-database.js';
+import { integrationDatabase } from '@corridor/testing';
+import { customerKybDatabase } from '../database.js';
 import { StoredFile, type FilePurpose } from '../files/stored-file.entity.js';
 import { loadAggregate } from './aggregate.js';
 import { Customer, KybDocument, Owner } from './customer.entity.js';
@@ -15,17 +16,16 @@ const T0 = new Date('2026-11-25T06:00:00.123Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
 describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () => {
-  const database = customerKybTestDatabase('customer_view');
+  const database = integrationDatabase('customer-kyb', customerKybDatabase);
   const businessId = randomUUID();
   const otherBusinessId = randomUUID();
   const business = randomUUID();
   const individual = randomUUID();
   const bare = randomUUID();
 
-  const { em } = database;
+  const em = () => database.em();
 
   beforeAll(async () => {
-    await database.start();
     const writer = em();
     const file = (customerId: string, purpose: FilePurpose, slot: string, attached: boolean, ownerId?: string) =>
       writer.create(StoredFile, {
@@ -112,7 +112,6 @@ describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () 
     }
     await writer.flush();
   });
-  afterAll(() => database.stop());
 
   it.each([
     ['a business with owners, documents and files', () => business],

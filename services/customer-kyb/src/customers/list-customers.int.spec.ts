@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CustomerType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { TOTAL_CAP } from '@corridor/pagination';
-import { customerKybTestDatabase } from '../../test/customer-kyb-database.js';
-import { insertCustomers } from '../../test/customer-rows.fixture.js';
+import { integrationDatabase } from '@corridor/testing';
+import { customerKybDatabase } from '../database.js';
+import { insertCustomers } from '../../test/customers/customer-rows.fixture.js';
 import { listCustomers, UNPAGINATED_LIMIT, type ListPage } from './list-customers.js';
 
 // GET /customer (seed 4.4) against real PostgreSQL with a cap's worth of customers: without
@@ -14,7 +15,7 @@ const NOW = new Date('2026-11-24T10:00:00.000Z');
 const emailOf = (customer: { fields?: { [field: string]: unknown } }) => customer.fields?.email;
 
 describe('customer-kyb: the unpaginated customer list says when it was cut (real PostgreSQL)', () => {
-  const database = customerKybTestDatabase('customer_list_cap');
+  const database = integrationDatabase('customer-kyb', customerKybDatabase);
   const overCap = randomUUID();
   const atCap = randomUUID();
 
@@ -30,11 +31,9 @@ describe('customer-kyb: the unpaginated customer list says when it was cut (real
     list(businessId, {}, { kind: 'cursor', cursor, limit });
 
   beforeAll(async () => {
-    await database.start();
-    await insertCustomers(database.url(), overCap, UNPAGINATED_LIMIT + 1, NOW);
-    await insertCustomers(database.url(), atCap, UNPAGINATED_LIMIT, NOW);
+    await insertCustomers(database.url, overCap, UNPAGINATED_LIMIT + 1, NOW);
+    await insertCustomers(database.url, atCap, UNPAGINATED_LIMIT, NOW);
   });
-  afterAll(() => database.stop());
 
   it('501 matches: the newest 500, newest first, marked truncated', async () => {
     const { customers, truncated, page } = await list(overCap);

@@ -14,7 +14,14 @@ import {
 import { Status } from '@corridor/grpc';
 import { createDocumentUpload, registerDocument, replaceDocument } from '../documents/kyb-documents.js';
 import { attachOwnerFile, createOwnerFileUpload } from '../files/owner-files.js';
-import { customerSpecKit, expectRefused, fieldOf, nth, PDF, type PlatformActor } from '../../test/customer-spec-kit.js';
+import {
+  customerSpecKit,
+  expectRefused,
+  fieldOf,
+  nth,
+  PDF,
+  type PlatformActor,
+} from '../../test/customers/customer-spec-kit.js';
 import { removeOwner, updateCustomer } from './update-customer.js';
 
 // seed 3.3's lock rule across every write of a customer and its children, against real PostgreSQL:

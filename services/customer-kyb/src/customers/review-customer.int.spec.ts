@@ -8,7 +8,7 @@ import {
   expectRefused,
   nth,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /admin/customers/{id}/review and the review queue as customer-kyb serves them (seed 3.1, 3.3,
 // 6.1; decision 0008; DESIGN.md admin API), against real PostgreSQL: the back office's judgements,

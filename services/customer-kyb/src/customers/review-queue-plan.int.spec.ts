@@ -1,8 +1,9 @@
 import { VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { enumOf } from '../customer-input.js';
-import { isIndexScan, planOf, query, readsOf } from '@corridor/testing';
+import { MikroORM, ormOptions } from '@corridor/db';
+import { createTestDatabase, isIndexScan, planOf, query, readsOf, type TestDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { customerKybTestDatabase } from '../../test/customer-kyb-database.js';
+import { customerKybDatabase } from '../database.js';
 import { VERIFICATION_STATUSES } from './customer.entity.js';
 import { DEFAULT_PAGE_SIZE as PAGE_SIZE } from '@corridor/pagination';
 import { adminListCustomers } from './list-customers.js';
@@ -48,16 +49,12 @@ async function insertCustomers(url: string, businessId: string, count: number): 
 }
 
 describe('customer-kyb: the review queue reads one page, not every customer (issue 17, real PostgreSQL)', () => {
+  let db: TestDatabase | undefined;
+  let orm: MikroORM | undefined;
   const bigBusiness = randomUUID();
   const smallBusiness = randomUUID();
   const recorded: Statement[] = [];
   let recording = false;
-  const database = customerKybTestDatabase('review_queue_plan', {
-    onQuery: (sql, params) => {
-      if (recording) recorded.push({ sql, params: [...params] });
-      return sql;
-    },
-  });
 
   /** Every combination GET /admin/customers accepts: any status or none, all businesses, a large one or a small one. */
   const combinations: [string, QueueFilters][] = [undefined, ...VERIFICATION_STATUSES].flatMap((verificationStatus) =>
@@ -72,12 +69,17 @@ describe('customer-kyb: the review queue reads one page, not every customer (iss
     ]),
   );
 
+  const open = () => {
+    if (!orm) throw new Error('the database is not open');
+    return orm;
+  };
+
   /** Runs adminListCustomers as the gRPC handler does and returns its answer and the page query it sent. */
   async function queuePageOne(filters: QueueFilters) {
     recorded.length = 0;
     recording = true;
     try {
-      const answer = await adminListCustomers(database.em(), filters, 1);
+      const answer = await adminListCustomers(open().em.fork(), filters, 1);
       const list = recorded.find(({ sql }) => /from "?customer"? .*order by/s.test(sql));
       if (!list) throw new Error(`adminListCustomers sent no page query: ${JSON.stringify(recorded)}`);
       return { answer, list };
@@ -87,17 +89,28 @@ describe('customer-kyb: the review queue reads one page, not every customer (iss
   }
 
   async function explainAnalyze({ sql, params }: Statement) {
-    const rows = await database.em().getConnection().execute(`explain (analyze, format json) ${sql}`, params);
+    const rows = await open().em.fork().getConnection().execute(`explain (analyze, format json) ${sql}`, params);
     return readsOf(planOf(rows), 'customer');
   }
 
   beforeAll(async () => {
-    await database.start();
-    await insertCustomers(database.url(), bigBusiness, BIG_BUSINESS_CUSTOMERS);
-    await insertCustomers(database.url(), smallBusiness, SMALL_BUSINESS_CUSTOMERS);
-    await query(database.url(), 'vacuum analyze customer');
+    db = await createTestDatabase('review_queue_plan');
+    orm = await MikroORM.init({
+      ...ormOptions({ ...customerKybDatabase(db.url), logger: () => undefined }),
+      onQuery: (sql, params) => {
+        if (recording) recorded.push({ sql, params: [...params] });
+        return sql;
+      },
+    });
+    await orm.migrator.up();
+    await insertCustomers(db.url, bigBusiness, BIG_BUSINESS_CUSTOMERS);
+    await insertCustomers(db.url, smallBusiness, SMALL_BUSINESS_CUSTOMERS);
+    await query(db.url, 'vacuum analyze customer');
   });
-  afterAll(() => database.stop());
+  afterAll(async () => {
+    await orm?.close();
+    await db?.drop();
+  });
 
   it.each(combinations)(
     '%s: page 1 is a full page of matches, read through an index, never a sort of every customer',

@@ -18,7 +18,7 @@ import {
   fieldOf,
   nth,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { SANDBOX_BUSINESS_NAME, sandboxCreateCustomer } from './sandbox-create.js';
 import { SANDBOX_REJECTION_COMMENT } from './sandbox-review.js';
 

@@ -7,7 +7,7 @@ import {
   expectRefused,
   nth,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { SANDBOX_REJECTION_COMMENT, sandboxReviewCustomer } from './sandbox-review.js';
 
 // SandboxReviewCustomer (issue 30): the back office's review, given by a platform to its own customer

@@ -18,7 +18,7 @@ import {
   expectRefused,
   nth,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer/{customer}/submit as customer-kyb serves it (seed 3.1, 3.2, 3.3, 6.1), against real
 // PostgreSQL and S3Proxy: each readiness check its own 422 at the use case, what a submit moves,

@@ -13,7 +13,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // PUT /customer/{id}, POST /customer/{id}/kyc-data and DELETE /customer/{customer}/owner/{owner} as
 // customer-kyb serves them (seed 2.1 rules 1-3, 2.2, 6.1), against real PostgreSQL. The lock rule of

@@ -20,7 +20,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer/{customer}/upgrade-kyb-scope as customer-kyb serves it (seed 4.2, 3.1, 6.1, 7, 8),
 // against real PostgreSQL: every 400, 404 and 422 of seed 7 at the use case, the state moves, and

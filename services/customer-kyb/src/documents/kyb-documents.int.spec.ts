@@ -16,7 +16,7 @@ import {
   nth,
   PDF,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { createDocumentUpload, registerDocument, replaceDocument } from './kyb-documents.js';
 
 // KYB documents as customer-kyb serves them (seed 2.3, 3.2 rule 7; decision 0008): the presigned

@@ -13,7 +13,7 @@ import {
   expectRefused,
   individualBody,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { attachCustomerFiles, createFileUpload } from './individual-files.js';
 
 // An individual's ID files as customer-kyb serves them (seed 4.4, seed 9; decision 0008): POST

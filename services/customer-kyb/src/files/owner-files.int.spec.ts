@@ -16,7 +16,7 @@ import {
   nth,
   PDF,
   type PlatformActor,
-} from '../../test/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { attachOwnerFile, createOwnerFileUpload } from './owner-files.js';
 
 // Owner ID files as customer-kyb serves them (seed 2.2's slots; decision 0008): the presigned upload

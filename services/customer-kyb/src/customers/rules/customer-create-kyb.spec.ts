@@ -1,4 +1,4 @@
-import { business, create, errorsOf, owner } from '../../../test/customer-create.fixtures.js';
+import { business, create, errorsOf, owner } from '../../../test/customers/rules/customer-create.fixtures.js';
 import { ACCOUNT_PURPOSES, ANNUAL_REVENUE_BANDS, BUSINESS_TYPES, SOURCES_OF_FUNDS } from './customer-fields.js';
 import { firstProblemMessage } from '@corridor/validation';
 

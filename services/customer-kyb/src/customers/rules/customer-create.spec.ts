@@ -1,6 +1,13 @@
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { typedBody, withNulls } from '../../../test/typed-bodies.fixtures.js';
-import { business, create, errorsOf, individual, owner, validate } from '../../../test/customer-create.fixtures.js';
+import {
+  business,
+  create,
+  errorsOf,
+  individual,
+  owner,
+  validate,
+} from '../../../test/customers/rules/customer-create.fixtures.js';
 import { firstProblemMessage } from '@corridor/validation';
 
 describe('customer create (seed 2.1, 4.4)', () => {

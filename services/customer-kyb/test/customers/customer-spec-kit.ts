@@ -8,7 +8,7 @@ import {
   OwnerFileUploadInputSchema,
   ReviewInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from './typed-bodies.fixtures.js';
+import { typedBody } from '../typed-bodies.fixtures.js';
 import type { JsonObject } from '@bufbuild/protobuf';
 import type {
   Customer as CustomerMessage,
@@ -18,16 +18,16 @@ import type {
 import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { query } from '@corridor/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Actor } from '../src/context.js';
+import type { Actor } from '../../src/context.js';
 import { Status } from '@corridor/grpc';
-import { customerKybSpecKit, putObject, refusalWithMessage } from './customer-kyb-spec-kit.js';
-import { registerDocument, createDocumentUpload } from '../src/documents/kyb-documents.js';
-import { attachCustomerFiles, createFileUpload } from '../src/files/individual-files.js';
-import { attachOwnerFile, createOwnerFileUpload } from '../src/files/owner-files.js';
-import { createCustomer } from '../src/customers/create-customer.js';
-import { getCustomer } from '../src/customers/list-customers.js';
-import { reviewCustomer } from '../src/customers/review-customer.js';
-import { submitCustomer } from '../src/customers/submit-customer.js';
+import { customerKybSpecKit, putObject, refusalWithMessage } from '../customer-kyb-spec-kit.js';
+import { registerDocument, createDocumentUpload } from '../../src/documents/kyb-documents.js';
+import { attachCustomerFiles, createFileUpload } from '../../src/files/individual-files.js';
+import { attachOwnerFile, createOwnerFileUpload } from '../../src/files/owner-files.js';
+import { createCustomer } from '../../src/customers/create-customer.js';
+import { getCustomer } from '../../src/customers/list-customers.js';
+import { reviewCustomer } from '../../src/customers/review-customer.js';
+import { submitCustomer } from '../../src/customers/submit-customer.js';
 
 /**
  * What the customer use-case specs share on top of customer-kyb's spec kit: platforms (businesses)

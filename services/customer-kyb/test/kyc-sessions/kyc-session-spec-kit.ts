@@ -1,5 +1,5 @@
 import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from './typed-bodies.fixtures.js';
+import { typedBody } from '../typed-bodies.fixtures.js';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import {
   AddVerificationCaptureRequestSchema,
@@ -12,11 +12,11 @@ import {
   KycRequirement,
   type KycResult,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
-import { createCustomer } from '../src/customers/create-customer.js';
-import { customerKybSpecKit, putObject } from './customer-kyb-spec-kit.js';
-import { createKycSession, type KycSessionSettings } from '../src/kyc-sessions/kyc-sessions.js';
-import { recordKycResult } from '../src/kyc-sessions/session-outcomes.js';
-import { addVerificationCapture, createVerificationUpload } from '../src/kyc-sessions/verification.js';
+import { createCustomer } from '../../src/customers/create-customer.js';
+import { customerKybSpecKit, putObject } from '../customer-kyb-spec-kit.js';
+import { createKycSession, type KycSessionSettings } from '../../src/kyc-sessions/kyc-sessions.js';
+import { recordKycResult } from '../../src/kyc-sessions/session-outcomes.js';
+import { addVerificationCapture, createVerificationUpload } from '../../src/kyc-sessions/verification.js';
 
 /**
  * What the KYC session specs share on top of customer-kyb's spec kit (a migrated database, S3Proxy,
@@ -24,7 +24,7 @@ import { addVerificationCapture, createVerificationUpload } from '../src/kyc-ses
  * platform make, each as one line.
  */
 
-export { BUSINESS_NAME, dateOf, FILE_MAX_BYTES, refusalOf } from './customer-kyb-spec-kit.js';
+export { BUSINESS_NAME, dateOf, FILE_MAX_BYTES, refusalOf } from '../customer-kyb-spec-kit.js';
 export const SETTINGS: KycSessionSettings = { ttlMs: 24 * 3_600_000, sandboxVerdictMs: 5_000 };
 /** The 8-byte PNG signature and a little more: storage checks sizes and types, not pictures. */
 export const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');

@@ -1,6 +1,6 @@
 import { CustomerInputSchema, type CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import { typedBody } from './typed-bodies.fixtures.js';
-import { validateCustomerCreate } from '../src/customers/rules/customer-create.js';
+import { typedBody } from '../../typed-bodies.fixtures.js';
+import { validateCustomerCreate } from '../../../src/customers/rules/customer-create.js';
 
 /** Shared by the customer-create specs: one clock, minimal valid bodies, and the create call. */
 const TODAY = '2026-06-15';
