@@ -3,6 +3,7 @@ import { OwnerInputSchema } from './gen/corridor/customer/v1/customer_input_pb.j
 import {
   KybDocumentTypeSchema,
   KybScopeSchema,
+  OwnerDataSchema,
   ReviewStatusSchema,
   VerificationStatusSchema,
 } from './gen/corridor/customer/v1/customer_pb.js';
@@ -10,7 +11,7 @@ import {
 /**
  * What the customer API's JSON says that customer.proto and customer_input.proto cannot (decision
  * 0025), in one place for the gateway, which reads and answers the JSON, and customer-kyb, which
- * turns the typed bodies back into it: how each enum's words are cased, which field carries a
+ * answers the typed data: how each enum's words are cased, which field carries a
  * decimal, and which fields an upgrade takes.
  */
 
@@ -22,13 +23,15 @@ const UPPER_CASE_ENUMS: readonly string[] = [
   KybDocumentTypeSchema.typeName,
 ];
 
+const DECIMAL_PARENTS: readonly string[] = [OwnerInputSchema.typeName, OwnerDataSchema.typeName];
+
 /** @corridor/grpc's InputWords for the customer messages. */
 export const CUSTOMER_INPUT_WORDS = {
   casingOf: (descriptor: DescEnum): 'upper' | 'lower' =>
     UPPER_CASE_ENUMS.includes(descriptor.typeName) ? 'upper' : 'lower',
-  // seed 2.2's percentage: a JSON number, carried as its exact decimal text.
+  // seed 2.2's percentage: a JSON number, carried as its exact decimal text, in and out.
   isDecimal: (field: DescField): boolean =>
-    field.parent.typeName === OwnerInputSchema.typeName && field.name === 'ownership_percentage',
+    DECIMAL_PARENTS.includes(field.parent.typeName) && field.name === 'ownership_percentage',
 };
 
 /** seed 4.2: the customer fields an upgrade-kyb-scope request may override or add, besides `owners`. */

@@ -1,9 +1,16 @@
 import { recordEvent } from '@corridor/bus';
 import { environmentFromName, newEvent } from '@corridor/contracts/events';
+import {
+  CustomerTypeSchema,
+  KybScope,
+  KybScopeSchema,
+  VerificationStatusSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
 import type { Clock } from '@corridor/runtime';
 import type { EntityManager } from '@mikro-orm/core';
+import { enumOf } from './customer-input.js';
 import type { Customer, VerificationStatus } from './customers/customer.entity.js';
 import type { ObjectStorage } from './files/object-storage.js';
 
@@ -41,6 +48,22 @@ export function displayNameOf(customer: Customer): string {
 
 const kybScopeOf = (customer: Customer) => (customer.type === 'business' ? (customer.kybScope ?? 'MINIMAL') : '');
 
+/**
+ * The customer's type and scope as the events carry them: the enums, and beside them the words
+ * 0.1.0 consumers read (decision 0061).
+ */
+function eventCustomer(customer: Customer) {
+  const kybScope = kybScopeOf(customer);
+  return {
+    customerId: customer.id,
+    customerType: customer.type,
+    type: enumOf(CustomerTypeSchema, customer.type),
+    kybScope,
+    scope: kybScope === '' ? KybScope.UNSPECIFIED : enumOf(KybScopeSchema, kybScope),
+    displayName: displayNameOf(customer),
+  };
+}
+
 /** Records customer.created (not a webhook: for other services' projections) in the unit of work of `tx`. */
 export function recordCustomerCreated(tx: EntityManager, context: CustomerContext, customer: Customer): void {
   recordEvent(tx, {
@@ -53,11 +76,9 @@ export function recordCustomerCreated(tx: EntityManager, context: CustomerContex
       payload: {
         case: 'customerCreated',
         value: {
-          customerId: customer.id,
-          customerType: customer.type,
-          kybScope: kybScopeOf(customer),
+          ...eventCustomer(customer),
           verificationStatus: customer.verificationStatus,
-          displayName: displayNameOf(customer),
+          status: enumOf(VerificationStatusSchema, customer.verificationStatus),
         },
       },
     }),
@@ -91,13 +112,12 @@ export function changeStatus(
       payload: {
         case: 'customerStatusChanged',
         value: {
-          customerId: customer.id,
-          customerType: customer.type,
-          kybScope: kybScopeOf(customer),
+          ...eventCustomer(customer),
           oldStatus: from,
           newStatus: to,
+          oldVerificationStatus: enumOf(VerificationStatusSchema, from),
+          newVerificationStatus: enumOf(VerificationStatusSchema, to),
           trigger,
-          displayName: displayNameOf(customer),
         },
       },
     }),

@@ -16,7 +16,6 @@ import {
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { enumWords, NULL_FIELDS } from '@corridor/grpc';
 import { protoEnumWords } from '@corridor/testing';
-import { bodyOf } from './customer-input.js';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 import { REVIEW_STATUSES, VERIFICATION_STATUSES } from './customers/customer.entity.js';
 import { JUDGEMENTS, VERDICTS } from './customers/review-customer.js';
@@ -34,6 +33,8 @@ import {
   SOURCES_OF_FUNDS,
   UPGRADE_FIELDS,
   calendarDateOf,
+  sent,
+  sentProperties,
   type CalendarDate,
 } from './customers/rules/index.js';
 import { FILE_CATEGORIES } from './files/individual-files.js';
@@ -116,7 +117,7 @@ describe('customer-kyb’s words against customer_input.proto', () => {
     for (const field of fields) holdsAgainst(field, OWNER_FORMATS[field.name as keyof typeof OWNER_FORMATS]);
   });
 
-  it('reads a typed body back as the JSON sent: values, nulls and arrays, omitted fields absent', () => {
+  it('reads a typed body as the properties sent: public words and numbers, nulls, lists as their entries', () => {
     const input = create(CustomerInputSchema, {
       type: 2,
       businessType: 4,
@@ -125,15 +126,24 @@ describe('customer-kyb’s words against customer_input.proto', () => {
       nullFields: ['website'],
       owners: { entries: [{ id: 'o-1', ownershipPercentage: '33.333334', hasControl: false, nullFields: ['tin'] }] },
     });
-    expect(bodyOf(CustomerInputSchema, input)).toEqual({
-      type: 'business',
-      business_type: 'non_profit',
-      estimated_annual_revenue: '0_99999',
-      expected_monthly_payments: 40,
-      website: null,
-      owners: [{ id: 'o-1', ownership_percentage: 33.333334, has_control: false, tin: null }],
-    });
-    expect(bodyOf(CustomerInputSchema, create(CustomerInputSchema, { owners: {} }))).toEqual({ owners: [] });
-    expect(bodyOf(CustomerInputSchema, undefined)).toEqual({});
+    const owners = input.owners?.entries ?? [];
+    expect(sentProperties(CustomerInputSchema, input)).toEqual([
+      ['type', 'business'],
+      ['business_type', 'non_profit'],
+      ['estimated_annual_revenue', '0_99999'],
+      ['expected_monthly_payments', 40],
+      ['owners', owners],
+      ['website', null],
+    ]);
+    expect(sentProperties(OwnerInputSchema, owners[0] ?? create(OwnerInputSchema))).toEqual([
+      ['id', 'o-1'],
+      ['ownership_percentage', 33.333334],
+      ['has_control', false],
+      ['tin', null],
+    ]);
+    expect(sent(CustomerInputSchema, create(CustomerInputSchema, { owners: {} }), 'owners')).toEqual([]);
+    expect(sentProperties(CustomerInputSchema, create(CustomerInputSchema))).toEqual([]);
+    // UNSPECIFIED has no word: what the rules see as omitted.
+    expect(sent(CustomerInputSchema, create(CustomerInputSchema, { type: 0 }), 'type')).toBeUndefined();
   });
 });

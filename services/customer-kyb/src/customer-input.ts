@@ -1,17 +1,8 @@
-import type { DescMessage } from '@bufbuild/protobuf';
 import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
-import { enumWords, jsonOfInput } from '@corridor/grpc';
+import { enumWords } from '@corridor/grpc';
 
-/**
- * The typed bodies of customer_input.proto as the JSON objects customer-kyb's rules parse
- * (decision 0025): the gateway converted types and words, the rules here judge the values.
- */
-
-/** A request's typed body as the JSON object sent; none at all reads as {}. */
-export function bodyOf(descriptor: DescMessage, input: object | undefined): Record<string, unknown> {
-  return input ? jsonOfInput(descriptor, input as Readonly<Record<string, unknown>>, CUSTOMER_INPUT_WORDS) : {};
-}
+/** customer.proto's enums and the public words customer-kyb stores (decision 0025). */
 
 /** A stored word as its proto enum value, for the typed answers; a word the enum lacks is a defect. */
 export function enumOf<E extends number>(descriptor: GenEnum<E>, word: string): E {

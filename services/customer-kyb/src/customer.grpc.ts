@@ -1,4 +1,4 @@
-import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import { create, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import {
   AttachCustomerFilesResponseSchema,
   AttachOwnerFileResponseSchema,
@@ -29,7 +29,7 @@ import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
 import { runIdempotent } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
-import { bodyOf, wordOrUndefined } from './customer-input.js';
+import { wordOrUndefined } from './customer-input.js';
 import { createCustomer } from './customers/create-customer.js';
 import {
   adminListCustomers,
@@ -47,6 +47,12 @@ import { upgradeKybScope } from './customers/upgrade-kyb-scope.js';
 import { createDocumentUpload, registerDocument, replaceDocument } from './documents/kyb-documents.js';
 import { attachCustomerFiles, createFileUpload } from './files/individual-files.js';
 import { attachOwnerFile, createOwnerFileUpload } from './files/owner-files.js';
+
+/** A request's typed body; none at all is an empty body, every property omitted. */
+const bodyOrEmpty = <Desc extends DescMessage>(
+  schema: Desc,
+  body: MessageShape<Desc> | undefined,
+): MessageShape<Desc> => body ?? create(schema);
 
 /** A platform's call: the gateway names the business in metadata; without one nothing is served. */
 export function platform({ caller }: CallContext): Actor & { businessId: string } {
@@ -82,13 +88,13 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
   return registration(CustomerService, {
     async createCustomer(request, call) {
       return idempotent(call, 'CreateCustomer', CreateCustomerResponseSchema, async (tx) => ({
-        customer: await createCustomer(tx, context, platform(call), bodyOf(CustomerInputSchema, request.customer)),
+        customer: await createCustomer(tx, context, platform(call), bodyOrEmpty(CustomerInputSchema, request.customer)),
       }));
     },
     async updateCustomer(request, call) {
       const input = {
         customerId: request.customerId,
-        body: bodyOf(CustomerInputSchema, request.customer),
+        body: bodyOrEmpty(CustomerInputSchema, request.customer),
         kycDataOnly: false,
       };
       return { customer: await updateCustomer(em(), context, platform(call), input) };
@@ -96,7 +102,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
     async updateKycData(request, call) {
       const input = {
         customerId: request.customerId,
-        body: bodyOf(CustomerInputSchema, request.customer),
+        body: bodyOrEmpty(CustomerInputSchema, request.customer),
         kycDataOnly: true,
       };
       return idempotent(call, 'UpdateKycData', UpdateKycDataResponseSchema, async (tx) => ({
@@ -129,7 +135,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       const input = {
         customerId: request.customerId,
         ownerId: request.ownerId,
-        body: bodyOf(OwnerFileUploadInputSchema, request.upload),
+        body: bodyOrEmpty(OwnerFileUploadInputSchema, request.upload),
       };
       return idempotent(call, 'CreateOwnerFileUpload', CreateOwnerFileUploadResponseSchema, async (tx) => ({
         upload: await createOwnerFileUpload(tx, context, platform(call), input),
@@ -139,20 +145,20 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       const input = {
         customerId: request.customerId,
         ownerId: request.ownerId,
-        body: bodyOf(OwnerFileInputSchema, request.file),
+        body: bodyOrEmpty(OwnerFileInputSchema, request.file),
       };
       return idempotent(call, 'AttachOwnerFile', AttachOwnerFileResponseSchema, async (tx) => ({
         owner: await attachOwnerFile(tx, context, platform(call), input),
       }));
     },
     async createDocumentUpload(request, call) {
-      const input = { customerId: request.customerId, body: bodyOf(DocumentUploadInputSchema, request.upload) };
+      const input = { customerId: request.customerId, body: bodyOrEmpty(DocumentUploadInputSchema, request.upload) };
       return idempotent(call, 'CreateDocumentUpload', CreateDocumentUploadResponseSchema, async (tx) => ({
         upload: await createDocumentUpload(tx, context, platform(call), input),
       }));
     },
     async registerDocument(request, call) {
-      const input = { customerId: request.customerId, body: bodyOf(DocumentInputSchema, request.document) };
+      const input = { customerId: request.customerId, body: bodyOrEmpty(DocumentInputSchema, request.document) };
       return idempotent(call, 'RegisterDocument', RegisterDocumentResponseSchema, async (tx) => ({
         document: await registerDocument(tx, context, platform(call), input),
       }));
@@ -161,19 +167,19 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       const input = {
         customerId: request.customerId,
         documentId: request.documentId,
-        body: bodyOf(DocumentInputSchema, request.document),
+        body: bodyOrEmpty(DocumentInputSchema, request.document),
       };
       return { document: await replaceDocument(em(), context, platform(call), input) };
     },
     async createFileUpload(request, call) {
       return idempotent(call, 'CreateFileUpload', CreateFileUploadResponseSchema, async (tx) => ({
         upload: await createFileUpload(tx, context, platform(call), {
-          body: bodyOf(FileUploadInputSchema, request.upload),
+          body: bodyOrEmpty(FileUploadInputSchema, request.upload),
         }),
       }));
     },
     async attachCustomerFiles(request, call) {
-      const input = { customerId: request.customerId, body: bodyOf(CustomerFilesInputSchema, request.files) };
+      const input = { customerId: request.customerId, body: bodyOrEmpty(CustomerFilesInputSchema, request.files) };
       return idempotent(call, 'AttachCustomerFiles', AttachCustomerFilesResponseSchema, async (tx) => ({
         customer: await attachCustomerFiles(tx, context, platform(call), input),
       }));
@@ -184,7 +190,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       }));
     },
     async upgradeKybScope(request, call) {
-      const input = { customerId: request.customerId, body: bodyOf(CustomerInputSchema, request.customer) };
+      const input = { customerId: request.customerId, body: bodyOrEmpty(CustomerInputSchema, request.customer) };
       return idempotent(call, 'UpgradeKybScope', UpgradeKybScopeResponseSchema, async (tx) => ({
         customer: await upgradeKybScope(tx, context, platform(call), input),
       }));
@@ -200,7 +206,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       return adminListCustomers(em(), filters, request.page);
     },
     async adminReviewCustomer(request, call) {
-      const input = { customerId: request.customerId, body: bodyOf(ReviewInputSchema, request.review) };
+      const input = { customerId: request.customerId, body: bodyOrEmpty(ReviewInputSchema, request.review) };
       return { customer: await reviewCustomer(em(), context, admin(call), input) };
     },
     async adminListAuditEntries(request, call) {
@@ -213,7 +219,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
       }));
     },
     async sandboxCreateCustomer(request, call) {
-      const input = { body: bodyOf(CustomerInputSchema, request.customer), verdict: request.verificationStatus };
+      const input = { body: bodyOrEmpty(CustomerInputSchema, request.customer), verdict: request.verificationStatus };
       return idempotent(call, 'SandboxCreateCustomer', SandboxCreateCustomerResponseSchema, async (tx) => ({
         customer: await sandboxCreateCustomer(tx, context, call.caller, input),
       }));

@@ -1,12 +1,13 @@
 import {
   CustomerType,
+  IdDocumentType,
   KybScope,
   ReviewStatus,
   VerificationStatus,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { dateOf } from '../customer-kyb-spec-kit.js';
+import { dateOf } from '../../test/customer-kyb-spec-kit.js';
 import {
   businessBody,
   customerSpecKit,
@@ -14,7 +15,7 @@ import {
   fieldOf,
   individualBody,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer as customer-kyb serves it (seed 2.1, 2.2, 4.4, 5, 8), against real PostgreSQL and a
 // real identity gRPC server for the MINIMAL allow-list. The field formats are the pure rules'
@@ -24,7 +25,7 @@ import {
 describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
   const kit = customerSpecKit('create_customer');
   let actor: PlatformActor;
-  const create = (body: unknown, who: PlatformActor = actor) => kit.create(who, body);
+  const create = (body: Record<string, unknown>, who: PlatformActor = actor) => kit.create(who, body);
 
   beforeAll(async () => {
     await kit.start();
@@ -54,6 +55,12 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         website: null,
         operating_country: null,
       });
+      // decision 0061: the typed data beside the Struct, unset where the Struct says null.
+      expect(customer.data).toMatchObject({
+        case: 'business',
+        value: { businessName: body.business_name, country: 'NG', tradingName: 'Acme' },
+      });
+      expect(customer.data.value).not.toHaveProperty('website');
       for (const field of ['first_name', 'last_name', 'id_type', 'id_number', 'date_of_birth']) {
         expect({ field, present: field in (customer.fields ?? {}) }).toEqual({ field, present: false });
       }
@@ -69,7 +76,15 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         businessId: actor.businessId,
         payload: {
           case: 'customerCreated',
-          value: { customerId: customer.id, customerType: 'business', kybScope: 'FULL', verificationStatus: 'PENDING' },
+          value: {
+            customerId: customer.id,
+            customerType: 'business',
+            type: CustomerType.BUSINESS,
+            kybScope: 'FULL',
+            scope: KybScope.FULL,
+            verificationStatus: 'PENDING',
+            status: VerificationStatus.PENDING,
+          },
         },
       });
     });
@@ -89,6 +104,11 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         id_number: 'A123',
         date_of_birth: null,
       });
+      expect(customer.data).toMatchObject({
+        case: 'individual',
+        value: { firstName: 'Ada', idType: IdDocumentType.PASSPORT, idNumber: 'A123' },
+      });
+      expect(customer.data.value).not.toHaveProperty('dateOfBirth');
       for (const field of ['business_name', 'operating_country']) {
         expect({ field, present: field in (customer.fields ?? {}) }).toEqual({ field, present: false });
       }
@@ -111,6 +131,12 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         title: 'CEO',
         tin: null,
       });
+      expect(customer.owners[0]?.data).toMatchObject({
+        firstName: 'Ada',
+        ownershipPercentage: '60',
+        title: 'CEO',
+      });
+      expect(customer.owners[0]?.data).not.toHaveProperty('tin');
       expect(customer.owners.map((owner) => fieldOf(owner, 'ownership_percentage'))).toEqual([60, 40]);
       expect((await kit.auditOf(customer.id))[0]?.changes).toEqual({ owners_added: customer.owners.map((o) => o.id) });
     });
@@ -265,11 +291,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         },
       ],
       ['type is required', { country: 'NG' }, { type: /is required: individual or business/ }],
-      [
-        'type is individual or business',
-        businessBody({ type: 'company' }),
-        { type: /must be one of individual, business/ },
-      ],
+      ['type is individual or business', businessBody({ type: 'company' }), { type: /must be individual or business/ }],
       [
         'country must equal incorporation_country',
         businessBody({ country: 'GH' }),
@@ -389,16 +411,12 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         'issue 4: every problem of a body at once',
         businessBody({
           country: 'GH',
-          business_type: 'plc',
           website: 'nope',
-          surprise: true,
           owners: [{ first_name: 'x'.repeat(256), ownership_percentage: 101 }],
         }),
         {
           country: /must equal incorporation_country/,
-          business_type: /must be one of/,
           website: /http or https URI/,
-          surprise: /is not a recognised field/,
           'owners.0.first_name': /at most 255 characters/,
           'owners.0.last_name': /is required/,
           'owners.0.ownership_percentage': /from 0 to 100/,
@@ -408,10 +426,6 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
       const who = kit.platform();
       await expectInvalid(create(body, who), expected);
       expect(await kit.customerCount(who.businessId)).toBe(0);
-    });
-
-    it('a body that is not a JSON object is 422 at (body)', async () => {
-      await expectInvalid(create([businessBody()]), { '(body)': /must be a JSON object/ });
     });
 
     it('each enum value of the lists, the limits themselves and an operating_country of its own are accepted', async () => {
@@ -472,13 +486,6 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         'ownership_percentage under 0',
         () => withOwner({ ownership_percentage: -1 }),
         { 'owners.0.ownership_percentage': /from 0 to 100/ },
-      ],
-      [
-        'ownership_percentage a string',
-        () => withOwner({ ownership_percentage: '50' }),
-        {
-          'owners.0.ownership_percentage': /number from 0 to 100, got a string/,
-        },
       ],
       [
         'emails unique, case-insensitive',

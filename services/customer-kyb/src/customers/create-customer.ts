@@ -1,4 +1,5 @@
-import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { CustomerType, type Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record-audit.js';
@@ -8,7 +9,6 @@ import { Customer, Owner } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
 import { assertRegistrationUnique, withRegistrationUniqueness } from './registration.js';
 import { customerFieldsOf, OWNER_FIELDS, validateCustomerCreate } from './rules/index.js';
-import { isJsonObject } from '@corridor/validation';
 
 /** The platform's allow-list flag (seed 5), from identity: the only owner of businesses. */
 async function kybMinimalAllowed(context: CustomerContext, businessId: string): Promise<boolean> {
@@ -21,10 +21,10 @@ export async function createCustomer(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor & { businessId: string },
-  body: unknown,
+  body: CustomerInput,
 ): Promise<CustomerMessage> {
   const now = context.now();
-  const isBusiness = isJsonObject(body) && body.type === 'business';
+  const isBusiness = body.type === CustomerType.BUSINESS;
   const result = validateCustomerCreate(body, {
     today: now,
     kybMinimalAllowed: isBusiness ? await kybMinimalAllowed(context, actor.businessId) : false,

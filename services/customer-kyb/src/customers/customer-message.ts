@@ -1,26 +1,33 @@
 import { create, type JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
+  BusinessDataSchema,
   CustomerSchema,
   CustomerTypeSchema,
+  IndividualDataSchema,
   KybDocumentTypeSchema,
   KybScope,
   KybScopeSchema,
   ReviewStatusSchema,
   VerificationStatusSchema,
   KybDocumentSchema,
+  OwnerDataSchema,
   OwnerSchema,
   type Customer as CustomerMessage,
   type FileRef,
   type KybDocument as KybDocumentMessage,
   type Owner as OwnerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { dataOfJson } from '@corridor/customer-json';
 import { enumOf } from '../customer-input.js';
 import type { CustomerView, ViewFile, ViewOwner } from './aggregate.js';
 import type { FieldValues } from './customer.entity.js';
 import { customerFieldsOf, OWNER_FIELDS } from './rules/index.js';
 
-/** Every field of `names`, null where it holds no value, so a platform can tell "not set" from "not returned". */
+/**
+ * Every field of `names`, null where it holds no value, so a platform can tell "not set" from "not
+ * returned": the deprecated Struct the 0.1.0 gateway answers from, beside the typed data (decision 0061).
+ */
 function fieldsStruct(names: readonly string[], values: FieldValues): JsonObject {
   const json: JsonObject = {};
   for (const name of names) json[name] = values[name] ?? null;
@@ -48,6 +55,7 @@ export function toOwnerMessage(owner: ViewOwner, files: ReadonlyMap<string, View
     status: enumOf(ReviewStatusSchema, owner.status),
     adminComments: owner.adminComments,
     fields: fieldsStruct(OWNER_FIELDS, owner.fields),
+    data: dataOfJson(OwnerDataSchema, owner.fields),
     idFiles: [
       ...fileRef(files, owner.idDocumentFrontId, 'id_document_front'),
       ...fileRef(files, owner.idDocumentBackId, 'id_document_back'),
@@ -82,6 +90,9 @@ export function toCustomerMessage({ customer, owners, documents, files }: Custom
     kybScope: business ? enumOf(KybScopeSchema, customer.kybScope ?? 'MINIMAL') : KybScope.UNSPECIFIED,
     verificationStatus: enumOf(VerificationStatusSchema, customer.verificationStatus),
     fields: fieldsStruct(customerFieldsOf(customer.type), customer.fields),
+    data: business
+      ? { case: 'business', value: dataOfJson(BusinessDataSchema, customer.fields) }
+      : { case: 'individual', value: dataOfJson(IndividualDataSchema, customer.fields) },
     owners: business ? owners.map((owner) => toOwnerMessage(owner, files)) : [],
     documents: business ? documents.map((document) => toDocumentMessage(document, files)) : [],
     idFiles: business

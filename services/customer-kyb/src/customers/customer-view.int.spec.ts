@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { KybDocumentType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import { createTestDatabase, type TestDatabase } from '@corridor/testing';
+import { integrationDatabase } from '@corridor/testing';
 import { customerKybDatabase } from '../database.js';
 import { StoredFile, type FilePurpose } from '../files/stored-file.entity.js';
 import { loadAggregate } from './aggregate.js';
@@ -17,22 +16,16 @@ const T0 = new Date('2026-11-25T06:00:00.123Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
 describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () => {
-  let db: TestDatabase | undefined;
-  let orm: MikroORM | undefined;
+  const database = integrationDatabase('customer-kyb', customerKybDatabase);
   const businessId = randomUUID();
   const otherBusinessId = randomUUID();
   const business = randomUUID();
   const individual = randomUUID();
   const bare = randomUUID();
 
-  const em = () => {
-    if (!orm) throw new Error('the database is not open');
-    return orm.em.fork();
-  };
+  const em = () => database.em();
 
   beforeAll(async () => {
-    db = await createTestDatabase('customer_view');
-    orm = await openMigratedDatabase(customerKybDatabase(db.url));
     const writer = em();
     const file = (customerId: string, purpose: FilePurpose, slot: string, attached: boolean, ownerId?: string) =>
       writer.create(StoredFile, {
@@ -118,10 +111,6 @@ describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () 
       });
     }
     await writer.flush();
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await db?.drop();
   });
 
   it.each([

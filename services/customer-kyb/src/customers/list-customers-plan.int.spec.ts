@@ -6,7 +6,7 @@ import { DEFAULT_PAGE_SIZE as PAGE_SIZE, encodeCursor, TOTAL_CAP } from '@corrid
 import { itReadsOnePage, listPlanDatabase } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { customerKybDatabase } from '../database.js';
-import { insertCustomers } from './customer-rows.fixture.js';
+import { insertCustomers } from '../../test/customers/customer-rows.fixture.js';
 import { listCustomers, type ListFilters, type ListPage } from './list-customers.js';
 
 // Issue 17: GET /customer costs the same with 60,000 customers as with 100, on the first cursor

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CustomerType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
-import { createTestDatabase, type TestDatabase } from '@corridor/testing';
-import { customerKybDatabase } from '../database.js';
 import { TOTAL_CAP } from '@corridor/pagination';
-import { insertCustomers } from './customer-rows.fixture.js';
+import { integrationDatabase } from '@corridor/testing';
+import { customerKybDatabase } from '../database.js';
+import { insertCustomers } from '../../test/customers/customer-rows.fixture.js';
 import { listCustomers, UNPAGINATED_LIMIT, type ListPage } from './list-customers.js';
 
 // GET /customer (seed 4.4) against real PostgreSQL with a cap's worth of customers: without
@@ -16,15 +15,13 @@ const NOW = new Date('2026-11-24T10:00:00.000Z');
 const emailOf = (customer: { fields?: { [field: string]: unknown } }) => customer.fields?.email;
 
 describe('customer-kyb: the unpaginated customer list says when it was cut (real PostgreSQL)', () => {
-  let db: TestDatabase | undefined;
-  let orm: MikroORM | undefined;
+  const database = integrationDatabase('customer-kyb', customerKybDatabase);
   const overCap = randomUUID();
   const atCap = randomUUID();
 
   const list = (businessId: string, filters = {}, page: ListPage = { kind: 'unpaginated' }) => {
-    if (!orm) throw new Error('the database is not open');
     return listCustomers(
-      orm.em.fork(),
+      database.em(),
       { businessId, name: 'credential:list-spec', requestId: undefined },
       filters,
       page,
@@ -34,14 +31,8 @@ describe('customer-kyb: the unpaginated customer list says when it was cut (real
     list(businessId, {}, { kind: 'cursor', cursor, limit });
 
   beforeAll(async () => {
-    db = await createTestDatabase('customer_list_cap');
-    orm = await openMigratedDatabase(customerKybDatabase(db.url));
-    await insertCustomers(db.url, overCap, UNPAGINATED_LIMIT + 1, NOW);
-    await insertCustomers(db.url, atCap, UNPAGINATED_LIMIT, NOW);
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await db?.drop();
+    await insertCustomers(database.url, overCap, UNPAGINATED_LIMIT + 1, NOW);
+    await insertCustomers(database.url, atCap, UNPAGINATED_LIMIT, NOW);
   });
 
   it('501 matches: the newest 500, newest first, marked truncated', async () => {

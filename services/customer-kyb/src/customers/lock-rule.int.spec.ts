@@ -1,4 +1,12 @@
 import {
+  CustomerInputSchema,
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
+import {
   ReviewStatus,
   VerificationStatus,
   type Customer as CustomerMessage,
@@ -6,7 +14,14 @@ import {
 import { Status } from '@corridor/grpc';
 import { createDocumentUpload, registerDocument, replaceDocument } from '../documents/kyb-documents.js';
 import { attachOwnerFile, createOwnerFileUpload } from '../files/owner-files.js';
-import { customerSpecKit, expectRefused, fieldOf, nth, PDF, type PlatformActor } from './customer-spec-kit.js';
+import {
+  customerSpecKit,
+  expectRefused,
+  fieldOf,
+  nth,
+  PDF,
+  type PlatformActor,
+} from '../../test/customers/customer-spec-kit.js';
 import { removeOwner, updateCustomer } from './update-customer.js';
 
 // seed 3.3's lock rule across every write of a customer and its children, against real PostgreSQL:
@@ -26,8 +41,8 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
   afterAll(() => kit.stop());
 
   const ctx = () => kit.context();
-  const update = (customerId: string, body: unknown, kycDataOnly = false) =>
-    updateCustomer(kit.em(), ctx(), actor, { customerId, body, kycDataOnly });
+  const update = async (customerId: string, body: Record<string, unknown>, kycDataOnly = false) =>
+    updateCustomer(kit.em(), ctx(), actor, { customerId, body: typedBody(CustomerInputSchema, body), kycDataOnly });
   const png = { content_type: 'application/pdf', content_length: PDF.length };
 
   /** Every write of the customer, its owner and its document is refused with the given reasons, and nothing changes. */
@@ -54,14 +69,14 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       createOwnerFileUpload(kit.em(), ctx(), actor, {
         customerId,
         ownerId: owner.id,
-        body: { slot: 'id_document_front', ...png },
+        body: typedBody(OwnerFileUploadInputSchema, { slot: 'id_document_front', ...png }),
       }),
     );
     await ownerLocked(
       attachOwnerFile(kit.em(), ctx(), actor, {
         customerId,
         ownerId: owner.id,
-        body: { slot: 'id_document_front', file_id: nth(owner.idFiles).fileId },
+        body: typedBody(OwnerFileInputSchema, { slot: 'id_document_front', file_id: nth(owner.idFiles).fileId }),
       }),
     );
     await ownerLocked(removeOwner(kit.em(), ctx(), actor, { customerId, ownerId: owner.id }));
@@ -69,17 +84,19 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       replaceDocument(kit.em(), ctx(), actor, {
         customerId,
         documentId: document.id,
-        body: { file_id: document.file?.fileId },
+        body: typedBody(DocumentInputSchema, { file_id: document.file?.fileId }),
       }),
       Status.FAILED_PRECONDITION,
       'DOCUMENT_LOCKED',
       /is locked and cannot be changed/,
     );
-    await customerLocked(createDocumentUpload(kit.em(), ctx(), actor, { customerId, body: png }));
+    await customerLocked(
+      createDocumentUpload(kit.em(), ctx(), actor, { customerId, body: typedBody(DocumentUploadInputSchema, png) }),
+    );
     await customerLocked(
       registerDocument(kit.em(), ctx(), actor, {
         customerId,
-        body: { type: 'CAC_STATUS_REPORT', file_id: document.file?.fileId },
+        body: typedBody(DocumentInputSchema, { type: 'CAC_STATUS_REPORT', file_id: document.file?.fileId }),
       }),
     );
     expect(await kit.footprint(customerId)).toEqual(before);
@@ -106,7 +123,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
     await expectRefused(
       updateCustomer(kit.em(), ctx(), listed, {
         customerId: minimal.id,
-        body: { trading_name: 'X' },
+        body: typedBody(CustomerInputSchema, { trading_name: 'X' }),
         kycDataOnly: false,
       }),
       Status.FAILED_PRECONDITION,
@@ -136,7 +153,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
         createOwnerFileUpload(kit.em(), ctx(), actor, {
           customerId,
           ownerId: approvedOwner,
-          body: { slot: 'id_document_front', ...png },
+          body: typedBody(OwnerFileUploadInputSchema, { slot: 'id_document_front', ...png }),
         }),
         Status.FAILED_PRECONDITION,
         'OWNER_LOCKED',
@@ -146,7 +163,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
         attachOwnerFile(kit.em(), ctx(), actor, {
           customerId,
           ownerId: approvedOwner,
-          body: { slot: 'id_document_front', file_id: front },
+          body: typedBody(OwnerFileInputSchema, { slot: 'id_document_front', file_id: front }),
         }),
         Status.FAILED_PRECONDITION,
         'OWNER_LOCKED',
@@ -158,7 +175,11 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       );
       const file = await kit.documentFile(actor, customerId);
       await expectRefused(
-        replaceDocument(kit.em(), ctx(), actor, { customerId, documentId: approvedDocument, body: { file_id: file } }),
+        replaceDocument(kit.em(), ctx(), actor, {
+          customerId,
+          documentId: approvedDocument,
+          body: typedBody(DocumentInputSchema, { file_id: file }),
+        }),
         Status.FAILED_PRECONDITION,
         'DOCUMENT_LOCKED',
         /it is APPROVED/,
@@ -203,7 +224,7 @@ describe('customer-kyb: the lock rule and REJECTED children (seed 3.3, real Post
       const document = await replaceDocument(kit.em(), ctx(), actor, {
         customerId: customer.id,
         documentId: rejectedDocument,
-        body: { file_id: file },
+        body: typedBody(DocumentInputSchema, { file_id: file }),
       });
       expect(document).toMatchObject({ id: rejectedDocument, status: ReviewStatus.PENDING, adminComments: [] });
       expect((await kit.current(actor, customer.id)).documents.map((d) => [d.id, d.status])).toEqual(

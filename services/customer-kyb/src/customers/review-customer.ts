@@ -1,18 +1,23 @@
+import {
+  ReviewInputSchema,
+  ReviewJudgementSchema,
+  type ReviewInput,
+  type ReviewJudgement,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { failedPrecondition } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import { recordAudit } from '../audit/record-audit.js';
 import { changeStatus, type Actor, type CustomerContext } from '../context.js';
-import { readObject } from '../files/file-uploads.js';
+import { readBody } from '../files/file-uploads.js';
 import { loadAggregate, validationFailed, type CustomerAggregate } from './aggregate.js';
 import type { ReviewStatus } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
-import { fieldPath, isFormationDocumentType, NOT_RECOGNISED } from './rules/index.js';
-import { describeJson, FieldProblems, isJsonObject, isUuid } from '@corridor/validation';
+import { fieldPath, isFormationDocumentType, NOT_RECOGNISED, sent, sentList, unknownNulls } from './rules/index.js';
+import { describeJson, FieldProblems, isUuid } from '@corridor/validation';
 
 export const JUDGEMENTS = ['APPROVED', 'REJECTED'] as const;
 export const VERDICTS = ['VERIFIED', 'REJECTED'] as const;
-const JUDGEMENT_KEYS = ['id', 'status', 'admin_comments'];
 
 interface Judgement {
   id: string;
@@ -21,23 +26,25 @@ interface Judgement {
 }
 
 /** `owners` or `documents` of a review body: `[{id, status, admin_comments?}]`. */
-function readJudgements(value: unknown, key: string, problems: FieldProblems): Judgement[] {
+function readJudgements(
+  value: readonly ReviewJudgement[] | null | undefined,
+  key: string,
+  problems: FieldProblems,
+): Judgement[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) {
+  if (value === null) {
     problems.add(key, `must be an array of {id, status, admin_comments}, got ${describeJson(value)}`);
     return [];
   }
   const judgements: Judgement[] = [];
   value.forEach((entry, index) => {
     const path = fieldPath(key, index);
-    if (!isJsonObject(entry)) {
-      problems.add(path, `must be an object, got ${describeJson(entry)}`);
-      return;
-    }
-    for (const unknown of Object.keys(entry).filter((key) => !JUDGEMENT_KEYS.includes(key))) {
+    for (const unknown of unknownNulls(ReviewJudgementSchema, entry)) {
       problems.add(fieldPath(path, unknown), NOT_RECOGNISED);
     }
-    const { id, status, admin_comments: comments } = entry;
+    const [id, status, comments] = ['id', 'status', 'admin_comments'].map((name) =>
+      sent(ReviewJudgementSchema, entry, name),
+    );
     if (typeof id !== 'string' || !isUuid(id)) problems.add(fieldPath(path, 'id'), 'must be a uuid');
     if (typeof status !== 'string' || !(JUDGEMENTS as readonly string[]).includes(status)) {
       problems.add(fieldPath(path, 'status'), `must be ${JUDGEMENTS.join(' or ')}`);
@@ -126,7 +133,7 @@ export async function reviewCustomer(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { customerId: string; body: unknown },
+  input: { customerId: string; body: ReviewInput },
 ): Promise<CustomerMessage> {
   return em.transactional(async (tx) => {
     const aggregate = await loadAggregate(tx, actor, input.customerId, true);
@@ -138,10 +145,11 @@ export async function reviewCustomer(
       );
     }
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['owners', 'documents', 'verdict'], problems);
-    const ownerJudgements = readJudgements(body.owners, 'owners', problems);
-    const documentJudgements = readJudgements(body.documents, 'documents', problems);
-    const verdict = body.verdict;
+    const read = readBody(ReviewInputSchema, input.body, problems);
+    const { body } = input;
+    const ownerJudgements = readJudgements(sentList(body, 'owners', body.owners), 'owners', problems);
+    const documentJudgements = readJudgements(sentList(body, 'documents', body.documents), 'documents', problems);
+    const verdict = read('verdict');
     if (verdict !== undefined && (typeof verdict !== 'string' || !(VERDICTS as readonly string[]).includes(verdict))) {
       problems.add('verdict', `must be ${VERDICTS.join(' or ')}`);
     }

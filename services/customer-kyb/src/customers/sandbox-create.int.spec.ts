@@ -1,3 +1,5 @@
+import { CustomerInputSchema, OwnerFileInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import {
   KybDocumentType,
   KybScope,
@@ -16,7 +18,7 @@ import {
   fieldOf,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { SANDBOX_BUSINESS_NAME, sandboxCreateCustomer } from './sandbox-create.js';
 import { SANDBOX_REJECTION_COMMENT } from './sandbox-review.js';
 
@@ -48,7 +50,7 @@ describe('customer-kyb: a customer in a final state in one sandbox call (real Po
       kit.contextIn(options.environment ?? 'sandbox'),
       options.caller ?? callerOf(actor),
       {
-        body,
+        body: typedBody(CustomerInputSchema, body),
         verdict: options.verdict ?? VerificationStatus.UNSPECIFIED,
       },
     );
@@ -261,7 +263,7 @@ describe('customer-kyb: a customer in a final state in one sandbox call (real Po
       attachOwnerFile(kit.em(), kit.contextIn('production'), actor, {
         customerId: customer.id,
         ownerId: owner.id,
-        body: { slot: 'id_document_front', file_id: file.id },
+        body: typedBody(OwnerFileInputSchema, { slot: 'id_document_front', file_id: file.id }),
       }),
       { file_id: /is a sandbox placeholder/ },
       'FILE_NOT_USABLE',

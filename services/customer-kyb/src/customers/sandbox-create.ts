@@ -1,4 +1,18 @@
+import { clone, create } from '@bufbuild/protobuf';
 import {
+  CustomerFilesInputSchema,
+  CustomerInputSchema,
+  DocumentInputSchema,
+  OwnerFileInputSchema,
+  OwnerInputListSchema,
+  type CustomerInput,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import {
+  CustomerType,
+  IdDocumentType,
+  KybDocumentType,
+  KybScope,
+  OwnerFileSlot,
   VerificationStatus,
   type Customer as CustomerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
@@ -13,7 +27,13 @@ import { attachOwnerFile } from '../files/owner-files.js';
 import { sandboxPlatform } from '../sandbox-caller.js';
 import { validationFailed } from './aggregate.js';
 import { createCustomer } from './create-customer.js';
-import { backIsRequired, resolveKybScope, type IdDocumentType } from './rules/index.js';
+import {
+  backIsRequired,
+  isSent,
+  resolveKybScope,
+  sent,
+  type IdDocumentType as IdDocumentTypeWord,
+} from './rules/index.js';
 import { sandboxReviewCustomer } from './sandbox-review.js';
 import { submitCustomer } from './submit-customer.js';
 
@@ -21,7 +41,7 @@ import { submitCustomer } from './submit-customer.js';
 export const SANDBOX_BUSINESS_NAME = 'Sandbox Trading Ltd';
 /** A country whose customers may hold every currency the README's money sections use (GBP, EUR, NGN). */
 export const SANDBOX_COUNTRY = 'GB';
-export const SANDBOX_DOCUMENT_TYPE = 'CERTIFICATE_OF_INCORPORATION';
+export const SANDBOX_DOCUMENT_TYPE = KybDocumentType.CERTIFICATE_OF_INCORPORATION;
 
 const unique = () => randomBytes(5).toString('hex').toUpperCase();
 
@@ -33,52 +53,49 @@ const dayIn = (now: Date, years: number) =>
  * POST /customer's body with the sandbox's defaults where the platform sent nothing: a property sent
  * (null included) is the platform's and is judged by the create rules as it is.
  */
-export function withSandboxDefaults(body: Record<string, unknown>, now: Date): Record<string, unknown> {
-  const filled = (defaults: Record<string, unknown>) => {
-    const out = { ...body };
-    for (const [key, value] of Object.entries(defaults)) if (!(key in out) || key === 'kyb_scope') out[key] = value;
+export function withSandboxDefaults(body: CustomerInput, now: Date): CustomerInput {
+  const out = clone(CustomerInputSchema, body);
+  const unsent = (name: string) => !isSent(CustomerInputSchema, body, name);
+  const country = body.country;
+  if (body.type === CustomerType.INDIVIDUAL) {
+    if (unsent('first_name')) out.firstName = 'Sandbox';
+    if (unsent('last_name')) out.lastName = 'Customer';
+    if (unsent('country')) out.country = SANDBOX_COUNTRY;
+    if (unsent('date_of_birth')) out.dateOfBirth = '1990-01-01';
+    if (unsent('id_type')) out.idType = IdDocumentType.PASSPORT;
+    if (unsent('id_number')) out.idNumber = `SBX${unique()}`;
     return out;
-  };
-  const country = typeof body.country === 'string' ? body.country : undefined;
-  if (body.type === 'individual') {
-    return filled({
-      first_name: 'Sandbox',
-      last_name: 'Customer',
-      country: SANDBOX_COUNTRY,
-      date_of_birth: '1990-01-01',
-      id_type: 'passport',
-      id_number: `SBX${unique()}`,
+  }
+  const incorporation = body.incorporationCountry;
+  if (unsent('type')) out.type = CustomerType.BUSINESS;
+  // FULL unless MINIMAL is asked for: null means "the default", as on create.
+  out.kybScope = sent(CustomerInputSchema, body, 'kyb_scope') ? body.kybScope : KybScope.FULL;
+  out.nullFields = out.nullFields.filter((name) => name !== 'kyb_scope');
+  if (unsent('business_name')) out.businessName = SANDBOX_BUSINESS_NAME;
+  // Unique per call: seed 2.1 rule 3 would refuse a second "Sandbox Trading Ltd" with one number.
+  if (unsent('registration_number')) out.registrationNumber = `SBX-${unique()}`;
+  // seed 2.1: a business's country equals its incorporation country; one sent sets both.
+  if (unsent('incorporation_country')) out.incorporationCountry = incorporation ?? country ?? SANDBOX_COUNTRY;
+  if (unsent('country')) out.country = country ?? incorporation ?? SANDBOX_COUNTRY;
+  if (out.kybScope === KybScope.FULL && unsent('owners')) {
+    const ownerCountry = out.country ?? SANDBOX_COUNTRY;
+    out.owners = create(OwnerInputListSchema, {
+      entries: [
+        {
+          firstName: 'Sandbox',
+          lastName: 'Owner',
+          ownershipPercentage: '100',
+          dateOfBirth: '1980-01-01',
+          nationality: ownerCountry,
+          idDocumentType: IdDocumentType.PASSPORT,
+          idDocumentNumber: `SBX${unique()}`,
+          idDocumentCountry: ownerCountry,
+          idExpiryDate: dayIn(now, 5),
+        },
+      ],
     });
   }
-  const incorporation = typeof body.incorporation_country === 'string' ? body.incorporation_country : undefined;
-  const business = filled({
-    type: 'business',
-    // FULL unless MINIMAL is asked for: null means "the default", as on create.
-    kyb_scope: body.kyb_scope ?? 'FULL',
-    business_name: SANDBOX_BUSINESS_NAME,
-    // Unique per call: seed 2.1 rule 3 would refuse a second "Sandbox Trading Ltd" with one number.
-    registration_number: `SBX-${unique()}`,
-    // seed 2.1: a business's country equals its incorporation country; one sent sets both.
-    incorporation_country: incorporation ?? country ?? SANDBOX_COUNTRY,
-    country: country ?? incorporation ?? SANDBOX_COUNTRY,
-  });
-  if (business.kyb_scope === 'FULL' && !('owners' in body)) {
-    const ownerCountry = typeof business.country === 'string' ? business.country : SANDBOX_COUNTRY;
-    business.owners = [
-      {
-        first_name: 'Sandbox',
-        last_name: 'Owner',
-        ownership_percentage: 100,
-        date_of_birth: '1980-01-01',
-        nationality: ownerCountry,
-        id_document_type: 'passport',
-        id_document_number: `SBX${unique()}`,
-        id_document_country: ownerCountry,
-        id_expiry_date: dayIn(now, 5),
-      },
-    ];
-  }
-  return business;
+  return out;
 }
 
 const VERDICTS = [VerificationStatus.VERIFIED, VerificationStatus.REJECTED];
@@ -95,14 +112,14 @@ export async function sandboxCreateCustomer(
   em: EntityManager,
   context: CustomerContext,
   caller: CallerContext,
-  input: { body: Record<string, unknown>; verdict: VerificationStatus },
+  input: { body: CustomerInput; verdict: VerificationStatus },
 ): Promise<CustomerMessage> {
   const actor = sandboxPlatform(caller, context);
   const verdict = input.verdict === VerificationStatus.UNSPECIFIED ? VerificationStatus.VERIFIED : input.verdict;
   if (!VERDICTS.includes(verdict)) throw validationFailed({ verification_status: ['must be VERIFIED or REJECTED'] });
   const now = context.now();
   const body = withSandboxDefaults(input.body, now);
-  if (body.type === 'business' && body.kyb_scope === 'MINIMAL') {
+  if (body.type === CustomerType.BUSINESS && body.kybScope === KybScope.MINIMAL) {
     // Production's rule holds here too, and the message says where the allow-list is kept.
     const { business } = await context.identity.getBusiness({ id: actor.businessId });
     const scope = resolveKybScope('MINIMAL', business?.kybMinimalAllowed ?? false);
@@ -120,17 +137,22 @@ export async function sandboxCreateCustomer(
     const customerId = created.id;
     const customer = { id: customerId, businessId: actor.businessId };
 
-    if (body.type === 'business') {
+    if (body.type === CustomerType.BUSINESS) {
       for (const owner of created.owners) {
-        const type = owner.fields?.id_document_type as IdDocumentType | null | undefined;
-        const slots = ['id_document_front', ...(type && backIsRequired(type) ? ['id_document_back'] : [])];
-        for (const slot of slots) {
+        const type = owner.fields?.id_document_type as IdDocumentTypeWord | null | undefined;
+        const slots = [
+          { slot: 'id_document_front', value: OwnerFileSlot.ID_DOCUMENT_FRONT },
+          ...(type && backIsRequired(type)
+            ? [{ slot: 'id_document_back', value: OwnerFileSlot.ID_DOCUMENT_BACK }]
+            : []),
+        ];
+        for (const { slot, value } of slots) {
           const file = issueSandboxPlaceholder(tx, context, customer, { purpose: 'owner_id', slot, ownerId: owner.id });
           await tx.flush();
           await attachOwnerFile(tx, context, actor, {
             customerId,
             ownerId: owner.id,
-            body: { slot, file_id: file.id },
+            body: create(OwnerFileInputSchema, { slot: value, fileId: file.id }),
           });
         }
       }
@@ -138,10 +160,10 @@ export async function sandboxCreateCustomer(
       await tx.flush();
       await registerDocument(tx, context, actor, {
         customerId,
-        body: { type: SANDBOX_DOCUMENT_TYPE, file_id: document.id },
+        body: create(DocumentInputSchema, { type: SANDBOX_DOCUMENT_TYPE, fileId: document.id }),
       });
     } else {
-      const type = created.fields?.id_type as IdDocumentType | null | undefined;
+      const type = created.fields?.id_type as IdDocumentTypeWord | null | undefined;
       const front = issueSandboxPlaceholder(tx, context, customer, {
         purpose: 'individual_id',
         slot: 'identity_front',
@@ -153,7 +175,7 @@ export async function sandboxCreateCustomer(
       await tx.flush();
       await attachCustomerFiles(tx, context, actor, {
         customerId,
-        body: { id_file: front.id, ...(back ? { id_file_back: back.id } : {}) },
+        body: create(CustomerFilesInputSchema, { idFile: front.id, idFileBack: back?.id }),
       });
     }
 

@@ -1,7 +1,13 @@
 import { ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status, type CallerContext } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
-import { customerSpecKit, expectInvalid, expectRefused, nth, type PlatformActor } from './customer-spec-kit.js';
+import {
+  customerSpecKit,
+  expectInvalid,
+  expectRefused,
+  nth,
+  type PlatformActor,
+} from '../../test/customers/customer-spec-kit.js';
 import { SANDBOX_REJECTION_COMMENT, sandboxReviewCustomer } from './sandbox-review.js';
 
 // SandboxReviewCustomer (issue 30): the back office's review, given by a platform to its own customer

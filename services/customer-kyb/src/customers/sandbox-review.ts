@@ -1,4 +1,7 @@
+import { create } from '@bufbuild/protobuf';
+import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import {
+  ReviewStatus as ReviewStatusValue,
   VerificationStatus,
   type Customer as CustomerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
@@ -47,15 +50,16 @@ export async function sandboxReviewCustomer(
     // Locked (another business's customer is not found), so the judgements name the children as
     // they are when reviewCustomer reads them again in this transaction.
     const { owners, documents } = await loadAggregate(tx, actor, input.customerId, true);
-    const status: ReviewStatus = verdict === 'VERIFIED' ? 'APPROVED' : 'REJECTED';
+    const status = verdict === 'VERIFIED' ? ReviewStatusValue.APPROVED : ReviewStatusValue.REJECTED;
     const comments = comment ? [comment] : verdict === 'REJECTED' ? [SANDBOX_REJECTION_COMMENT] : undefined;
-    const judged = (children: readonly { id: string; status: ReviewStatus }[]) =>
-      children
+    const judged = (children: readonly { id: string; status: ReviewStatus }[]) => ({
+      entries: children
         .filter((child) => child.status === 'PROCESSING')
-        .map((child) => ({ id: child.id, status, ...(comments ? { admin_comments: comments } : {}) }));
+        .map((child) => ({ id: child.id, status, adminComments: comments ? { entries: comments } : undefined })),
+    });
     return reviewCustomer(tx, context, actor, {
       customerId: input.customerId,
-      body: { owners: judged(owners), documents: judged(documents), verdict },
+      body: create(ReviewInputSchema, { owners: judged(owners), documents: judged(documents), verdict: input.verdict }),
     });
   });
 }

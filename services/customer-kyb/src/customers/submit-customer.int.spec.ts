@@ -1,8 +1,15 @@
-import { KybScope, ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
+import {
+  CustomerType,
+  KybScope,
+  ReviewStatus,
+  VerificationStatus,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
-import { dateOf } from '../customer-kyb-spec-kit.js';
+import { dateOf } from '../../test/customer-kyb-spec-kit.js';
 import { updateCustomer, removeOwner } from './update-customer.js';
 import {
   businessBody,
@@ -11,7 +18,7 @@ import {
   expectRefused,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer/{customer}/submit as customer-kyb serves it (seed 3.1, 3.2, 3.3, 6.1), against real
 // PostgreSQL and S3Proxy: each readiness check its own 422 at the use case, what a submit moves,
@@ -31,8 +38,12 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
 
   const submit = (customerId: string, who: PlatformActor = actor) => kit.submit(who, customerId);
   const sql = (text: string, values: unknown[]) => query(kit.databaseUrl(), text, values);
-  const update = (customerId: string, body: unknown) =>
-    updateCustomer(kit.em(), kit.context(), actor, { customerId, body, kycDataOnly: false });
+  const update = async (customerId: string, body: Record<string, unknown>) =>
+    updateCustomer(kit.em(), kit.context(), actor, {
+      customerId,
+      body: typedBody(CustomerInputSchema, body),
+      kycDataOnly: false,
+    });
 
   /** A readiness failure: 422 READINESS_CHECK_FAILED, the customer, its children, audit and outbox unchanged. */
   async function expectNotReady(customerId: string, expected: Record<string, RegExp>, who: PlatformActor = actor) {
@@ -251,9 +262,13 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
         case: 'customerStatusChanged',
         value: {
           customerType: 'individual',
+          type: CustomerType.INDIVIDUAL,
           kybScope: '',
+          scope: KybScope.UNSPECIFIED,
           oldStatus: 'PENDING',
           newStatus: 'PROCESSING',
+          oldVerificationStatus: VerificationStatus.PENDING,
+          newVerificationStatus: VerificationStatus.PROCESSING,
           trigger: 'submit',
         },
       });

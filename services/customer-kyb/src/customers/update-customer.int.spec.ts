@@ -1,3 +1,5 @@
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +13,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // PUT /customer/{id}, POST /customer/{id}/kyc-data and DELETE /customer/{customer}/owner/{owner} as
 // customer-kyb serves them (seed 2.1 rules 1-3, 2.2, 6.1), against real PostgreSQL. The lock rule of
@@ -27,10 +29,18 @@ describe('customer-kyb: updating a customer, its KYC data and its owners (real P
   });
   afterAll(() => kit.stop());
 
-  const update = (customerId: string, body: unknown, who: PlatformActor = actor) =>
-    updateCustomer(kit.em(), kit.context(), who, { customerId, body, kycDataOnly: false });
-  const kycData = (customerId: string, body: unknown) =>
-    updateCustomer(kit.em(), kit.context(), actor, { customerId, body, kycDataOnly: true });
+  const update = async (customerId: string, body: Record<string, unknown>, who: PlatformActor = actor) =>
+    updateCustomer(kit.em(), kit.context(), who, {
+      customerId,
+      body: typedBody(CustomerInputSchema, body),
+      kycDataOnly: false,
+    });
+  const kycData = async (customerId: string, body: Record<string, unknown>) =>
+    updateCustomer(kit.em(), kit.context(), actor, {
+      customerId,
+      body: typedBody(CustomerInputSchema, body),
+      kycDataOnly: true,
+    });
   const remove = (customerId: string, ownerId: string, who: PlatformActor = actor) =>
     removeOwner(kit.em(), kit.context(), who, { customerId, ownerId });
 

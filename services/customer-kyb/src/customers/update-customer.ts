@@ -1,4 +1,5 @@
 import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { CustomerInputSchema, type CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { fieldChanges, recordAudit } from '../audit/record-audit.js';
@@ -23,12 +24,12 @@ import {
   validateCustomerUpdate,
   type CurrentCustomer,
   type CurrentOwner,
+  isSent,
 } from './rules/index.js';
-import { isJsonObject } from '@corridor/validation';
 
 export interface UpdateCustomerInput {
   customerId: string;
-  body: unknown;
+  body: CustomerInput;
   /** POST /customer/{id}/kyc-data changes data fields only; owners are PUT's. */
   kycDataOnly: boolean;
 }
@@ -36,11 +37,8 @@ export interface UpdateCustomerInput {
 const OWNERS_NOT_IN_KYC_DATA = 'cannot be sent to kyc-data; add or change owners with PUT /customer/{id}';
 
 /** The owner ids a body's `owners` entries name, for the lock rule before any validation. */
-function ownerIdsNamed(body: unknown): string[] {
-  if (!isJsonObject(body) || !Array.isArray(body.owners)) return [];
-  return body.owners.flatMap((entry) =>
-    isJsonObject(entry) && typeof entry.id === 'string' ? [entry.id.toLowerCase()] : [],
-  );
+function ownerIdsNamed(body: CustomerInput): string[] {
+  return (body.owners?.entries ?? []).flatMap((entry) => (entry.id === undefined ? [] : [entry.id.toLowerCase()]));
 }
 
 /**
@@ -66,7 +64,7 @@ export async function updateCustomer(
           const owner = aggregate.owners.find((candidate) => candidate.id === id);
           if (owner) assertOwnerEditable(customer, owner);
         }
-        if (input.kycDataOnly && isJsonObject(input.body) && input.body.owners !== undefined) {
+        if (input.kycDataOnly && isSent(CustomerInputSchema, input.body, 'owners')) {
           throw validationFailed({ owners: [OWNERS_NOT_IN_KYC_DATA] });
         }
 

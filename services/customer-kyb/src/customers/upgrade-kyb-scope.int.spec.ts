@@ -1,3 +1,5 @@
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import {
   CustomerType,
   KybScope,
@@ -18,7 +20,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
-} from './customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer/{customer}/upgrade-kyb-scope as customer-kyb serves it (seed 4.2, 3.1, 6.1, 7, 8),
 // against real PostgreSQL: every 400, 404 and 422 of seed 7 at the use case, the state moves, and
@@ -34,8 +36,8 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
   });
   afterAll(() => kit.stop());
 
-  const upgrade = (customerId: string, body: unknown, who: PlatformActor = actor) =>
-    upgradeKybScope(kit.em(), kit.context(), who, { customerId, body });
+  const upgrade = async (customerId: string, body: Record<string, unknown>, who: PlatformActor = actor) =>
+    upgradeKybScope(kit.em(), kit.context(), who, { customerId, body: typedBody(CustomerInputSchema, body) });
   const minimal = (extra: Record<string, unknown> = {}) => kit.create(actor, businessBody(extra));
   const owners = (...percentages: number[]) => percentages.map((p) => kit.ownerBody({ ownership_percentage: p }));
 
@@ -164,7 +166,10 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       expect(upgraded.documents.map((document) => document.status)).toEqual([ReviewStatus.APPROVED]);
       expect((await kit.statusChanges(verified.id)).at(-1)).toEqual(['VERIFIED', 'PENDING', 'upgrade']);
       const [, , , upgradeEvent] = await kit.outboxEvents(verified.id);
-      expect(upgradeEvent?.event.payload).toMatchObject({ case: 'customerStatusChanged', value: { kybScope: 'FULL' } });
+      expect(upgradeEvent?.event.payload).toMatchObject({
+        case: 'customerStatusChanged',
+        value: { kybScope: 'FULL', scope: KybScope.FULL },
+      });
       expect((await kit.auditOf(verified.id)).at(-1)?.changes).toEqual({
         kyb_scope: { from: 'MINIMAL', to: 'FULL' },
         verification_status: { from: 'VERIFIED', to: 'PENDING' },
@@ -173,7 +178,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       });
       const edited = await updateCustomer(kit.em(), kit.context(), actor, {
         customerId: verified.id,
-        body: { trading_name: 'Editable again' },
+        body: typedBody(CustomerInputSchema, { trading_name: 'Editable again' }),
         kycDataOnly: false,
       });
       expect(fieldOf(edited, 'trading_name')).toBe('Editable again');
@@ -222,7 +227,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       await expectInvalid(
         updateCustomer(kit.em(), kit.context(), actor, {
           customerId: customer.id,
-          body: { kyb_scope: 'MINIMAL' },
+          body: typedBody(CustomerInputSchema, { kyb_scope: 'MINIMAL' }),
           kycDataOnly: false,
         }),
         { kyb_scope: /FULL never returns to MINIMAL/ },
@@ -350,7 +355,6 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         () => ({
           owners: owners(100),
           registration_number: '',
-          business_type: 'plc',
           website: 'acme',
           incorporation_date: kit.isoDay(1),
           business_description: 'd'.repeat(2001),
@@ -358,7 +362,6 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         }),
         {
           registration_number: /must not be blank/,
-          business_type: /must be one of/,
           website: /http or https URI/,
           incorporation_date: /must be in the past/,
           business_description: /at most 2000 characters/,

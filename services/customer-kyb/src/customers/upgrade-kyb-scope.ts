@@ -1,5 +1,6 @@
 import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { failedPrecondition } from '@corridor/grpc';
+import type { CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { fieldChanges, recordAudit } from '../audit/record-audit.js';
@@ -28,7 +29,7 @@ export async function upgradeKybScope(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { customerId: string; body: unknown },
+  input: { customerId: string; body: CustomerInput },
 ): Promise<CustomerMessage> {
   let customer: Customer | undefined;
   return withRegistrationUniqueness(

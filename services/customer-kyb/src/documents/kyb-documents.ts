@@ -2,6 +2,12 @@ import type {
   FileUpload,
   KybDocument as KybDocumentMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+  type DocumentInput,
+  type DocumentUploadInput,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record-audit.js';
@@ -19,7 +25,14 @@ import { toDocumentMessage } from '../customers/customer-message.js';
 import { documentNotFound } from '../customers/owner-not-found.js';
 import { KYB_DOCUMENT_TYPES } from '../customers/rules/index.js';
 import { FieldProblems } from '@corridor/validation';
-import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from '../files/file-uploads.js';
+import {
+  claimUploadedFile,
+  issueUpload,
+  readBody,
+  readFileId,
+  readUploadRequest,
+  type ReadProperty,
+} from '../files/file-uploads.js';
 
 const DOCUMENT = { purpose: 'kyb_document', slot: 'document' } as const;
 
@@ -39,12 +52,8 @@ async function businessForDocuments(tx: EntityManager, actor: Actor, customerId:
   return aggregate;
 }
 
-function readDocumentType(
-  body: Record<string, unknown>,
-  problems: FieldProblems,
-  required: boolean,
-): string | undefined {
-  const type = body.type;
+function readDocumentType(read: ReadProperty, problems: FieldProblems, required: boolean): string | undefined {
+  const type = read('type');
   if (type === undefined || type === null) {
     if (required) problems.add('type', `is required: one of ${KYB_DOCUMENT_TYPES.join(', ')}`);
     return undefined;
@@ -61,14 +70,14 @@ export async function createDocumentUpload(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { customerId: string; body: unknown },
+  input: { customerId: string; body: DocumentUploadInput },
 ): Promise<FileUpload> {
   return em.transactional(async (tx) => {
     const { customer } = await businessForDocuments(tx, actor, input.customerId, false);
     assertCustomerEditable(customer);
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['content_type', 'content_length'], problems);
-    const upload = readUploadRequest(body, context.files.maxBytes, problems);
+    const read = readBody(DocumentUploadInputSchema, input.body, problems);
+    const upload = readUploadRequest(read, context.files.maxBytes, problems);
     if (!problems.isEmpty || !upload) throw validationFailed(problems.errors);
     return issueUpload(tx, context, customer, DOCUMENT, upload);
   });
@@ -79,16 +88,16 @@ export async function registerDocument(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { customerId: string; body: unknown },
+  input: { customerId: string; body: DocumentInput },
 ): Promise<KybDocumentMessage> {
   return em.transactional(async (tx) => {
     const aggregate: CustomerAggregate = await businessForDocuments(tx, actor, input.customerId, true);
     const { customer } = aggregate;
     assertCustomerEditable(customer);
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['type', 'file_id'], problems);
-    const type = readDocumentType(body, problems, true);
-    const fileId = readFileId(body, 'file_id', problems);
+    const read = readBody(DocumentInputSchema, input.body, problems);
+    const type = readDocumentType(read, problems, true);
+    const fileId = readFileId(read, 'file_id', problems);
     if (!problems.isEmpty || !type || !fileId) throw validationFailed(problems.errors);
     const file = await claimUploadedFile(tx, context, customer, DOCUMENT, fileId, 'file_id');
     const now = context.now();
@@ -115,7 +124,7 @@ export async function replaceDocument(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { customerId: string; documentId: string; body: unknown },
+  input: { customerId: string; documentId: string; body: DocumentInput },
 ): Promise<KybDocumentMessage> {
   return em.transactional(async (tx) => {
     const aggregate = await businessForDocuments(tx, actor, input.customerId, true);
@@ -124,9 +133,9 @@ export async function replaceDocument(
     if (!document) throw documentNotFound(input.documentId);
     assertDocumentEditable(customer, document);
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['type', 'file_id'], problems);
-    const type = readDocumentType(body, problems, false);
-    const fileId = readFileId(body, 'file_id', problems);
+    const read = readBody(DocumentInputSchema, input.body, problems);
+    const type = readDocumentType(read, problems, false);
+    const fileId = readFileId(read, 'file_id', problems);
     if (!problems.isEmpty || !fileId) throw validationFailed(problems.errors);
     const file = await claimUploadedFile(tx, context, customer, DOCUMENT, fileId, 'file_id');
     const now = context.now();

@@ -1,4 +1,4 @@
-import { create } from '@bufbuild/protobuf';
+import { create, type DescMessage } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { FileUploadSchema, type FileUpload } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import type { EntityManager } from '@mikro-orm/core';
@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { CustomerContext } from '../context.js';
 import { validationFailed } from '../customers/aggregate.js';
 import type { Customer } from '../customers/customer.entity.js';
-import { NOT_RECOGNISED } from '../customers/rules/index.js';
-import { describeJson, type FieldProblems, isJsonObject, isUuid } from '@corridor/validation';
+import { NOT_RECOGNISED, sent, unknownNulls, type TypedBody } from '../customers/rules/index.js';
+import { type FieldProblems, isUuid } from '@corridor/validation';
 import { StoredFile, type FilePurpose } from './stored-file.entity.js';
 
 /** What object storage holds for identity and company documents (decision 0008). */
@@ -18,26 +18,27 @@ export interface UploadRequest {
   contentLength: number;
 }
 
+/** A property of a typed body by public name: its value, null when sent as null, undefined when omitted. */
+export type ReadProperty = (name: string) => unknown;
+
 /**
- * The JSON object of an upload or attach request: each key either parsed by `fields` or refused as
- * unrecognised. Problems are collected, every one of them, before anything is stored.
+ * The properties of a typed upload, attach or review body (rules/typed-body.ts); a name sent as null
+ * that the message lacks is refused as unrecognised. Problems are collected, every one of them,
+ * before anything is stored.
  */
-export function readObject(body: unknown, known: readonly string[], problems: FieldProblems): Record<string, unknown> {
-  if (!isJsonObject(body)) {
-    problems.add('(body)', `must be a JSON object, got ${describeJson(body)}`);
-    return {};
-  }
-  for (const key of Object.keys(body)) if (!known.includes(key)) problems.add(key, NOT_RECOGNISED);
-  return body;
+export function readBody(schema: DescMessage, body: TypedBody, problems: FieldProblems): ReadProperty {
+  for (const name of unknownNulls(schema, body)) problems.add(name, NOT_RECOGNISED);
+  return (name) => sent(schema, body, name);
 }
 
 /** `content_type` and `content_length` of an upload request, bounded by FILE_MAX_BYTES. */
 export function readUploadRequest(
-  body: Record<string, unknown>,
+  read: ReadProperty,
   maxBytes: number,
   problems: FieldProblems,
 ): UploadRequest | undefined {
-  const { content_type: contentType, content_length: contentLength } = body;
+  const contentType = read('content_type');
+  const contentLength = read('content_length');
   if (contentType === undefined || contentType === null) problems.add('content_type', 'is required');
   else if (typeof contentType !== 'string' || !(ACCEPTED_CONTENT_TYPES as readonly string[]).includes(contentType)) {
     problems.add('content_type', `must be one of ${ACCEPTED_CONTENT_TYPES.join(', ')}`);
@@ -54,8 +55,8 @@ export function readUploadRequest(
 }
 
 /** Reads a file id field of an attach request. */
-export function readFileId(body: Record<string, unknown>, key: string, problems: FieldProblems, required = true) {
-  const value = body[key];
+export function readFileId(read: ReadProperty, key: string, problems: FieldProblems, required = true) {
+  const value = read(key);
   if (value === undefined || value === null) {
     if (required) problems.add(key, 'is required: the file_id of an upload');
     return undefined;

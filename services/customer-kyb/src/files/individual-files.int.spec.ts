@@ -1,3 +1,8 @@
+import {
+  CustomerFilesInputSchema,
+  FileUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +13,7 @@ import {
   expectRefused,
   individualBody,
   type PlatformActor,
-} from '../customers/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { attachCustomerFiles, createFileUpload } from './individual-files.js';
 
 // An individual's ID files as customer-kyb serves them (seed 4.4, seed 9; decision 0008): POST
@@ -24,10 +29,10 @@ describe('customer-kyb: individual ID files (real PostgreSQL and S3Proxy)', () =
   });
   afterAll(() => kit.stop());
 
-  const presign = (body: unknown, who: PlatformActor = actor) =>
-    createFileUpload(kit.em(), kit.context(), who, { body });
-  const attach = (customerId: string, body: unknown, who: PlatformActor = actor) =>
-    attachCustomerFiles(kit.em(), kit.context(), who, { customerId, body });
+  const presign = async (body: Record<string, unknown>, who: PlatformActor = actor) =>
+    createFileUpload(kit.em(), kit.context(), who, { body: typedBody(FileUploadInputSchema, body) });
+  const attach = async (customerId: string, body: Record<string, unknown>, who: PlatformActor = actor) =>
+    attachCustomerFiles(kit.em(), kit.context(), who, { customerId, body: typedBody(CustomerFilesInputSchema, body) });
 
   it('seed 4.4: identity_front and identity_back attach to the individual, audited, without triggering verification or any event', async () => {
     const individual = await kit.create(actor, individualBody({ id_type: 'id_card', id_number: 'N123' }));

@@ -1,4 +1,10 @@
 import type { Customer as CustomerMessage, FileUpload } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  CustomerFilesInputSchema,
+  FileUploadInputSchema,
+  type CustomerFilesInput,
+  type FileUploadInput,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
@@ -6,7 +12,7 @@ import { assertCustomerEditable, loadAggregate, validationFailed } from '../cust
 import type { Customer } from '../customers/customer.entity.js';
 import { toCustomerMessage } from '../customers/customer-message.js';
 import { FieldProblems, isUuid } from '@corridor/validation';
-import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from './file-uploads.js';
+import { claimUploadedFile, issueUpload, readBody, readFileId, readUploadRequest } from './file-uploads.js';
 
 /** seed 4.4: `file_category` of POST /file/get-presigned-url; includes identity_back. */
 export const FILE_CATEGORIES = ['identity_front', 'identity_back'] as const;
@@ -23,24 +29,24 @@ export async function createFileUpload(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { body: unknown },
+  input: { body: FileUploadInput },
 ): Promise<FileUpload> {
   const problems = new FieldProblems();
-  const body = readObject(input.body, ['customer_id', 'file_category', 'content_type', 'content_length'], problems);
-  const rawCustomerId = body.customer_id;
+  const read = readBody(FileUploadInputSchema, input.body, problems);
+  const rawCustomerId = read('customer_id');
   let customerId: string | undefined;
   if (rawCustomerId === undefined || rawCustomerId === null) {
     problems.add('customer_id', 'is required: the individual customer the file belongs to');
   } else if (typeof rawCustomerId !== 'string' || !isUuid(rawCustomerId)) {
     problems.add('customer_id', 'must be a customer id (a uuid)');
   } else customerId = rawCustomerId;
-  const category = body.file_category;
+  const category = read('file_category');
   if (category === undefined || category === null)
     problems.add('file_category', `is required: ${FILE_CATEGORIES.join(' or ')}`);
   else if (typeof category !== 'string' || !(FILE_CATEGORIES as readonly string[]).includes(category)) {
     problems.add('file_category', `must be ${FILE_CATEGORIES.join(' or ')}`);
   }
-  const upload = readUploadRequest(body, context.files.maxBytes, problems);
+  const upload = readUploadRequest(read, context.files.maxBytes, problems);
   if (!problems.isEmpty || !customerId || !upload) throw validationFailed(problems.errors);
   return em.transactional(async (tx) => {
     const { customer } = await loadAggregate(tx, actor, customerId);
@@ -55,7 +61,7 @@ export async function attachCustomerFiles(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: { customerId: string; body: unknown },
+  input: { customerId: string; body: CustomerFilesInput },
 ): Promise<CustomerMessage> {
   return em.transactional(async (tx) => {
     const aggregate = await loadAggregate(tx, actor, input.customerId, true);
@@ -63,9 +69,9 @@ export async function attachCustomerFiles(
     assertIndividual(customer, 'customer');
     assertCustomerEditable(customer);
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['id_file', 'id_file_back'], problems);
-    const front = readFileId(body, 'id_file', problems);
-    const back = readFileId(body, 'id_file_back', problems, false);
+    const read = readBody(CustomerFilesInputSchema, input.body, problems);
+    const front = readFileId(read, 'id_file', problems);
+    const back = readFileId(read, 'id_file_back', problems, false);
     if (!problems.isEmpty || !front) throw validationFailed(problems.errors);
     const frontFile = await claimUploadedFile(
       tx,

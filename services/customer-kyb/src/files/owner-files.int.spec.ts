@@ -1,6 +1,12 @@
+import {
+  CustomerInputSchema,
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../test/typed-bodies.fixtures.js';
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
-import { putObject } from '../customer-kyb-spec-kit.js';
+import { putObject } from '../../test/customer-kyb-spec-kit.js';
 import { updateCustomer } from '../customers/update-customer.js';
 import {
   businessBody,
@@ -10,7 +16,7 @@ import {
   nth,
   PDF,
   type PlatformActor,
-} from '../customers/customer-spec-kit.js';
+} from '../../test/customers/customer-spec-kit.js';
 import { attachOwnerFile, createOwnerFileUpload } from './owner-files.js';
 
 // Owner ID files as customer-kyb serves them (seed 2.2's slots; decision 0008): the presigned upload
@@ -27,10 +33,29 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
   });
   afterAll(() => kit.stop());
 
-  const presign = (customerId: string, ownerId: string, body: unknown, who: PlatformActor = actor) =>
-    createOwnerFileUpload(kit.em(), kit.context(), who, { customerId, ownerId, body });
-  const attach = (customerId: string, ownerId: string, slot: string, fileId: string, who: PlatformActor = actor) =>
-    attachOwnerFile(kit.em(), kit.context(), who, { customerId, ownerId, body: { slot, file_id: fileId } });
+  const presign = async (
+    customerId: string,
+    ownerId: string,
+    body: Record<string, unknown>,
+    who: PlatformActor = actor,
+  ) =>
+    createOwnerFileUpload(kit.em(), kit.context(), who, {
+      customerId,
+      ownerId,
+      body: typedBody(OwnerFileUploadInputSchema, body),
+    });
+  const attach = async (
+    customerId: string,
+    ownerId: string,
+    slot: string,
+    fileId: string,
+    who: PlatformActor = actor,
+  ) =>
+    attachOwnerFile(kit.em(), kit.context(), who, {
+      customerId,
+      ownerId,
+      body: typedBody(OwnerFileInputSchema, { slot, file_id: fileId }),
+    });
   const withOwner = (owner: Record<string, unknown> = {}) =>
     kit.create(actor, businessBody({ owners: [kit.ownerBody(owner)] }));
   const pdf = { content_type: 'application/pdf', content_length: PDF.length };
@@ -67,7 +92,7 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
     const back = await kit.ownerFile(actor, customer.id, owner.id, 'id_document_back');
     await updateCustomer(kit.em(), kit.context(), actor, {
       customerId: customer.id,
-      body: { owners: [{ id: owner.id, id_document_type: 'passport' }] },
+      body: typedBody(CustomerInputSchema, { owners: [{ id: owner.id, id_document_type: 'passport' }] }),
       kycDataOnly: false,
     });
     await expectInvalid(attach(customer.id, owner.id, 'id_document_back', back), {
@@ -101,10 +126,10 @@ describe('customer-kyb: owner ID files (real PostgreSQL and S3Proxy)', () => {
       content_type: /must be one of/,
       content_length: /at least 1/,
     });
-    await expectInvalid(attach(customer.id, ownerId, 'selfie', 'nope'), {
+    await expectInvalid(attach(customer.id, ownerId, 'selfie', randomUUID()), {
       slot: /must be id_document_front or id_document_back/,
-      file_id: /must be the file_id/,
     });
+    await expectInvalid(attach(customer.id, ownerId, 'id_document_front', 'nope'), { file_id: /must be the file_id/ });
   });
 
   it('seed 2.2: attaching to a filled slot replaces the file, and the audit entry names the one replaced', async () => {

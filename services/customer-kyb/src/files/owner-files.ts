@@ -1,4 +1,10 @@
 import type { FileUpload, Owner as OwnerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+  type OwnerFileInput,
+  type OwnerFileUploadInput,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
@@ -8,15 +14,27 @@ import { toOwnerMessage } from '../customers/customer-message.js';
 import { ownerNotFound } from '../customers/owner-not-found.js';
 import { checkIdSlotUpload, ID_SLOTS, type IdDocumentType, type IdSlot } from '../customers/rules/index.js';
 import { FieldProblems } from '@corridor/validation';
-import { claimUploadedFile, issueUpload, readFileId, readObject, readUploadRequest } from './file-uploads.js';
+import {
+  claimUploadedFile,
+  issueUpload,
+  readBody,
+  readFileId,
+  readUploadRequest,
+  type ReadProperty,
+} from './file-uploads.js';
 
-interface OwnerFileInput {
+interface OwnerFileRequest<Body> {
   customerId: string;
   ownerId: string;
-  body: unknown;
+  body: Body;
 }
 
-async function editableOwner(tx: EntityManager, actor: Actor, input: OwnerFileInput, lock: boolean) {
+async function editableOwner(
+  tx: EntityManager,
+  actor: Actor,
+  input: OwnerFileRequest<OwnerFileUploadInput | OwnerFileInput>,
+  lock: boolean,
+) {
   const aggregate = await loadAggregate(tx, actor, input.customerId, lock);
   const owner = aggregate.owners.find((candidate) => candidate.id === input.ownerId.toLowerCase());
   if (!owner) throw ownerNotFound(input.ownerId);
@@ -25,8 +43,8 @@ async function editableOwner(tx: EntityManager, actor: Actor, input: OwnerFileIn
 }
 
 /** seed 2.2: the slot must exist, and a passport has no back. */
-function readSlot(body: Record<string, unknown>, owner: Owner, problems: FieldProblems): IdSlot | undefined {
-  const slot = body.slot;
+function readSlot(read: ReadProperty, owner: Owner, problems: FieldProblems): IdSlot | undefined {
+  const slot = read('slot');
   if (slot === undefined || slot === null) {
     problems.add('slot', `is required: ${ID_SLOTS.join(' or ')}`);
     return undefined;
@@ -45,14 +63,14 @@ export async function createOwnerFileUpload(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: OwnerFileInput,
+  input: OwnerFileRequest<OwnerFileUploadInput>,
 ): Promise<FileUpload> {
   return em.transactional(async (tx) => {
     const { aggregate, owner } = await editableOwner(tx, actor, input, false);
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['slot', 'content_type', 'content_length'], problems);
-    const slot = readSlot(body, owner, problems);
-    const upload = readUploadRequest(body, context.files.maxBytes, problems);
+    const read = readBody(OwnerFileUploadInputSchema, input.body, problems);
+    const slot = readSlot(read, owner, problems);
+    const upload = readUploadRequest(read, context.files.maxBytes, problems);
     if (!problems.isEmpty || !slot || !upload) throw validationFailed(problems.errors);
     return issueUpload(tx, context, aggregate.customer, { purpose: 'owner_id', slot, ownerId: owner.id }, upload);
   });
@@ -68,14 +86,14 @@ export async function attachOwnerFile(
   em: EntityManager,
   context: CustomerContext,
   actor: Actor,
-  input: OwnerFileInput,
+  input: OwnerFileRequest<OwnerFileInput>,
 ): Promise<OwnerMessage> {
   return em.transactional(async (tx) => {
     const { aggregate, owner } = await editableOwner(tx, actor, input, true);
     const problems = new FieldProblems();
-    const body = readObject(input.body, ['slot', 'file_id'], problems);
-    const slot = readSlot(body, owner, problems);
-    const fileId = readFileId(body, 'file_id', problems);
+    const read = readBody(OwnerFileInputSchema, input.body, problems);
+    const slot = readSlot(read, owner, problems);
+    const fileId = readFileId(read, 'file_id', problems);
     if (!problems.isEmpty || !slot || !fileId) throw validationFailed(problems.errors);
     const customer: Customer = aggregate.customer;
     const file = await claimUploadedFile(

@@ -10,7 +10,7 @@ import { Status } from '@corridor/grpc';
 import { query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
 import { cancelKycSession, getKycSession, listKycSessions } from './kyc-sessions.js';
-import { dateOf, kycSessionSpecKit, refusalOf, SETTINGS } from './kyc-session-spec-kit.js';
+import { dateOf, kycSessionSpecKit, refusalOf, SETTINGS } from '../../test/kyc-sessions/kyc-session-spec-kit.js';
 import { submitVerification } from './verification.js';
 
 // POST /kyc-session, GET /kyc-session(/{id}) and POST /kyc-session/{id}/cancel as customer-kyb serves

@@ -4,7 +4,7 @@ import { SandboxRecordKycResultRequestSchema } from '@corridor/contracts/corrido
 import { Status, type CallerContext } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import { getKycSession } from './kyc-sessions.js';
-import { kycSessionSpecKit, refusalOf } from './kyc-session-spec-kit.js';
+import { kycSessionSpecKit, refusalOf } from '../../test/kyc-sessions/kyc-session-spec-kit.js';
 import { sandboxRecordKycResult } from './session-outcomes.js';
 
 // SandboxRecordKycResult (issue 30): the identity provider's verdict, given by a platform to its own

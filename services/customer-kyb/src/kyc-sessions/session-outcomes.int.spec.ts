@@ -9,7 +9,7 @@ import {
 import { Status } from '@corridor/grpc';
 import { randomUUID } from 'node:crypto';
 import { cancelKycSession, getKycSession } from './kyc-sessions.js';
-import { dateOf, kycSessionSpecKit, refusalOf, SETTINGS } from './kyc-session-spec-kit.js';
+import { dateOf, kycSessionSpecKit, refusalOf, SETTINGS } from '../../test/kyc-sessions/kyc-session-spec-kit.js';
 import { sweepKycSessions } from './session-outcomes.js';
 import { submitVerification } from './verification.js';
 

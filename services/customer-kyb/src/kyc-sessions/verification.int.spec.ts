@@ -10,7 +10,7 @@ import {
   PNG,
   refusalOf,
   SETTINGS,
-} from './kyc-session-spec-kit.js';
+} from '../../test/kyc-sessions/kyc-session-spec-kit.js';
 import { getVerificationPage, MAX_CAPTURES, submitVerification } from './verification.js';
 
 // The person's side of a session on its verification page (decision 0016): presigned uploads into

@@ -1,3 +1,8 @@
+import {
+  CustomerInputSchema,
+  type CustomerInput,
+  type OwnerInput,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { calendarDateOf, type CalendarDate, type Today } from './calendar.js';
 import { checkCustomerConsistency } from './customer-consistency.js';
 import {
@@ -15,8 +20,9 @@ import { resolveKybScope, type KybScope } from './kyb-scope.js';
 import { ownerSetFacts, parseNewOwner, type NewOwner } from './owner-fields.js';
 import { checkOwnerEmailsUnique, OWNERS_PATH } from './owners.js';
 import { parseFields, requirePresent, withoutNulls } from './records.js';
+import { isSent, sent } from './typed-body.js';
 import { fieldPath } from './validation.js';
-import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
+import { FieldProblems, type ValidationResult } from '@corridor/validation';
 
 type CFV = CustomerFieldValues;
 type IndividualOnlyField = 'first_name' | 'last_name' | 'date_of_birth' | 'id_type' | 'id_number';
@@ -47,26 +53,25 @@ const parseCustomerType = oneOf(CUSTOMER_TYPES);
 export const OWNERS_ON_MINIMAL =
   'do not apply to a MINIMAL KYB customer; send kyb_scope FULL, or add owners later with POST /customer/{id}/upgrade-kyb-scope';
 
-function parseType(
-  body: Record<string, unknown>,
-  today: CalendarDate,
-  problems: FieldProblems,
-): CustomerType | undefined {
-  if (body.type === undefined || body.type === null) {
+const sentOf = (body: CustomerInput, name: string) => sent(CustomerInputSchema, body, name);
+
+function parseType(body: CustomerInput, today: CalendarDate, problems: FieldProblems): CustomerType | undefined {
+  const sentType = sentOf(body, 'type');
+  if (sentType === undefined || sentType === null) {
     problems.add('type', 'is required: individual or business');
     return undefined;
   }
-  const type = parseCustomerType(body.type, today);
+  const type = parseCustomerType(sentType, today);
   if (!type.ok) problems.add('type', type.problem);
   return type.ok ? type.value : undefined;
 }
 
-function parseOwners(value: unknown, today: CalendarDate, problems: FieldProblems): NewOwner[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    problems.add(OWNERS_PATH, `must be an array of owners, got ${describeJson(value)}`);
-    return [];
-  }
+function parseOwners(
+  value: readonly OwnerInput[] | undefined,
+  today: CalendarDate,
+  problems: FieldProblems,
+): NewOwner[] {
+  if (value === undefined) return [];
   const owners: NewOwner[] = [];
   value.forEach((entry, index) => {
     const owner = parseNewOwner(entry, fieldPath(OWNERS_PATH, index), today, problems);
@@ -81,16 +86,15 @@ function parseOwners(value: unknown, today: CalendarDate, problems: FieldProblem
  * seed 2.1, 2.2, 4.4 and the end of part 5: validates a `POST /customer` body. Every problem is
  * reported at its field path; fields that do not apply to the type fail the whole request.
  */
-export function validateCustomerCreate(body: unknown, context: CreateCustomerContext): ValidationResult<NewCustomer> {
+export function validateCustomerCreate(
+  body: CustomerInput,
+  context: CreateCustomerContext,
+): ValidationResult<NewCustomer> {
   const problems = new FieldProblems();
-  if (!isJsonObject(body)) {
-    problems.add(BODY_PATH, `must be a JSON object, got ${describeJson(body)}`);
-    return { ok: false, errors: problems.errors };
-  }
   const today = calendarDateOf(context.today);
   const type = parseType(body, today, problems);
 
-  const patch = parseFields(body, CUSTOMER_FORMATS, {
+  const patch = parseFields(CustomerInputSchema, body, CUSTOMER_FORMATS, {
     path: '',
     today,
     problems,
@@ -104,16 +108,16 @@ export function validateCustomerCreate(body: unknown, context: CreateCustomerCon
   let kybScope: KybScope | undefined;
   if (type === 'individual') {
     for (const key of ['kyb_scope', 'owners'] as const) {
-      if (body[key] !== undefined) problems.add(key, notApplicableProblem(key, type));
+      if (isSent(CustomerInputSchema, body, key)) problems.add(key, notApplicableProblem(key, type));
     }
   } else if (type === 'business') {
-    const scope = resolveKybScope(body.kyb_scope, context.kybMinimalAllowed); // seed part 5
+    const scope = resolveKybScope(sentOf(body, 'kyb_scope'), context.kybMinimalAllowed); // seed part 5
     if (scope.ok) kybScope = scope.value;
     else problems.add('kyb_scope', scope.problem);
   }
 
-  const owners = type === 'individual' ? [] : parseOwners(body.owners, today, problems);
-  if (kybScope === 'MINIMAL' && Array.isArray(body.owners) && body.owners.length > 0) {
+  const owners = type === 'individual' ? [] : parseOwners(body.owners?.entries, today, problems);
+  if (kybScope === 'MINIMAL' && body.owners && body.owners.entries.length > 0) {
     problems.add(OWNERS_PATH, OWNERS_ON_MINIMAL);
   }
 

@@ -1,45 +1,24 @@
+import {
+  AccountPurposeSchema,
+  AnnualRevenueBandSchema,
+  BusinessTypeSchema,
+  SourceOfFundsSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { REFUSED_CUSTOMER_PROPERTIES } from '@corridor/contracts/customer-words';
 import { parseCountryCode } from './countries.js';
 import { dateOfBirth, email, httpUri, integer, oneOf, pastDate, text } from './field-formats.js';
 import { ID_DOCUMENT_TYPES, type IdDocumentType } from './owner-fields.js';
 import type { FieldFormats } from './records.js';
+import { wordsOf } from './words.js';
 
 export const CUSTOMER_TYPES = ['individual', 'business'] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
 
-// seed 2.1: the enums, exactly.
-export const BUSINESS_TYPES = [
-  'corporation',
-  'government_entity',
-  'llc',
-  'non_profit',
-  'other',
-  'partnership',
-  'sole_proprietorship',
-] as const;
-export const SOURCES_OF_FUNDS = [
-  'business_revenue',
-  'business_loans',
-  'investment_income',
-  'third_party_funds',
-  'other',
-] as const;
-export const ANNUAL_REVENUE_BANDS = [
-  '0_99999',
-  '100000_499999',
-  '500000_999999',
-  '1000000_4999999',
-  '5000000_24999999',
-  '25000000_99999999',
-  '100000000_249999999',
-  '250000000_plus',
-] as const;
-export const ACCOUNT_PURPOSES = [
-  'receive_payments_for_goods_and_services',
-  'send_payments_for_goods_and_services',
-  'send_receive_funds_related_parties',
-  'other',
-] as const;
+// seed 2.1: the enums, exactly as customer.proto spells them.
+export const BUSINESS_TYPES = wordsOf(BusinessTypeSchema);
+export const SOURCES_OF_FUNDS = wordsOf(SourceOfFundsSchema);
+export const ANNUAL_REVENUE_BANDS = wordsOf(AnnualRevenueBandSchema);
+export const ACCOUNT_PURPOSES = wordsOf(AccountPurposeSchema);
 
 /** Every settable customer field but `type`, `kyb_scope` and `owners` (parsed on their own). */
 export interface CustomerFieldValues {
@@ -62,15 +41,15 @@ export interface CustomerFieldValues {
   registration_number: string;
   incorporation_country: string;
   trading_name: string;
-  business_type: (typeof BUSINESS_TYPES)[number];
+  business_type: string;
   incorporation_date: string;
   industry_type: string;
   business_description: string;
   website: string;
-  source_of_funds: (typeof SOURCES_OF_FUNDS)[number];
-  estimated_annual_revenue: (typeof ANNUAL_REVENUE_BANDS)[number];
+  source_of_funds: string;
+  estimated_annual_revenue: string;
   expected_monthly_payments: number;
-  account_purpose: (typeof ACCOUNT_PURPOSES)[number];
+  account_purpose: string;
   operating_country: string;
   operating_street: string;
   operating_city: string;

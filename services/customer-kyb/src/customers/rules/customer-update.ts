@@ -1,3 +1,4 @@
+import { CustomerInputSchema, type CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { calendarDateOf, type Today } from './calendar.js';
 import { checkCustomerConsistency } from './customer-consistency.js';
 import { OWNERS_ON_MINIMAL } from './customer-create.js';
@@ -15,7 +16,8 @@ import { parseOwnerChanges, type OwnerChange } from './owner-changes.js';
 import { OWNERS_PATH } from './owners.js';
 import type { Nullable, Patch } from './patch.js';
 import { parseFields, refuseNullForRequired } from './records.js';
-import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
+import { sent, sentList } from './typed-body.js';
+import { FieldProblems, type ValidationResult } from '@corridor/validation';
 
 /** A stored customer as the rules see it: its type, scope and current field values. */
 export type CurrentCustomer = Nullable<CustomerFieldValues> & {
@@ -48,25 +50,23 @@ export const KYB_SCOPE_NOT_UPDATABLE =
  * on the result, in applyCustomerUpdate.
  */
 export function validateCustomerUpdate(
-  body: unknown,
+  body: CustomerInput,
   context: UpdateCustomerContext,
 ): ValidationResult<CustomerUpdate> {
   const problems = new FieldProblems();
-  if (!isJsonObject(body)) {
-    problems.add(BODY_PATH, `must be a JSON object, got ${describeJson(body)}`);
-    return { ok: false, errors: problems.errors };
-  }
+  const sentOf = (name: string) => sent(CustomerInputSchema, body, name);
   const today = calendarDateOf(context.today);
   const { type } = context.current;
 
-  if (body.type !== undefined && body.type !== type) {
+  const sentType = sentOf('type');
+  if (sentType !== undefined && sentType !== type) {
     problems.add('type', `cannot be changed after the customer is created (this customer is ${type})`);
   }
-  if (body.kyb_scope !== undefined) {
+  if (sentOf('kyb_scope') !== undefined) {
     problems.add('kyb_scope', type === 'business' ? KYB_SCOPE_NOT_UPDATABLE : notApplicableProblem('kyb_scope', type));
   }
 
-  const fields = parseFields(body, CUSTOMER_FORMATS, {
+  const fields = parseFields(CustomerInputSchema, body, CUSTOMER_FORMATS, {
     path: '',
     today,
     problems,
@@ -77,11 +77,12 @@ export function validateCustomerUpdate(
   refuseNullForRequired(fields, REQUIRED_FIELDS[type], '', problems); // seed 2.1 rule 2
 
   let owners: OwnerChange[] | undefined;
-  if (body.owners !== undefined) {
+  const sentOwners = sentList(body, 'owners', body.owners);
+  if (sentOwners !== undefined) {
     if (type === 'individual') problems.add(OWNERS_PATH, notApplicableProblem('owners', type));
     else if (effectiveKybScope(context.current.kyb_scope) === 'FULL')
-      owners = parseOwnerChanges(body.owners, today, problems);
-    else if (!Array.isArray(body.owners) || body.owners.length > 0) problems.add(OWNERS_PATH, OWNERS_ON_MINIMAL);
+      owners = parseOwnerChanges(sentOwners, today, problems);
+    else if (sentOwners === null || sentOwners.length > 0) problems.add(OWNERS_PATH, OWNERS_ON_MINIMAL);
   }
 
   return problems.resultOf(() => ({ fields, owners }));

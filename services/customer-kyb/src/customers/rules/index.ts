@@ -16,3 +16,4 @@ export * from './readiness.js';
 export * from './upgrade-request.js';
 export * from './validation.js';
 export * from './individual-readiness.js';
+export * from './typed-body.js';

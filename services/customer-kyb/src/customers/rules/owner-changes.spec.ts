@@ -1,3 +1,5 @@
+import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../../../test/typed-bodies.fixtures.js';
 import { calendarDateOf } from './calendar.js';
 import { applyOwnerChanges, parseOwnerChanges, type CurrentOwner, type OwnerChange } from './owner-changes.js';
 import { FieldProblems } from '@corridor/validation';
@@ -10,12 +12,13 @@ const current: CurrentOwner[] = [
   { id: OBI, first_name: 'Obi', last_name: 'Eze', ownership_percentage: 40, email: 'obi@acme.example' },
 ];
 
-function parse(value: unknown): { changes: OwnerChange[]; errors: Record<string, string[]> } {
+function parse(value: Record<string, unknown>[] | null): { changes: OwnerChange[]; errors: Record<string, string[]> } {
   const problems = new FieldProblems();
-  const changes = parseOwnerChanges(value, today, problems);
+  const entries = value === null ? null : value.map((entry) => typedBody(OwnerInputSchema, entry));
+  const changes = parseOwnerChanges(entries, today, problems);
   return { changes, errors: problems.errors };
 }
-function changesOf(value: unknown): OwnerChange[] {
+function changesOf(value: Record<string, unknown>[]): OwnerChange[] {
   const { changes, errors } = parse(value);
   expect(errors).toEqual({});
   return changes;
@@ -95,11 +98,10 @@ describe('owners on update (seed 2.1 rule 2, seed 2.2)', () => {
     });
   });
 
-  it('owners must be an array; null is refused (omit owners to leave them unchanged)', () => {
+  it('owners null is refused (omit owners to leave them unchanged)', () => {
     expect(parse(null).errors).toEqual({
       owners: ['cannot be null: list the owners to add or change, or omit owners to leave them unchanged'],
     });
-    expect(parse('Ada').errors).toEqual({ owners: ['must be an array of owners, got a string'] });
   });
 
   it('reports problems of changes and additions at the request paths', () => {

@@ -1,3 +1,4 @@
+import { OwnerInputSchema, type OwnerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { CalendarDate } from './calendar.js';
 import {
   applyOwnerPatch,
@@ -9,8 +10,9 @@ import {
 } from './owner-fields.js';
 import { checkOwnerEmailsUnique, OWNERS_PATH } from './owners.js';
 import type { Nullable, Patch } from './patch.js';
+import { isSent } from './typed-body.js';
 import { fieldPath } from './validation.js';
-import { describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
+import { FieldProblems, type ValidationResult } from '@corridor/validation';
 
 /**
  * One entry of `owners` on update: an entry with `id` changes that owner (seed 2.1 rule 2 applies
@@ -24,7 +26,11 @@ export type OwnerChange =
 export type CurrentOwner = Nullable<OwnerFieldValues> & { readonly id: string };
 
 /** The `owners` array of an update body, entry by entry, problems at `owners.N.field`. */
-export function parseOwnerChanges(value: unknown, today: CalendarDate, problems: FieldProblems): OwnerChange[] {
+export function parseOwnerChanges(
+  value: readonly OwnerInput[] | null,
+  today: CalendarDate,
+  problems: FieldProblems,
+): OwnerChange[] {
   if (value === null) {
     problems.add(
       OWNERS_PATH,
@@ -32,15 +38,11 @@ export function parseOwnerChanges(value: unknown, today: CalendarDate, problems:
     );
     return [];
   }
-  if (!Array.isArray(value)) {
-    problems.add(OWNERS_PATH, `must be an array of owners, got ${describeJson(value)}`);
-    return [];
-  }
   const changes: OwnerChange[] = [];
   const ids = new Map<string, number>();
   value.forEach((entry, index) => {
     const path = fieldPath(OWNERS_PATH, index);
-    if (isJsonObject(entry) && 'id' in entry) {
+    if (isSent(OwnerInputSchema, entry, 'id')) {
       const change = parseOwnerPatch(entry, path, today, problems);
       if (!change) return;
       const earlier = ids.get(change.id);

@@ -1,3 +1,5 @@
+import { OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody, withNulls } from '../../../test/typed-bodies.fixtures.js';
 import { calendarDateOf } from './calendar.js';
 import { applyOwnerPatch, parseNewOwner, parseOwnerPatch, type NewOwner, type OwnerPatch } from './owner-fields.js';
 import { FieldProblems } from '@corridor/validation';
@@ -32,9 +34,9 @@ const fullOwner = {
 };
 
 /** The problems of one new owner at `owners.0`, or its value. */
-function newOwner(entry: unknown): { owner: NewOwner | undefined; errors: Record<string, string[]> } {
+function newOwner(entry: Record<string, unknown>): { owner: NewOwner | undefined; errors: Record<string, string[]> } {
   const problems = new FieldProblems();
-  const owner = parseNewOwner(entry, 'owners.0', today, problems);
+  const owner = parseNewOwner(typedBody(OwnerInputSchema, entry), 'owners.0', today, problems);
   return { owner, errors: problems.errors };
 }
 const problemsOf = (fields: Record<string, unknown>) => newOwner({ ...fullOwner, ...fields }).errors;
@@ -69,9 +71,6 @@ describe('owner fields (seed 2.2)', () => {
     });
     expect(problemsOf({ ownership_percentage: -1 })).toEqual({
       'owners.0.ownership_percentage': ['must be from 0 to 100 (got -1)'],
-    });
-    expect(problemsOf({ ownership_percentage: '50' })).toEqual({
-      'owners.0.ownership_percentage': ['must be a number from 0 to 100, got a string'],
     });
   });
 
@@ -119,11 +118,6 @@ describe('owner fields (seed 2.2)', () => {
   it('seed 2.2: id_document_type is passport, drivers_license, id_card or resident_permit', () => {
     for (const type of ['passport', 'drivers_license', 'id_card', 'resident_permit'])
       expect(problemsOf({ id_document_type: type })).toEqual({});
-    expect(problemsOf({ id_document_type: 'national_id' })).toEqual({
-      'owners.0.id_document_type': [
-        'must be one of passport, drivers_license, id_card, resident_permit; got "national_id"',
-      ],
-    });
   });
 
   it('seed 2.2: id_expiry_date strictly in the future: today fails, tomorrow passes', () => {
@@ -133,19 +127,10 @@ describe('owner fields (seed 2.2)', () => {
     expect(problemsOf({ id_expiry_date: '2026-06-16' })).toEqual({});
   });
 
-  it('seed 2.2: has_control, is_signer, is_beneficial_owner, is_pep and usa_tax_residency are booleans', () => {
-    const flags = ['has_control', 'is_signer', 'is_beneficial_owner', 'is_pep', 'usa_tax_residency'];
-    expect(problemsOf(Object.fromEntries(flags.map((flag) => [flag, 'yes'])))).toEqual(
-      Object.fromEntries(flags.map((flag) => [`owners.0.${flag}`, ['must be true or false, got a string']])),
-    );
-  });
-
-  it('seed 2.2: the free-text fields are strings', () => {
-    expect(problemsOf({ phone: 2348012345678, title: ['Director'], city: '', id_document_number: true })).toEqual({
-      'owners.0.phone': ['must be a string, got a number'],
-      'owners.0.title': ['must be a string, got an array'],
+  it('seed 2.2: the free-text fields are not blank', () => {
+    expect(problemsOf({ phone: ' ', city: '' })).toEqual({
+      'owners.0.phone': ['must not be blank'],
       'owners.0.city': ['must not be blank'],
-      'owners.0.id_document_number': ['must be a string, got a boolean'],
     });
   });
 
@@ -157,10 +142,17 @@ describe('owner fields (seed 2.2)', () => {
     expect(problemsOf({ zip_code: 'SW1A 1AA', country: null })).toEqual({});
   });
 
-  it('names unknown fields, read-only fields and ID files, each at its own path', () => {
-    expect(
-      problemsOf({ middle_name: 'N', id: OWNER_ID, status: 'APPROVED', admin_comments: [], id_document_front: 'f' }),
-    ).toEqual({
+  it('names unknown fields, read-only fields and ID files sent as null, each at its own path', () => {
+    const entry = withNulls(
+      typedBody(OwnerInputSchema, { ...fullOwner, id: OWNER_ID }),
+      'middle_name',
+      'status',
+      'admin_comments',
+      'id_document_front',
+    );
+    const problems = new FieldProblems();
+    parseNewOwner(entry, 'owners.0', today, problems);
+    expect(problems.errors).toEqual({
       'owners.0.middle_name': ['is not a recognised field'],
       'owners.0.id': ['is set by Corridor and cannot be sent'],
       'owners.0.status': ['is set by Corridor and cannot be sent'],
@@ -170,17 +162,15 @@ describe('owner fields (seed 2.2)', () => {
       ],
     });
   });
-
-  it('an owner entry must be an object', () => {
-    expect(newOwner('Ada Obi').errors).toEqual({ 'owners.0': ['must be an owner object, got a string'] });
-    expect(newOwner(null).errors).toEqual({ 'owners.0': ['must be an owner object, got null'] });
-  });
 });
 
 describe('owner changes on update (seed 2.1 rule 2 for entries of owners)', () => {
-  function ownerPatch(entry: unknown): { change: OwnerPatch | undefined; errors: Record<string, string[]> } {
+  function ownerPatch(entry: Record<string, unknown>): {
+    change: OwnerPatch | undefined;
+    errors: Record<string, string[]>;
+  } {
     const problems = new FieldProblems();
-    const change = parseOwnerPatch(entry, 'owners.0', today, problems);
+    const change = parseOwnerPatch(typedBody(OwnerInputSchema, entry), 'owners.0', today, problems);
     return { change, errors: problems.errors };
   }
 
@@ -188,7 +178,8 @@ describe('owner changes on update (seed 2.1 rule 2 for entries of owners)', () =
     const { change, errors } = ownerPatch({ id: OWNER_ID, email: null, tin: '98765' });
     expect(errors).toEqual({});
     expect(change?.id).toBe(OWNER_ID);
-    expect(change?.patch.fieldMask).toEqual(['email', 'tin']);
+    // In the typed body's order: set fields, then those sent as null.
+    expect(change?.patch.fieldMask).toEqual(['tin', 'email']);
     const current = {
       first_name: 'Ada',
       last_name: 'Obi',
@@ -229,7 +220,6 @@ describe('owner changes on update (seed 2.1 rule 2 for entries of owners)', () =
     expect(ownerPatch({ id: 'owner-1', city: 'Abuja' }).errors).toEqual({
       'owners.0.id': ['must be the owner\'s id (a uuid), got "owner-1"'],
     });
-    expect(ownerPatch({ id: 7 }).errors).toEqual({ 'owners.0.id': ["must be the owner's id (a uuid), got a number"] });
   });
 
   it('seed 2.1: the postal code is checked on the owner after the change (country changed, zip kept)', () => {

@@ -1,3 +1,4 @@
+import { OwnerInputSchema, type OwnerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { REFUSED_OWNER_PROPERTIES } from '@corridor/contracts/customer-words';
 import type { CalendarDate } from './calendar.js';
 import { checkPostalCode, parseCountryCode } from './countries.js';
@@ -11,8 +12,9 @@ import {
   withoutNulls,
   type FieldFormats,
 } from './records.js';
+import { sent } from './typed-body.js';
 import { fieldPath, quoted } from './validation.js';
-import { describeJson, FieldProblems, isJsonObject, isUuid, type ValidationResult } from '@corridor/validation';
+import { describeJson, FieldProblems, isUuid, type ValidationResult } from '@corridor/validation';
 
 export const ID_DOCUMENT_TYPES = ['passport', 'drivers_license', 'id_card', 'resident_permit'] as const;
 export type IdDocumentType = (typeof ID_DOCUMENT_TYPES)[number];
@@ -100,40 +102,33 @@ export function checkOwnerAddress(owner: Nullable<OwnerFieldValues>, path: strin
   if (zipProblem) problems.add(fieldPath(path, 'zip_code'), zipProblem);
 }
 
-function ownerObject(entry: unknown, path: string, problems: FieldProblems): Record<string, unknown> | undefined {
-  if (isJsonObject(entry)) return entry;
-  problems.add(path, `must be an owner object, got ${describeJson(entry)}`);
-  return undefined;
-}
+const sentOf = (entry: OwnerInput, name: string) => sent(OwnerInputSchema, entry, name);
 
 /**
  * The email and percentage of each owner entry as sent, when valid (else null), so the set rules
  * (unique emails, sum to 100) are reported alongside an entry's other problems, not after them.
  */
 export function ownerSetFacts(
-  entries: readonly unknown[],
+  entries: readonly OwnerInput[],
   today: CalendarDate,
 ): { email: string | null; ownership_percentage: number | null }[] {
   return entries.map((entry) => {
-    if (!isJsonObject(entry)) return { email: null, ownership_percentage: null };
-    const address = email(entry.email, today);
-    const share = percentage(entry.ownership_percentage, today);
+    const address = email(sentOf(entry, 'email'), today);
+    const share = percentage(sentOf(entry, 'ownership_percentage'), today);
     return { email: address.ok ? address.value : null, ownership_percentage: share.ok ? share.value : null };
   });
 }
 
 /** A new owner (seed 2.2): required fields, every format, its address. Problems go under `path`. */
 export function parseNewOwner(
-  entry: unknown,
+  entry: OwnerInput,
   path: string,
   today: CalendarDate,
   problems: FieldProblems,
 ): NewOwner | undefined {
-  const body = ownerObject(entry, path, problems);
-  if (!body) return undefined;
   const found = new FieldProblems();
   const refused = { id: SET_BY_CORRIDOR, ...REFUSED_OWNER_KEYS };
-  const patch = parseFields(body, OWNER_FORMATS, { path, today, problems: found, refused });
+  const patch = parseFields(OwnerInputSchema, entry, OWNER_FORMATS, { path, today, problems: found, refused });
   requirePresent(patch, [...REQUIRED_OWNER_FIELDS], path, found);
   const values = withoutNulls(patch.values);
   checkOwnerAddress(values, path, found);
@@ -150,20 +145,18 @@ export function parseNewOwner(
  * untouched; required fields cannot be null). The entry names the owner by `id`.
  */
 export function parseOwnerPatch(
-  entry: unknown,
+  entry: OwnerInput,
   path: string,
   today: CalendarDate,
   problems: FieldProblems,
 ): OwnerPatch | undefined {
-  const body = ownerObject(entry, path, problems);
-  if (!body) return undefined;
   const found = new FieldProblems();
-  const id = body.id;
+  const id = sentOf(entry, 'id');
   if (typeof id !== 'string' || !isUuid(id)) {
     const got = typeof id === 'string' ? quoted(id) : describeJson(id);
     found.add(fieldPath(path, 'id'), `must be the owner's id (a uuid), got ${got}`);
   }
-  const patch = parseFields(body, OWNER_FORMATS, {
+  const patch = parseFields(OwnerInputSchema, entry, OWNER_FORMATS, {
     path,
     today,
     problems: found,

@@ -1,7 +1,9 @@
+import type { DescMessage } from '@bufbuild/protobuf';
 import { NOT_RECOGNISED } from '@corridor/validation';
 import type { CalendarDate } from './calendar.js';
 import type { FieldFormat } from './field-formats.js';
 import { Patch, type Nullable } from './patch.js';
+import { sentProperties, type TypedBody } from './typed-body.js';
 import { fieldPath } from './validation.js';
 import { type FieldProblems } from '@corridor/validation';
 
@@ -29,18 +31,20 @@ function isFieldOf<T>(formats: FieldFormats<T>, key: string): key is keyof T & s
 }
 
 /**
- * Parses every property of a JSON object against the record's formats. Unknown, refused,
- * inapplicable and invalid properties each become a problem at their path; the valid ones are
- * returned as a Patch, null included, so callers decide what null and absence mean.
+ * Parses every property of a typed body against the record's formats. Refused, inapplicable and
+ * invalid properties (and a name in `null_fields` that is no field) each become a problem at their
+ * path; the valid ones are returned as a Patch, null included, so callers decide what null and
+ * absence mean.
  */
 export function parseFields<T extends object>(
-  body: Readonly<Record<string, unknown>>,
+  schema: DescMessage,
+  body: TypedBody,
   formats: FieldFormats<T>,
   options: ParseFieldsOptions<T>,
 ): Patch<T> {
   const patch = new Patch<T>();
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined || options.handled?.includes(key)) continue; // undefined: not JSON, omitted
+  for (const [key, value] of sentProperties(schema, body)) {
+    if (options.handled?.includes(key)) continue;
     const path = fieldPath(options.path, key);
     const refusal = options.refused && Object.hasOwn(options.refused, key) ? options.refused[key] : undefined;
     if (refusal !== undefined) {

@@ -1,3 +1,6 @@
+import { create } from '@bufbuild/protobuf';
+import { CustomerInputSchema, OwnerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody, withNulls } from '../../../test/typed-bodies.fixtures.js';
 import { applyCustomerUpdate, type CurrentCustomer } from './customer-update.js';
 import { validateUpgradeRequest } from './upgrade-request.js';
 import { firstProblemMessage } from '@corridor/validation';
@@ -18,13 +21,14 @@ const owner = (ownership_percentage: number, extra: Record<string, unknown> = {}
   ...extra,
 });
 
-const upgrade = (body: unknown) => validateUpgradeRequest(body, { today: TODAY });
-function errorsOf(body: unknown): Record<string, string[]> {
+const upgrade = (body: Record<string, unknown>) =>
+  validateUpgradeRequest(typedBody(CustomerInputSchema, body), { today: TODAY });
+function errorsOf(body: Record<string, unknown>): Record<string, string[]> {
   const result = upgrade(body);
   return result.ok ? {} : result.errors;
 }
 /** The upgrade's fields applied to the current customer (the jurisdiction rule runs on the result). */
-function upgraded(body: unknown, current: CurrentCustomer = minimalBusiness) {
+function upgraded(body: Record<string, unknown>, current: CurrentCustomer = minimalBusiness) {
   const result = upgrade(body);
   if (!result.ok) throw new Error(`upgrade refused: ${firstProblemMessage(result.errors)}`);
   return applyCustomerUpdate(current, result.value.fields);
@@ -45,7 +49,6 @@ describe('upgrade-kyb-scope request (seed 4.2, seed 7, seed 8)', () => {
     expect(errorsOf({ owners: [] })).toEqual({
       owners: ['must list at least one owner (an upgrade to FULL KYB needs owners)'],
     });
-    expect(errorsOf({ owners: owner(100) })).toEqual({ owners: ['must be an array of 1 to 5 owners, got an object'] });
   });
 
   it('seed 4.2, seed 8: 1 to 5 owners (1 and 5 pass, 6 fails)', () => {
@@ -87,7 +90,11 @@ describe('upgrade-kyb-scope request (seed 4.2, seed 7, seed 8)', () => {
   });
 
   it('seed 4.2: owner ID files are not part of this payload', () => {
-    expect(errorsOf({ owners: [owner(100, { id_document_front: 'file_1' })] })).toEqual({
+    const entry = withNulls(typedBody(OwnerInputSchema, owner(100)), 'id_document_front');
+    const result = validateUpgradeRequest(create(CustomerInputSchema, { owners: { entries: [entry] } }), {
+      today: TODAY,
+    });
+    expect(result.ok ? {} : result.errors).toEqual({
       'owners.0.id_document_front': [
         'is not part of this request: upload owner ID files per slot with POST /customer/{id}/owner/{owner}/files',
       ],
@@ -100,15 +107,11 @@ describe('upgrade-kyb-scope request (seed 4.2, seed 7, seed 8)', () => {
         owners: [owner(100)],
         registration_number: 'R'.repeat(256),
         incorporation_country: 'Nigeria',
-        business_type: 'plc',
         incorporation_date: TODAY,
       }),
     ).toEqual({
       registration_number: ['must be at most 255 characters (got 256)'],
       incorporation_country: ['must be an ISO 3166-1 alpha-2 country code (e.g. NG, GB, US); "Nigeria" is not one'],
-      business_type: [
-        'must be one of corporation, government_entity, llc, non_profit, other, partnership, sole_proprietorship; got "plc"',
-      ],
       incorporation_date: ['must be in the past (before 2026-06-15)'],
     });
     expect(errorsOf({ owners: [owner(100)], country: null })).toEqual({
@@ -141,17 +144,18 @@ describe('upgrade-kyb-scope request (seed 4.2, seed 7, seed 8)', () => {
   });
 
   it('seed 4.2: only the fields of the upgrade table may be sent', () => {
-    expect(
-      errorsOf({ owners: [owner(100)], business_name: 'New', kyb_scope: 'FULL', type: 'business', website_url: 'x' }),
-    ).toEqual({
+    const body = typedBody(CustomerInputSchema, {
+      owners: [owner(100)],
+      business_name: 'New',
+      kyb_scope: 'FULL',
+      type: 'business',
+    });
+    const result = validateUpgradeRequest(withNulls(body, 'website_url'), { today: TODAY });
+    expect(result.ok ? {} : result.errors).toEqual({
       business_name: ['cannot be sent to upgrade-kyb-scope; change it with PUT /customer/{id}'],
       kyb_scope: ['is not sent: an upgrade always sets kyb_scope to FULL'],
       type: ['cannot be sent to upgrade-kyb-scope; change it with PUT /customer/{id}'],
       website_url: ['is not a recognised field'],
     });
-  });
-
-  it('the body must be a JSON object', () => {
-    expect(upgrade(undefined)).toEqual({ ok: false, errors: { '(body)': ['must be a JSON object, got undefined'] } });
   });
 });

@@ -1,3 +1,8 @@
+import {
+  CustomerInputSchema,
+  type CustomerInput,
+  type OwnerInput,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { UPGRADE_KYB_SCOPE_FIELDS } from '@corridor/contracts/customer-words';
 import { calendarDateOf, type CalendarDate, type Today } from './calendar.js';
 import { CUSTOMER_FORMATS, type CustomerField, type CustomerFieldValues } from './customer-fields.js';
@@ -6,7 +11,7 @@ import { checkOwnerEmailsUnique, checkOwnershipSumsTo100, checkUpgradeOwnerCount
 import type { Patch } from './patch.js';
 import { parseFields, refuseNullForRequired, SET_BY_CORRIDOR } from './records.js';
 import { fieldPath } from './validation.js';
-import { BODY_PATH, describeJson, FieldProblems, isJsonObject, type ValidationResult } from '@corridor/validation';
+import { FieldProblems, type ValidationResult } from '@corridor/validation';
 
 /** seed 4.2: the customer fields an upgrade request may override or add, besides `owners`. */
 export const UPGRADE_FIELDS: readonly CustomerField[] = UPGRADE_KYB_SCOPE_FIELDS;
@@ -19,13 +24,13 @@ export interface UpgradeRequest {
 
 const NOT_AN_UPGRADE_FIELD = 'cannot be sent to upgrade-kyb-scope; change it with PUT /customer/{id}';
 
-function parseUpgradeOwners(value: unknown, today: CalendarDate, problems: FieldProblems): NewOwner[] {
-  if (value === undefined || value === null) {
+function parseUpgradeOwners(
+  value: readonly OwnerInput[] | undefined,
+  today: CalendarDate,
+  problems: FieldProblems,
+): NewOwner[] {
+  if (value === undefined) {
     problems.add(OWNERS_PATH, 'is required: 1 to 5 owners whose ownership_percentage values sum to exactly 100');
-    return [];
-  }
-  if (!Array.isArray(value)) {
-    problems.add(OWNERS_PATH, `must be an array of 1 to 5 owners, got ${describeJson(value)}`);
     return [];
   }
   const countProblem = checkUpgradeOwnerCount(value.length); // seed 4.2, seed 8
@@ -50,17 +55,13 @@ function parseUpgradeOwners(value: unknown, today: CalendarDate, problems: Field
  * depends on the stored customer and is the use case's.
  */
 export function validateUpgradeRequest(
-  body: unknown,
+  body: CustomerInput,
   context: { readonly today: Today },
 ): ValidationResult<UpgradeRequest> {
   const problems = new FieldProblems();
-  if (!isJsonObject(body)) {
-    problems.add(BODY_PATH, `must be a JSON object, got ${describeJson(body)}`);
-    return { ok: false, errors: problems.errors };
-  }
   const today = calendarDateOf(context.today);
-  const owners = parseUpgradeOwners(body.owners, today, problems);
-  const fields = parseFields(body, CUSTOMER_FORMATS, {
+  const owners = parseUpgradeOwners(body.owners?.entries, today, problems);
+  const fields = parseFields(CustomerInputSchema, body, CUSTOMER_FORMATS, {
     path: '',
     today,
     problems,

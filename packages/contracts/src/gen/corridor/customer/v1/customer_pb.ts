@@ -12,14 +12,14 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/customer/v1/customer.proto.
  */
 export const file_corridor_customer_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEiuAQKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxInCgZmaWVsZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSgQIAxAESgQIBBAFSgQIBRAGIp8CCgVPd25lchIKCgJpZBgBIAEoCRIyCgZzdGF0dXMYCCABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5SZXZpZXdTdGF0dXMSFgoOYWRtaW5fY29tbWVudHMYAyADKAkSJwoGZmllbGRzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCghpZF9maWxlcxgFIAMoCzIdLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVSZWYSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBKBAgCEAMiswIKC0t5YkRvY3VtZW50EgoKAmlkGAEgASgJEjMKBHR5cGUYCCABKA4yJS5jb3JyaWRvci5jdXN0b21lci52MS5LeWJEb2N1bWVudFR5cGUSMgoGc3RhdHVzGAkgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuUmV2aWV3U3RhdHVzEhYKDmFkbWluX2NvbW1lbnRzGAQgAygJEisKBGZpbGUYBSABKAsyHS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlUmVmEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSgQIAhADSgQIAxAEIoMBCgdGaWxlUmVmEg8KB2ZpbGVfaWQYASABKAkSDAoEc2xvdBgCIAEoCRIUCgxjb250ZW50X3R5cGUYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoBBIvCgt1cGxvYWRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi+QEKCkZpbGVVcGxvYWQSDwoHZmlsZV9pZBgBIAEoCRISCgp1cGxvYWRfdXJsGAIgASgJEg4KBm1ldGhvZBgDIAEoCRI+CgdoZWFkZXJzGAQgAygLMi0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVVwbG9hZC5IZWFkZXJzRW50cnkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoObWF4X3NpemVfYnl0ZXMYBiABKAQaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiuwEKCkF1ZGl0RW50cnkSCgoCaWQYASABKAkSEwoLY3VzdG9tZXJfaWQYAiABKAkSDgoGYWN0aW9uGAMgASgJEg0KBWFjdG9yGAQgASgJEhIKCnJlcXVlc3RfaWQYBSABKAkSKAoHY2hhbmdlcxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLwoLb2NjdXJyZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImoKCFBhZ2VJbmZvEhQKDGN1cnJlbnRfcGFnZRgBIAEoDRIQCghwZXJfcGFnZRgCIAEoDRIRCglsYXN0X3BhZ2UYAyABKA0SDQoFdG90YWwYBCABKAQSFAoMdG90YWxfY2FwcGVkGAUgASgIKmcKDEN1c3RvbWVyVHlwZRIdChlDVVNUT01FUl9UWVBFX1VOU1BFQ0lGSUVEEAASHAoYQ1VTVE9NRVJfVFlQRV9JTkRJVklEVUFMEAESGgoWQ1VTVE9NRVJfVFlQRV9CVVNJTkVTUxACKlAKCEt5YlNjb3BlEhkKFUtZQl9TQ09QRV9VTlNQRUNJRklFRBAAEhIKDktZQl9TQ09QRV9GVUxMEAESFQoRS1lCX1NDT1BFX01JTklNQUwQAirCAQoSVmVyaWZpY2F0aW9uU3RhdHVzEiMKH1ZFUklGSUNBVElPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIfChtWRVJJRklDQVRJT05fU1RBVFVTX1BFTkRJTkcQARIiCh5WRVJJRklDQVRJT05fU1RBVFVTX1BST0NFU1NJTkcQAhIgChxWRVJJRklDQVRJT05fU1RBVFVTX1ZFUklGSUVEEAMSIAocVkVSSUZJQ0FUSU9OX1NUQVRVU19SRUpFQ1RFRBAEKp4BCgxSZXZpZXdTdGF0dXMSHQoZUkVWSUVXX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFVJFVklFV19TVEFUVVNfUEVORElORxABEhwKGFJFVklFV19TVEFUVVNfUFJPQ0VTU0lORxACEhoKFlJFVklFV19TVEFUVVNfQVBQUk9WRUQQAxIaChZSRVZJRVdfU1RBVFVTX1JFSkVDVEVEEAQq6AMKD0t5YkRvY3VtZW50VHlwZRIhCh1LWUJfRE9DVU1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEjIKLktZQl9ET0NVTUVOVF9UWVBFX0NFUlRJRklDQVRFX09GX0lOQ09SUE9SQVRJT04QARIvCitLWUJfRE9DVU1FTlRfVFlQRV9BUlRJQ0xFU19PRl9JTkNPUlBPUkFUSU9OEAISNgoyS1lCX0RPQ1VNRU5UX1RZUEVfQkVORUZJQ0lBTF9PV05FUlNISVBfQ0VSVElGSUNBVEUQAxItCilLWUJfRE9DVU1FTlRfVFlQRV9JTkNPUlBPUkFUSU9OX0RPQ1VNRU5UUxAEEicKI0tZQl9ET0NVTUVOVF9UWVBFX0NBQ19TVEFUVVNfUkVQT1JUEAUSJgoiS1lCX0RPQ1VNRU5UX1RZUEVfUFJPT0ZfT0ZfQUREUkVTUxAGEioKJktZQl9ET0NVTUVOVF9UWVBFX1NIQVJFSE9MREVSX1JFR0lTVEVSEAcSJgoiS1lCX0RPQ1VNRU5UX1RZUEVfVEFYX1JFR0lTVFJBVElPThAIEiQKIEtZQl9ET0NVTUVOVF9UWVBFX0JBTktfU1RBVEVNRU5UEAkSGwoXS1lCX0RPQ1VNRU5UX1RZUEVfT1RIRVIQCiq7AQoOSWREb2N1bWVudFR5cGUSIAocSURfRE9DVU1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEh0KGUlEX0RPQ1VNRU5UX1RZUEVfUEFTU1BPUlQQARIkCiBJRF9ET0NVTUVOVF9UWVBFX0RSSVZFUlNfTElDRU5TRRACEhwKGElEX0RPQ1VNRU5UX1RZUEVfSURfQ0FSRBADEiQKIElEX0RPQ1VNRU5UX1RZUEVfUkVTSURFTlRfUEVSTUlUEAQqhQIKDEJ1c2luZXNzVHlwZRIdChlCVVNJTkVTU19UWVBFX1VOU1BFQ0lGSUVEEAASHQoZQlVTSU5FU1NfVFlQRV9DT1JQT1JBVElPThABEiMKH0JVU0lORVNTX1RZUEVfR09WRVJOTUVOVF9FTlRJVFkQAhIVChFCVVNJTkVTU19UWVBFX0xMQxADEhwKGEJVU0lORVNTX1RZUEVfTk9OX1BST0ZJVBAEEhcKE0JVU0lORVNTX1RZUEVfT1RIRVIQBRIdChlCVVNJTkVTU19UWVBFX1BBUlRORVJTSElQEAYSJQohQlVTSU5FU1NfVFlQRV9TT0xFX1BST1BSSUVUT1JTSElQEAcq4wEKDVNvdXJjZU9mRnVuZHMSHwobU09VUkNFX09GX0ZVTkRTX1VOU1BFQ0lGSUVEEAASJAogU09VUkNFX09GX0ZVTkRTX0JVU0lORVNTX1JFVkVOVUUQARIiCh5TT1VSQ0VfT0ZfRlVORFNfQlVTSU5FU1NfTE9BTlMQAhIlCiFTT1VSQ0VfT0ZfRlVORFNfSU5WRVNUTUVOVF9JTkNPTUUQAxIlCiFTT1VSQ0VfT0ZfRlVORFNfVEhJUkRfUEFSVFlfRlVORFMQBBIZChVTT1VSQ0VfT0ZfRlVORFNfT1RIRVIQBSr6AgoRQW5udWFsUmV2ZW51ZUJhbmQSIwofQU5OVUFMX1JFVkVOVUVfQkFORF9VTlNQRUNJRklFRBAAEh8KG0FOTlVBTF9SRVZFTlVFX0JBTkRfMF85OTk5ORABEiUKIUFOTlVBTF9SRVZFTlVFX0JBTkRfMTAwMDAwXzQ5OTk5ORACEiUKIUFOTlVBTF9SRVZFTlVFX0JBTkRfNTAwMDAwXzk5OTk5ORADEicKI0FOTlVBTF9SRVZFTlVFX0JBTkRfMTAwMDAwMF80OTk5OTk5EAQSKAokQU5OVUFMX1JFVkVOVUVfQkFORF81MDAwMDAwXzI0OTk5OTk5EAUSKQolQU5OVUFMX1JFVkVOVUVfQkFORF8yNTAwMDAwMF85OTk5OTk5ORAGEisKJ0FOTlVBTF9SRVZFTlVFX0JBTkRfMTAwMDAwMDAwXzI0OTk5OTk5ORAHEiYKIkFOTlVBTF9SRVZFTlVFX0JBTkRfMjUwMDAwMDAwX1BMVVMQCCr7AQoOQWNjb3VudFB1cnBvc2USHwobQUNDT1VOVF9QVVJQT1NFX1VOU1BFQ0lGSUVEEAASOwo3QUNDT1VOVF9QVVJQT1NFX1JFQ0VJVkVfUEFZTUVOVFNfRk9SX0dPT0RTX0FORF9TRVJWSUNFUxABEjgKNEFDQ09VTlRfUFVSUE9TRV9TRU5EX1BBWU1FTlRTX0ZPUl9HT09EU19BTkRfU0VSVklDRVMQAhI2CjJBQ0NPVU5UX1BVUlBPU0VfU0VORF9SRUNFSVZFX0ZVTkRTX1JFTEFURURfUEFSVElFUxADEhkKFUFDQ09VTlRfUFVSUE9TRV9PVEhFUhAEKn0KDU93bmVyRmlsZVNsb3QSHwobT1dORVJfRklMRV9TTE9UX1VOU1BFQ0lGSUVEEAASJQohT1dORVJfRklMRV9TTE9UX0lEX0RPQ1VNRU5UX0ZST05UEAESJAogT1dORVJfRklMRV9TTE9UX0lEX0RPQ1VNRU5UX0JBQ0sQAiqbAQoWSW5kaXZpZHVhbEZpbGVDYXRlZ29yeRIoCiRJTkRJVklEVUFMX0ZJTEVfQ0FURUdPUllfVU5TUEVDSUZJRUQQABIrCidJTkRJVklEVUFMX0ZJTEVfQ0FURUdPUllfSURFTlRJVFlfRlJPTlQQARIqCiZJTkRJVklEVUFMX0ZJTEVfQ0FURUdPUllfSURFTlRJVFlfQkFDSxACYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEiuAUKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxIrCgZmaWVsZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARI6CgppbmRpdmlkdWFsGBAgASgLMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSW5kaXZpZHVhbERhdGFIABI2CghidXNpbmVzcxgRIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YUgAEisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgYKBGRhdGFKBAgDEARKBAgEEAVKBAgFEAYi0gIKBU93bmVyEgoKAmlkGAEgASgJEjIKBnN0YXR1cxgIIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1cxIWCg5hZG1pbl9jb21tZW50cxgDIAMoCRIrCgZmaWVsZHMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARItCgRkYXRhGAkgASgLMh8uY29ycmlkb3IuY3VzdG9tZXIudjEuT3duZXJEYXRhEi8KCGlkX2ZpbGVzGAUgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAIQAyLWAwoOSW5kaXZpZHVhbERhdGESFAoHY291bnRyeRgBIAEoCUgAiAEBEhMKBnN0cmVldBgCIAEoCUgBiAEBEhEKBGNpdHkYAyABKAlIAogBARISCgVzdGF0ZRgEIAEoCUgDiAEBEhUKCHppcF9jb2RlGAUgASgJSASIAQESEgoFZW1haWwYBiABKAlIBYgBARISCgVwaG9uZRgHIAEoCUgGiAEBEhcKCmZpcnN0X25hbWUYCCABKAlIB4gBARIWCglsYXN0X25hbWUYCSABKAlICIgBARIaCg1kYXRlX29mX2JpcnRoGAogASgJSAmIAQESOgoHaWRfdHlwZRgLIAEoDjIkLmNvcnJpZG9yLmN1c3RvbWVyLnYxLklkRG9jdW1lbnRUeXBlSAqIAQESFgoJaWRfbnVtYmVyGAwgASgJSAuIAQFCCgoIX2NvdW50cnlCCQoHX3N0cmVldEIHCgVfY2l0eUIICgZfc3RhdGVCCwoJX3ppcF9jb2RlQggKBl9lbWFpbEIICgZfcGhvbmVCDQoLX2ZpcnN0X25hbWVCDAoKX2xhc3RfbmFtZUIQCg5fZGF0ZV9vZl9iaXJ0aEIKCghfaWRfdHlwZUIMCgpfaWRfbnVtYmVyIrgKCgxCdXNpbmVzc0RhdGESFAoHY291bnRyeRgBIAEoCUgAiAEBEhMKBnN0cmVldBgCIAEoCUgBiAEBEhEKBGNpdHkYAyABKAlIAogBARISCgVzdGF0ZRgEIAEoCUgDiAEBEhUKCHppcF9jb2RlGAUgASgJSASIAQESEgoFZW1haWwYBiABKAlIBYgBARISCgVwaG9uZRgHIAEoCUgGiAEBEhoKDWJ1c2luZXNzX25hbWUYCCABKAlIB4gBARIgChNyZWdpc3RyYXRpb25fbnVtYmVyGAkgASgJSAiIAQESIgoVaW5jb3Jwb3JhdGlvbl9jb3VudHJ5GAogASgJSAmIAQESGQoMdHJhZGluZ19uYW1lGAsgASgJSAqIAQESPgoNYnVzaW5lc3NfdHlwZRgMIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzVHlwZUgLiAEBEh8KEmluY29ycG9yYXRpb25fZGF0ZRgNIAEoCUgMiAEBEhoKDWluZHVzdHJ5X3R5cGUYDiABKAlIDYgBARIhChRidXNpbmVzc19kZXNjcmlwdGlvbhgPIAEoCUgOiAEBEhQKB3dlYnNpdGUYECABKAlID4gBARJBCg9zb3VyY2Vfb2ZfZnVuZHMYESABKA4yIy5jb3JyaWRvci5jdXN0b21lci52MS5Tb3VyY2VPZkZ1bmRzSBCIAQESTgoYZXN0aW1hdGVkX2FubnVhbF9yZXZlbnVlGBIgASgOMicuY29ycmlkb3IuY3VzdG9tZXIudjEuQW5udWFsUmV2ZW51ZUJhbmRIEYgBARImChlleHBlY3RlZF9tb250aGx5X3BheW1lbnRzGBMgASgDSBKIAQESQgoPYWNjb3VudF9wdXJwb3NlGBQgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuQWNjb3VudFB1cnBvc2VIE4gBARIeChFvcGVyYXRpbmdfY291bnRyeRgVIAEoCUgUiAEBEh0KEG9wZXJhdGluZ19zdHJlZXQYFiABKAlIFYgBARIbCg5vcGVyYXRpbmdfY2l0eRgXIAEoCUgWiAEBEhwKD29wZXJhdGluZ19zdGF0ZRgYIAEoCUgXiAEBEh8KEm9wZXJhdGluZ196aXBfY29kZRgZIAEoCUgYiAEBQgoKCF9jb3VudHJ5QgkKB19zdHJlZXRCBwoFX2NpdHlCCAoGX3N0YXRlQgsKCV96aXBfY29kZUIICgZfZW1haWxCCAoGX3Bob25lQhAKDl9idXNpbmVzc19uYW1lQhYKFF9yZWdpc3RyYXRpb25fbnVtYmVyQhgKFl9pbmNvcnBvcmF0aW9uX2NvdW50cnlCDwoNX3RyYWRpbmdfbmFtZUIQCg5fYnVzaW5lc3NfdHlwZUIVChNfaW5jb3Jwb3JhdGlvbl9kYXRlQhAKDl9pbmR1c3RyeV90eXBlQhcKFV9idXNpbmVzc19kZXNjcmlwdGlvbkIKCghfd2Vic2l0ZUISChBfc291cmNlX29mX2Z1bmRzQhsKGV9lc3RpbWF0ZWRfYW5udWFsX3JldmVudWVCHAoaX2V4cGVjdGVkX21vbnRobHlfcGF5bWVudHNCEgoQX2FjY291bnRfcHVycG9zZUIUChJfb3BlcmF0aW5nX2NvdW50cnlCEwoRX29wZXJhdGluZ19zdHJlZXRCEQoPX29wZXJhdGluZ19jaXR5QhIKEF9vcGVyYXRpbmdfc3RhdGVCFQoTX29wZXJhdGluZ196aXBfY29kZSLdBwoJT3duZXJEYXRhEhcKCmZpcnN0X25hbWUYASABKAlIAIgBARIWCglsYXN0X25hbWUYAiABKAlIAYgBARIhChRvd25lcnNoaXBfcGVyY2VudGFnZRgDIAEoCUgCiAEBEhIKBWVtYWlsGAQgASgJSAOIAQESEgoFcGhvbmUYBSABKAlIBIgBARIaCg1kYXRlX29mX2JpcnRoGAYgASgJSAWIAQESGAoLbmF0aW9uYWxpdHkYByABKAlIBogBARISCgV0aXRsZRgIIAEoCUgHiAEBEhgKC2hhc19jb250cm9sGAkgASgISAiIAQESFgoJaXNfc2lnbmVyGAogASgISAmIAQESIAoTaXNfYmVuZWZpY2lhbF9vd25lchgLIAEoCEgKiAEBEhMKBnN0cmVldBgMIAEoCUgLiAEBEhEKBGNpdHkYDSABKAlIDIgBARISCgVzdGF0ZRgOIAEoCUgNiAEBEhUKCHppcF9jb2RlGA8gASgJSA6IAQESFAoHY291bnRyeRgQIAEoCUgPiAEBEkMKEGlkX2RvY3VtZW50X3R5cGUYESABKA4yJC5jb3JyaWRvci5jdXN0b21lci52MS5JZERvY3VtZW50VHlwZUgQiAEBEh8KEmlkX2RvY3VtZW50X251bWJlchgSIAEoCUgRiAEBEiAKE2lkX2RvY3VtZW50X2NvdW50cnkYEyABKAlIEogBARIbCg5pZF9leHBpcnlfZGF0ZRgUIAEoCUgTiAEBEhAKA3RpbhgVIAEoCUgUiAEBEhMKBmlzX3BlcBgWIAEoCEgViAEBEh4KEXVzYV90YXhfcmVzaWRlbmN5GBcgASgISBaIAQFCDQoLX2ZpcnN0X25hbWVCDAoKX2xhc3RfbmFtZUIXChVfb3duZXJzaGlwX3BlcmNlbnRhZ2VCCAoGX2VtYWlsQggKBl9waG9uZUIQCg5fZGF0ZV9vZl9iaXJ0aEIOCgxfbmF0aW9uYWxpdHlCCAoGX3RpdGxlQg4KDF9oYXNfY29udHJvbEIMCgpfaXNfc2lnbmVyQhYKFF9pc19iZW5lZmljaWFsX293bmVyQgkKB19zdHJlZXRCBwoFX2NpdHlCCAoGX3N0YXRlQgsKCV96aXBfY29kZUIKCghfY291bnRyeUITChFfaWRfZG9jdW1lbnRfdHlwZUIVChNfaWRfZG9jdW1lbnRfbnVtYmVyQhYKFF9pZF9kb2N1bWVudF9jb3VudHJ5QhEKD19pZF9leHBpcnlfZGF0ZUIGCgRfdGluQgkKB19pc19wZXBCFAoSX3VzYV90YXhfcmVzaWRlbmN5IrMCCgtLeWJEb2N1bWVudBIKCgJpZBgBIAEoCRIzCgR0eXBlGAggASgOMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuS3liRG9jdW1lbnRUeXBlEjIKBnN0YXR1cxgJIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1cxIWCg5hZG1pbl9jb21tZW50cxgEIAMoCRIrCgRmaWxlGAUgASgLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAIQA0oECAMQBCKDAQoHRmlsZVJlZhIPCgdmaWxlX2lkGAEgASgJEgwKBHNsb3QYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAQSLwoLdXBsb2FkZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvkBCgpGaWxlVXBsb2FkEg8KB2ZpbGVfaWQYASABKAkSEgoKdXBsb2FkX3VybBgCIAEoCRIOCgZtZXRob2QYAyABKAkSPgoHaGVhZGVycxgEIAMoCzItLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVVcGxvYWQuSGVhZGVyc0VudHJ5Ei4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDm1heF9zaXplX2J5dGVzGAYgASgEGi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIrsBCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhMKC2N1c3RvbWVyX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRINCgVhY3RvchgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEigKB2NoYW5nZXMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei8KC29jY3VycmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJqCghQYWdlSW5mbxIUCgxjdXJyZW50X3BhZ2UYASABKA0SEAoIcGVyX3BhZ2UYAiABKA0SEQoJbGFzdF9wYWdlGAMgASgNEg0KBXRvdGFsGAQgASgEEhQKDHRvdGFsX2NhcHBlZBgFIAEoCCpnCgxDdXN0b21lclR5cGUSHQoZQ1VTVE9NRVJfVFlQRV9VTlNQRUNJRklFRBAAEhwKGENVU1RPTUVSX1RZUEVfSU5ESVZJRFVBTBABEhoKFkNVU1RPTUVSX1RZUEVfQlVTSU5FU1MQAipQCghLeWJTY29wZRIZChVLWUJfU0NPUEVfVU5TUEVDSUZJRUQQABISCg5LWUJfU0NPUEVfRlVMTBABEhUKEUtZQl9TQ09QRV9NSU5JTUFMEAIqwgEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHwobVkVSSUZJQ0FUSU9OX1NUQVRVU19QRU5ESU5HEAESIgoeVkVSSUZJQ0FUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISIAocVkVSSUZJQ0FUSU9OX1NUQVRVU19WRVJJRklFRBADEiAKHFZFUklGSUNBVElPTl9TVEFUVVNfUkVKRUNURUQQBCqeAQoMUmV2aWV3U3RhdHVzEh0KGVJFVklFV19TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVSRVZJRVdfU1RBVFVTX1BFTkRJTkcQARIcChhSRVZJRVdfU1RBVFVTX1BST0NFU1NJTkcQAhIaChZSRVZJRVdfU1RBVFVTX0FQUFJPVkVEEAMSGgoWUkVWSUVXX1NUQVRVU19SRUpFQ1RFRBAEKugDCg9LeWJEb2N1bWVudFR5cGUSIQodS1lCX0RPQ1VNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIyCi5LWUJfRE9DVU1FTlRfVFlQRV9DRVJUSUZJQ0FURV9PRl9JTkNPUlBPUkFUSU9OEAESLworS1lCX0RPQ1VNRU5UX1RZUEVfQVJUSUNMRVNfT0ZfSU5DT1JQT1JBVElPThACEjYKMktZQl9ET0NVTUVOVF9UWVBFX0JFTkVGSUNJQUxfT1dORVJTSElQX0NFUlRJRklDQVRFEAMSLQopS1lCX0RPQ1VNRU5UX1RZUEVfSU5DT1JQT1JBVElPTl9ET0NVTUVOVFMQBBInCiNLWUJfRE9DVU1FTlRfVFlQRV9DQUNfU1RBVFVTX1JFUE9SVBAFEiYKIktZQl9ET0NVTUVOVF9UWVBFX1BST09GX09GX0FERFJFU1MQBhIqCiZLWUJfRE9DVU1FTlRfVFlQRV9TSEFSRUhPTERFUl9SRUdJU1RFUhAHEiYKIktZQl9ET0NVTUVOVF9UWVBFX1RBWF9SRUdJU1RSQVRJT04QCBIkCiBLWUJfRE9DVU1FTlRfVFlQRV9CQU5LX1NUQVRFTUVOVBAJEhsKF0tZQl9ET0NVTUVOVF9UWVBFX09USEVSEAoquwEKDklkRG9jdW1lbnRUeXBlEiAKHElEX0RPQ1VNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIdChlJRF9ET0NVTUVOVF9UWVBFX1BBU1NQT1JUEAESJAogSURfRE9DVU1FTlRfVFlQRV9EUklWRVJTX0xJQ0VOU0UQAhIcChhJRF9ET0NVTUVOVF9UWVBFX0lEX0NBUkQQAxIkCiBJRF9ET0NVTUVOVF9UWVBFX1JFU0lERU5UX1BFUk1JVBAEKoUCCgxCdXNpbmVzc1R5cGUSHQoZQlVTSU5FU1NfVFlQRV9VTlNQRUNJRklFRBAAEh0KGUJVU0lORVNTX1RZUEVfQ09SUE9SQVRJT04QARIjCh9CVVNJTkVTU19UWVBFX0dPVkVSTk1FTlRfRU5USVRZEAISFQoRQlVTSU5FU1NfVFlQRV9MTEMQAxIcChhCVVNJTkVTU19UWVBFX05PTl9QUk9GSVQQBBIXChNCVVNJTkVTU19UWVBFX09USEVSEAUSHQoZQlVTSU5FU1NfVFlQRV9QQVJUTkVSU0hJUBAGEiUKIUJVU0lORVNTX1RZUEVfU09MRV9QUk9QUklFVE9SU0hJUBAHKuMBCg1Tb3VyY2VPZkZ1bmRzEh8KG1NPVVJDRV9PRl9GVU5EU19VTlNQRUNJRklFRBAAEiQKIFNPVVJDRV9PRl9GVU5EU19CVVNJTkVTU19SRVZFTlVFEAESIgoeU09VUkNFX09GX0ZVTkRTX0JVU0lORVNTX0xPQU5TEAISJQohU09VUkNFX09GX0ZVTkRTX0lOVkVTVE1FTlRfSU5DT01FEAMSJQohU09VUkNFX09GX0ZVTkRTX1RISVJEX1BBUlRZX0ZVTkRTEAQSGQoVU09VUkNFX09GX0ZVTkRTX09USEVSEAUq+gIKEUFubnVhbFJldmVudWVCYW5kEiMKH0FOTlVBTF9SRVZFTlVFX0JBTkRfVU5TUEVDSUZJRUQQABIfChtBTk5VQUxfUkVWRU5VRV9CQU5EXzBfOTk5OTkQARIlCiFBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMF80OTk5OTkQAhIlCiFBTk5VQUxfUkVWRU5VRV9CQU5EXzUwMDAwMF85OTk5OTkQAxInCiNBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMDBfNDk5OTk5ORAEEigKJEFOTlVBTF9SRVZFTlVFX0JBTkRfNTAwMDAwMF8yNDk5OTk5ORAFEikKJUFOTlVBTF9SRVZFTlVFX0JBTkRfMjUwMDAwMDBfOTk5OTk5OTkQBhIrCidBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMDAwMF8yNDk5OTk5OTkQBxImCiJBTk5VQUxfUkVWRU5VRV9CQU5EXzI1MDAwMDAwMF9QTFVTEAgq+wEKDkFjY291bnRQdXJwb3NlEh8KG0FDQ09VTlRfUFVSUE9TRV9VTlNQRUNJRklFRBAAEjsKN0FDQ09VTlRfUFVSUE9TRV9SRUNFSVZFX1BBWU1FTlRTX0ZPUl9HT09EU19BTkRfU0VSVklDRVMQARI4CjRBQ0NPVU5UX1BVUlBPU0VfU0VORF9QQVlNRU5UU19GT1JfR09PRFNfQU5EX1NFUlZJQ0VTEAISNgoyQUNDT1VOVF9QVVJQT1NFX1NFTkRfUkVDRUlWRV9GVU5EU19SRUxBVEVEX1BBUlRJRVMQAxIZChVBQ0NPVU5UX1BVUlBPU0VfT1RIRVIQBCp9Cg1Pd25lckZpbGVTbG90Eh8KG09XTkVSX0ZJTEVfU0xPVF9VTlNQRUNJRklFRBAAEiUKIU9XTkVSX0ZJTEVfU0xPVF9JRF9ET0NVTUVOVF9GUk9OVBABEiQKIE9XTkVSX0ZJTEVfU0xPVF9JRF9ET0NVTUVOVF9CQUNLEAIqmwEKFkluZGl2aWR1YWxGaWxlQ2F0ZWdvcnkSKAokSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX1VOU1BFQ0lGSUVEEAASKwonSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX0lERU5USVRZX0ZST05UEAESKgomSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX0lERU5USVRZX0JBQ0sQAmIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's customer (seed 2.1): an individual (KYC) or a business (KYB).
  *
- * The KYC/KYB data fields travel in `fields`, keyed exactly as the public API names them
- * (snake_case, e.g. "registration_number"): customer-kyb owns that vocabulary and its rules.
- * Every data field of the customer's type is present, null when it holds no value.
+ * The KYC/KYB data fields travel typed in `individual` or `business` (decision 0061): a field is set
+ * when it holds a value and unset when the public API answers null. `fields` carries the same data
+ * keyed by public name for the readers of 0.1.0 until decision 0061's last step removes it.
  *
  * @generated from message corridor.customer.v1.Customer
  */
@@ -55,11 +55,32 @@ export type Customer = Message<"corridor.customer.v1.Customer"> & {
   verificationStatus: VerificationStatus;
 
   /**
-   * Every data field of the type, keyed by its public name; null when it holds no value.
+   * Deprecated (decision 0061): `individual` or `business` holds the same data, typed. Every data
+   * field of the type, keyed by its public name; null when it holds no value.
    *
-   * @generated from field: google.protobuf.Struct fields = 6;
+   * @generated from field: google.protobuf.Struct fields = 6 [deprecated = true];
+   * @deprecated
    */
   fields?: JsonObject | undefined;
+
+  /**
+   * The data fields of the customer's type.
+   *
+   * @generated from oneof corridor.customer.v1.Customer.data
+   */
+  data: {
+    /**
+     * @generated from field: corridor.customer.v1.IndividualData individual = 16;
+     */
+    value: IndividualData;
+    case: "individual";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.BusinessData business = 17;
+     */
+    value: BusinessData;
+    case: "business";
+  } | { case: undefined; value?: undefined };
 
   /**
    * Business customers only, in the order they were added.
@@ -131,11 +152,18 @@ export type Owner = Message<"corridor.customer.v1.Owner"> & {
   adminComments: string[];
 
   /**
-   * Every owner input field of seed 2.2, keyed by public name, null when it holds no value.
+   * Deprecated (decision 0061): `data` holds the same fields, typed. Every owner input field of
+   * seed 2.2, keyed by public name, null when it holds no value.
    *
-   * @generated from field: google.protobuf.Struct fields = 4;
+   * @generated from field: google.protobuf.Struct fields = 4 [deprecated = true];
+   * @deprecated
    */
   fields?: JsonObject | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.OwnerData data = 9;
+   */
+  data?: OwnerData | undefined;
 
   /**
    * The ID files in slots "id_document_front" and "id_document_back" (seed 2.2).
@@ -161,6 +189,366 @@ export type Owner = Message<"corridor.customer.v1.Owner"> & {
  */
 export const OwnerSchema: GenMessage<Owner> = /*@__PURE__*/
   messageDesc(file_corridor_customer_v1_customer, 1);
+
+/**
+ * An individual's data fields (seed 2.1, KYC), in the order the public API answers them; unset is
+ * null there.
+ *
+ * @generated from message corridor.customer.v1.IndividualData
+ */
+export type IndividualData = Message<"corridor.customer.v1.IndividualData"> & {
+  /**
+   * ISO 3166-1 alpha-2, of the residence.
+   *
+   * @generated from field: optional string country = 1;
+   */
+  country?: string | undefined;
+
+  /**
+   * @generated from field: optional string street = 2;
+   */
+  street?: string | undefined;
+
+  /**
+   * @generated from field: optional string city = 3;
+   */
+  city?: string | undefined;
+
+  /**
+   * @generated from field: optional string state = 4;
+   */
+  state?: string | undefined;
+
+  /**
+   * @generated from field: optional string zip_code = 5;
+   */
+  zipCode?: string | undefined;
+
+  /**
+   * @generated from field: optional string email = 6;
+   */
+  email?: string | undefined;
+
+  /**
+   * @generated from field: optional string phone = 7;
+   */
+  phone?: string | undefined;
+
+  /**
+   * @generated from field: optional string first_name = 8;
+   */
+  firstName?: string | undefined;
+
+  /**
+   * @generated from field: optional string last_name = 9;
+   */
+  lastName?: string | undefined;
+
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: optional string date_of_birth = 10;
+   */
+  dateOfBirth?: string | undefined;
+
+  /**
+   * @generated from field: optional corridor.customer.v1.IdDocumentType id_type = 11;
+   */
+  idType?: IdDocumentType | undefined;
+
+  /**
+   * @generated from field: optional string id_number = 12;
+   */
+  idNumber?: string | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.IndividualData.
+ * Use `create(IndividualDataSchema)` to create a new message.
+ */
+export const IndividualDataSchema: GenMessage<IndividualData> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 2);
+
+/**
+ * A business's data fields (seed 2.1, KYB), in the order the public API answers them; unset is
+ * null there.
+ *
+ * @generated from message corridor.customer.v1.BusinessData
+ */
+export type BusinessData = Message<"corridor.customer.v1.BusinessData"> & {
+  /**
+   * ISO 3166-1 alpha-2, of the registered address.
+   *
+   * @generated from field: optional string country = 1;
+   */
+  country?: string | undefined;
+
+  /**
+   * @generated from field: optional string street = 2;
+   */
+  street?: string | undefined;
+
+  /**
+   * @generated from field: optional string city = 3;
+   */
+  city?: string | undefined;
+
+  /**
+   * @generated from field: optional string state = 4;
+   */
+  state?: string | undefined;
+
+  /**
+   * @generated from field: optional string zip_code = 5;
+   */
+  zipCode?: string | undefined;
+
+  /**
+   * @generated from field: optional string email = 6;
+   */
+  email?: string | undefined;
+
+  /**
+   * @generated from field: optional string phone = 7;
+   */
+  phone?: string | undefined;
+
+  /**
+   * @generated from field: optional string business_name = 8;
+   */
+  businessName?: string | undefined;
+
+  /**
+   * @generated from field: optional string registration_number = 9;
+   */
+  registrationNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string incorporation_country = 10;
+   */
+  incorporationCountry?: string | undefined;
+
+  /**
+   * @generated from field: optional string trading_name = 11;
+   */
+  tradingName?: string | undefined;
+
+  /**
+   * @generated from field: optional corridor.customer.v1.BusinessType business_type = 12;
+   */
+  businessType?: BusinessType | undefined;
+
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: optional string incorporation_date = 13;
+   */
+  incorporationDate?: string | undefined;
+
+  /**
+   * @generated from field: optional string industry_type = 14;
+   */
+  industryType?: string | undefined;
+
+  /**
+   * @generated from field: optional string business_description = 15;
+   */
+  businessDescription?: string | undefined;
+
+  /**
+   * @generated from field: optional string website = 16;
+   */
+  website?: string | undefined;
+
+  /**
+   * @generated from field: optional corridor.customer.v1.SourceOfFunds source_of_funds = 17;
+   */
+  sourceOfFunds?: SourceOfFunds | undefined;
+
+  /**
+   * @generated from field: optional corridor.customer.v1.AnnualRevenueBand estimated_annual_revenue = 18;
+   */
+  estimatedAnnualRevenue?: AnnualRevenueBand | undefined;
+
+  /**
+   * A count of payments, a JSON integer.
+   *
+   * @generated from field: optional int64 expected_monthly_payments = 19;
+   */
+  expectedMonthlyPayments?: bigint | undefined;
+
+  /**
+   * @generated from field: optional corridor.customer.v1.AccountPurpose account_purpose = 20;
+   */
+  accountPurpose?: AccountPurpose | undefined;
+
+  /**
+   * @generated from field: optional string operating_country = 21;
+   */
+  operatingCountry?: string | undefined;
+
+  /**
+   * @generated from field: optional string operating_street = 22;
+   */
+  operatingStreet?: string | undefined;
+
+  /**
+   * @generated from field: optional string operating_city = 23;
+   */
+  operatingCity?: string | undefined;
+
+  /**
+   * @generated from field: optional string operating_state = 24;
+   */
+  operatingState?: string | undefined;
+
+  /**
+   * @generated from field: optional string operating_zip_code = 25;
+   */
+  operatingZipCode?: string | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.BusinessData.
+ * Use `create(BusinessDataSchema)` to create a new message.
+ */
+export const BusinessDataSchema: GenMessage<BusinessData> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 3);
+
+/**
+ * An owner's data fields (seed 2.2), in the order the public API answers them; unset is null there.
+ *
+ * @generated from message corridor.customer.v1.OwnerData
+ */
+export type OwnerData = Message<"corridor.customer.v1.OwnerData"> & {
+  /**
+   * @generated from field: optional string first_name = 1;
+   */
+  firstName?: string | undefined;
+
+  /**
+   * @generated from field: optional string last_name = 2;
+   */
+  lastName?: string | undefined;
+
+  /**
+   * A decimal as its shortest text (OwnerInput's ownership_percentage): a JSON number, exact.
+   *
+   * @generated from field: optional string ownership_percentage = 3;
+   */
+  ownershipPercentage?: string | undefined;
+
+  /**
+   * @generated from field: optional string email = 4;
+   */
+  email?: string | undefined;
+
+  /**
+   * @generated from field: optional string phone = 5;
+   */
+  phone?: string | undefined;
+
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: optional string date_of_birth = 6;
+   */
+  dateOfBirth?: string | undefined;
+
+  /**
+   * @generated from field: optional string nationality = 7;
+   */
+  nationality?: string | undefined;
+
+  /**
+   * @generated from field: optional string title = 8;
+   */
+  title?: string | undefined;
+
+  /**
+   * @generated from field: optional bool has_control = 9;
+   */
+  hasControl?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool is_signer = 10;
+   */
+  isSigner?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool is_beneficial_owner = 11;
+   */
+  isBeneficialOwner?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string street = 12;
+   */
+  street?: string | undefined;
+
+  /**
+   * @generated from field: optional string city = 13;
+   */
+  city?: string | undefined;
+
+  /**
+   * @generated from field: optional string state = 14;
+   */
+  state?: string | undefined;
+
+  /**
+   * @generated from field: optional string zip_code = 15;
+   */
+  zipCode?: string | undefined;
+
+  /**
+   * @generated from field: optional string country = 16;
+   */
+  country?: string | undefined;
+
+  /**
+   * @generated from field: optional corridor.customer.v1.IdDocumentType id_document_type = 17;
+   */
+  idDocumentType?: IdDocumentType | undefined;
+
+  /**
+   * @generated from field: optional string id_document_number = 18;
+   */
+  idDocumentNumber?: string | undefined;
+
+  /**
+   * @generated from field: optional string id_document_country = 19;
+   */
+  idDocumentCountry?: string | undefined;
+
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: optional string id_expiry_date = 20;
+   */
+  idExpiryDate?: string | undefined;
+
+  /**
+   * @generated from field: optional string tin = 21;
+   */
+  tin?: string | undefined;
+
+  /**
+   * @generated from field: optional bool is_pep = 22;
+   */
+  isPep?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool usa_tax_residency = 23;
+   */
+  usaTaxResidency?: boolean | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.OwnerData.
+ * Use `create(OwnerDataSchema)` to create a new message.
+ */
+export const OwnerDataSchema: GenMessage<OwnerData> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 4);
 
 /**
  * A KYB document of a business customer (seed 2.3).
@@ -211,7 +599,7 @@ export type KybDocument = Message<"corridor.customer.v1.KybDocument"> & {
  * Use `create(KybDocumentSchema)` to create a new message.
  */
 export const KybDocumentSchema: GenMessage<KybDocument> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 2);
+  messageDesc(file_corridor_customer_v1_customer, 5);
 
 /**
  * A stored file attached to a customer, owner or document.
@@ -253,7 +641,7 @@ export type FileRef = Message<"corridor.customer.v1.FileRef"> & {
  * Use `create(FileRefSchema)` to create a new message.
  */
 export const FileRefSchema: GenMessage<FileRef> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 3);
+  messageDesc(file_corridor_customer_v1_customer, 6);
 
 /**
  * A presigned upload: PUT the file's bytes to `upload_url` with exactly `headers`, before
@@ -302,7 +690,7 @@ export type FileUpload = Message<"corridor.customer.v1.FileUpload"> & {
  * Use `create(FileUploadSchema)` to create a new message.
  */
 export const FileUploadSchema: GenMessage<FileUpload> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 4);
+  messageDesc(file_corridor_customer_v1_customer, 7);
 
 /**
  * One entry of a customer's audit trail (who, when, what changed).
@@ -359,7 +747,7 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
  * Use `create(AuditEntrySchema)` to create a new message.
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 5);
+  messageDesc(file_corridor_customer_v1_customer, 8);
 
 /**
  * The position of a page in a list (seed 4.4: 15 per page, newest first).
@@ -402,7 +790,7 @@ export type PageInfo = Message<"corridor.customer.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 6);
+  messageDesc(file_corridor_customer_v1_customer, 9);
 
 /**
  * seed 2.1: the two kinds of customer.

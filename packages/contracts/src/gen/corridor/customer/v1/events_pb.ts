@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { CustomerType, KybScope, VerificationStatus } from "./customer_pb.js";
+import { file_corridor_customer_v1_customer } from "./customer_pb.js";
 import type { KycSession } from "./kyc_session_pb.js";
 import { file_corridor_customer_v1_kyc_session } from "./kyc_session_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file corridor/customer/v1/events.proto.
  */
 export const file_corridor_customer_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("CiFjb3JyaWRvci9jdXN0b21lci92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmN1c3RvbWVyLnYxIqUBChVDdXN0b21lclN0YXR1c0NoYW5nZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSEgoKb2xkX3N0YXR1cxgEIAEoCRISCgpuZXdfc3RhdHVzGAUgASgJEg8KB3RyaWdnZXIYBiABKAkSFAoMZGlzcGxheV9uYW1lGAcgASgJIoMBCg9DdXN0b21lckNyZWF0ZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfdHlwZRgCIAEoCRIRCglreWJfc2NvcGUYAyABKAkSGwoTdmVyaWZpY2F0aW9uX3N0YXR1cxgEIAEoCRIUCgxkaXNwbGF5X25hbWUYBSABKAkiSAoTS3ljU2Vzc2lvbkNvbXBsZXRlZBIxCgdzZXNzaW9uGAEgASgLMiAuY29ycmlkb3IuY3VzdG9tZXIudjEuS3ljU2Vzc2lvbiJGChFLeWNTZXNzaW9uRXhwaXJlZBIxCgdzZXNzaW9uGAEgASgLMiAuY29ycmlkb3IuY3VzdG9tZXIudjEuS3ljU2Vzc2lvbmIGcHJvdG8z", [file_corridor_customer_v1_kyc_session]);
+  fileDesc("CiFjb3JyaWRvci9jdXN0b21lci92MS9ldmVudHMucHJvdG8SFGNvcnJpZG9yLmN1c3RvbWVyLnYxIqwDChVDdXN0b21lclN0YXR1c0NoYW5nZWQSEwoLY3VzdG9tZXJfaWQYASABKAkSGQoNY3VzdG9tZXJfdHlwZRgCIAEoCUICGAESFQoJa3liX3Njb3BlGAMgASgJQgIYARIWCgpvbGRfc3RhdHVzGAQgASgJQgIYARIWCgpuZXdfc3RhdHVzGAUgASgJQgIYARIPCgd0cmlnZ2VyGAYgASgJEhQKDGRpc3BsYXlfbmFtZRgHIAEoCRIwCgR0eXBlGAggASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQ3VzdG9tZXJUeXBlEi0KBXNjb3BlGAkgASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSSQoXb2xkX3ZlcmlmaWNhdGlvbl9zdGF0dXMYCiABKA4yKC5jb3JyaWRvci5jdXN0b21lci52MS5WZXJpZmljYXRpb25TdGF0dXMSSQoXbmV3X3ZlcmlmaWNhdGlvbl9zdGF0dXMYCyABKA4yKC5jb3JyaWRvci5jdXN0b21lci52MS5WZXJpZmljYXRpb25TdGF0dXMiqgIKD0N1c3RvbWVyQ3JlYXRlZBITCgtjdXN0b21lcl9pZBgBIAEoCRIZCg1jdXN0b21lcl90eXBlGAIgASgJQgIYARIVCglreWJfc2NvcGUYAyABKAlCAhgBEh8KE3ZlcmlmaWNhdGlvbl9zdGF0dXMYBCABKAlCAhgBEhQKDGRpc3BsYXlfbmFtZRgFIAEoCRIwCgR0eXBlGAYgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQ3VzdG9tZXJUeXBlEi0KBXNjb3BlGAcgASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSOAoGc3RhdHVzGAggASgOMiguY29ycmlkb3IuY3VzdG9tZXIudjEuVmVyaWZpY2F0aW9uU3RhdHVzIkgKE0t5Y1Nlc3Npb25Db21wbGV0ZWQSMQoHc2Vzc2lvbhgBIAEoCzIgLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5Y1Nlc3Npb24iRgoRS3ljU2Vzc2lvbkV4cGlyZWQSMQoHc2Vzc2lvbhgBIAEoCzIgLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5Y1Nlc3Npb25iBnByb3RvMw", [file_corridor_customer_v1_customer, file_corridor_customer_v1_kyc_session]);
 
 /**
  * Published on corridor.customer.v1 whenever a customer's verification_status changes, and only
@@ -27,26 +29,34 @@ export type CustomerStatusChanged = Message<"corridor.customer.v1.CustomerStatus
   customerId: string;
 
   /**
-   * "individual" or "business".
+   * Deprecated for `type` (decision 0061): "individual" or "business".
    *
-   * @generated from field: string customer_type = 2;
+   * @generated from field: string customer_type = 2 [deprecated = true];
+   * @deprecated
    */
   customerType: string;
 
   /**
-   * "FULL" or "MINIMAL" for a business; empty for an individual.
+   * Deprecated for `scope`: "FULL" or "MINIMAL" for a business; empty for an individual.
    *
-   * @generated from field: string kyb_scope = 3;
+   * @generated from field: string kyb_scope = 3 [deprecated = true];
+   * @deprecated
    */
   kybScope: string;
 
   /**
-   * @generated from field: string old_status = 4;
+   * Deprecated for `old_verification_status`.
+   *
+   * @generated from field: string old_status = 4 [deprecated = true];
+   * @deprecated
    */
   oldStatus: string;
 
   /**
-   * @generated from field: string new_status = 5;
+   * Deprecated for `new_verification_status`.
+   *
+   * @generated from field: string new_status = 5 [deprecated = true];
+   * @deprecated
    */
   newStatus: string;
 
@@ -64,6 +74,28 @@ export type CustomerStatusChanged = Message<"corridor.customer.v1.CustomerStatus
    * @generated from field: string display_name = 7;
    */
   displayName: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.CustomerType type = 8;
+   */
+  type: CustomerType;
+
+  /**
+   * FULL or MINIMAL for a business (MINIMAL when stored without one); UNSPECIFIED for an individual.
+   *
+   * @generated from field: corridor.customer.v1.KybScope scope = 9;
+   */
+  scope: KybScope;
+
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus old_verification_status = 10;
+   */
+  oldVerificationStatus: VerificationStatus;
+
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus new_verification_status = 11;
+   */
+  newVerificationStatus: VerificationStatus;
 };
 
 /**
@@ -87,21 +119,26 @@ export type CustomerCreated = Message<"corridor.customer.v1.CustomerCreated"> & 
   customerId: string;
 
   /**
-   * "individual" or "business".
+   * Deprecated for `type` (decision 0061): "individual" or "business".
    *
-   * @generated from field: string customer_type = 2;
+   * @generated from field: string customer_type = 2 [deprecated = true];
+   * @deprecated
    */
   customerType: string;
 
   /**
-   * "FULL" or "MINIMAL" for a business; empty for an individual.
+   * Deprecated for `scope`: "FULL" or "MINIMAL" for a business; empty for an individual.
    *
-   * @generated from field: string kyb_scope = 3;
+   * @generated from field: string kyb_scope = 3 [deprecated = true];
+   * @deprecated
    */
   kybScope: string;
 
   /**
-   * @generated from field: string verification_status = 4;
+   * Deprecated for `status`.
+   *
+   * @generated from field: string verification_status = 4 [deprecated = true];
+   * @deprecated
    */
   verificationStatus: string;
 
@@ -109,6 +146,23 @@ export type CustomerCreated = Message<"corridor.customer.v1.CustomerCreated"> & 
    * @generated from field: string display_name = 5;
    */
   displayName: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.CustomerType type = 6;
+   */
+  type: CustomerType;
+
+  /**
+   * FULL or MINIMAL for a business (MINIMAL when stored without one); UNSPECIFIED for an individual.
+   *
+   * @generated from field: corridor.customer.v1.KybScope scope = 7;
+   */
+  scope: KybScope;
+
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus status = 8;
+   */
+  status: VerificationStatus;
 };
 
 /**

@@ -1,3 +1,14 @@
+import {
+  CustomerFilesInputSchema,
+  CustomerInputSchema,
+  DocumentInputSchema,
+  DocumentUploadInputSchema,
+  FileUploadInputSchema,
+  OwnerFileInputSchema,
+  OwnerFileUploadInputSchema,
+  ReviewInputSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../typed-bodies.fixtures.js';
 import type { JsonObject } from '@bufbuild/protobuf';
 import type {
   Customer as CustomerMessage,
@@ -7,16 +18,16 @@ import type {
 import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { query } from '@corridor/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Actor } from '../context.js';
+import type { Actor } from '../../src/context.js';
 import { Status } from '@corridor/grpc';
 import { customerKybSpecKit, putObject, refusalWithMessage } from '../customer-kyb-spec-kit.js';
-import { registerDocument, createDocumentUpload } from '../documents/kyb-documents.js';
-import { attachCustomerFiles, createFileUpload } from '../files/individual-files.js';
-import { attachOwnerFile, createOwnerFileUpload } from '../files/owner-files.js';
-import { createCustomer } from './create-customer.js';
-import { getCustomer } from './list-customers.js';
-import { reviewCustomer } from './review-customer.js';
-import { submitCustomer } from './submit-customer.js';
+import { registerDocument, createDocumentUpload } from '../../src/documents/kyb-documents.js';
+import { attachCustomerFiles, createFileUpload } from '../../src/files/individual-files.js';
+import { attachOwnerFile, createOwnerFileUpload } from '../../src/files/owner-files.js';
+import { createCustomer } from '../../src/customers/create-customer.js';
+import { getCustomer } from '../../src/customers/list-customers.js';
+import { reviewCustomer } from '../../src/customers/review-customer.js';
+import { submitCustomer } from '../../src/customers/submit-customer.js';
 
 /**
  * What the customer use-case specs share on top of customer-kyb's spec kit: platforms (businesses)
@@ -126,7 +137,8 @@ export function customerSpecKit(name: string) {
   /** The back office, which sees every business. */
   const admin: Actor = { businessId: undefined, name: 'admin', requestId: undefined };
 
-  const create = (actor: PlatformActor, body: unknown) => createCustomer(em(), context(), actor, body);
+  const create = async (actor: PlatformActor, body: Record<string, unknown>) =>
+    createCustomer(em(), context(), actor, typedBody(CustomerInputSchema, body));
 
   /** PUTs the bytes to an issued upload; throws unless storage took them. */
   async function upload(issued: Promise<FileUpload>, bytes: Buffer): Promise<string> {
@@ -142,7 +154,11 @@ export function customerSpecKit(name: string) {
       createOwnerFileUpload(em(), context(), actor, {
         customerId,
         ownerId,
-        body: { slot, content_type: 'application/pdf', content_length: PDF.length },
+        body: typedBody(OwnerFileUploadInputSchema, {
+          slot,
+          content_type: 'application/pdf',
+          content_length: PDF.length,
+        }),
       }),
       PDF,
     );
@@ -152,14 +168,15 @@ export function customerSpecKit(name: string) {
     upload(
       createDocumentUpload(em(), context(), actor, {
         customerId,
-        body: { content_type: 'application/pdf', content_length: PDF.length },
+        body: typedBody(DocumentUploadInputSchema, { content_type: 'application/pdf', content_length: PDF.length }),
       }),
       PDF,
     );
 
   async function attachOwnerSlot(actor: Actor, customerId: string, ownerId: string, slot: string) {
     const fileId = await ownerFile(actor, customerId, ownerId, slot);
-    return attachOwnerFile(em(), context(), actor, { customerId, ownerId, body: { slot, file_id: fileId } });
+    const body = typedBody(OwnerFileInputSchema, { slot, file_id: fileId });
+    return attachOwnerFile(em(), context(), actor, { customerId, ownerId, body });
   }
 
   /** Uploads and attaches the slots an owner's document type needs (seed 2.2). */
@@ -172,19 +189,20 @@ export function customerSpecKit(name: string) {
 
   async function addDocument(actor: Actor, customerId: string, type = 'CERTIFICATE_OF_INCORPORATION') {
     const fileId = await documentFile(actor, customerId);
-    return registerDocument(em(), context(), actor, { customerId, body: { type, file_id: fileId } });
+    const body = typedBody(DocumentInputSchema, { type, file_id: fileId });
+    return registerDocument(em(), context(), actor, { customerId, body });
   }
 
   /** An uploaded individual's ID file of `category` (identity_front or identity_back), not attached yet. */
   const individualFile = (actor: Actor, customerId: string, category: string) =>
     upload(
       createFileUpload(em(), context(), actor, {
-        body: {
+        body: typedBody(FileUploadInputSchema, {
           customer_id: customerId,
           file_category: category,
           content_type: 'application/pdf',
           content_length: PDF.length,
-        },
+        }),
       }),
       PDF,
     );
@@ -196,7 +214,8 @@ export function customerSpecKit(name: string) {
       individualBody({ date_of_birth: '1990-01-31', id_type: 'passport', id_number: `A${unique()}` }),
     );
     const front = await individualFile(actor, customer.id, 'identity_front');
-    return attachCustomerFiles(em(), context(), actor, { customerId: customer.id, body: { id_file: front } });
+    const body = typedBody(CustomerFilesInputSchema, { id_file: front });
+    return attachCustomerFiles(em(), context(), actor, { customerId: customer.id, body });
   }
 
   /** A FULL business that passes every readiness check: owners with their ID files and a formation document. */
@@ -215,7 +234,8 @@ export function customerSpecKit(name: string) {
   const current = (actor: Actor, customerId: string) => getCustomer(em(), actor, customerId);
 
   const submit = (actor: Actor, customerId: string) => submitCustomer(em(), context(), actor, customerId);
-  const review = (customerId: string, body: unknown) => reviewCustomer(em(), context(), admin, { customerId, body });
+  const review = async (customerId: string, body: Record<string, unknown>) =>
+    reviewCustomer(em(), context(), admin, { customerId, body: typedBody(ReviewInputSchema, body) });
 
   /** The back office approves every owner and document under review and verifies the customer. */
   const verify = (customer: CustomerMessage) =>

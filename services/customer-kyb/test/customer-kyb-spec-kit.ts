@@ -1,7 +1,6 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { decodeEvent, topicName } from '@corridor/contracts/events';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
-import { openMigratedDatabase, type MikroORM } from '@corridor/db';
 import {
   createClient,
   DomainError,
@@ -11,13 +10,14 @@ import {
   type RunningGrpcServer,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { createTestBucket, createTestDatabase, query, type TestBucket, type TestDatabase } from '@corridor/testing';
-import type { CustomerContext } from './context.js';
-import { customerKybDatabase } from './database.js';
-import { ObjectStorage } from './files/object-storage.js';
+import { createTestBucket, integrationDatabase, query, type TestBucket } from '@corridor/testing';
+import type { CustomerContext } from '../src/context.js';
+import { ObjectStorage } from '../src/files/object-storage.js';
+import { customerKybDatabase } from '../src/database.js';
 
 /**
- * What customer-kyb's integration specs share, so each reads as its rules: a migrated database, a
+ * What customer-kyb's integration specs share, so each reads as its rules: its migrated database
+ * (@corridor/testing's integrationDatabase, decision 0063), a
  * fresh bucket on S3Proxy, identity as a real gRPC server on loopback (customer-kyb only asks it a
  * business's name and MINIMAL allow-list flag), a clock the spec moves, and the outbox by key.
  */
@@ -61,8 +61,7 @@ export async function putObject(upload: { uploadUrl: string; headers: Record<str
 }
 
 export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T10:00:00.000Z')) {
-  let db: TestDatabase | undefined;
-  let orm: MikroORM | undefined;
+  const database = integrationDatabase('customer-kyb', customerKybDatabase);
   let bucket: TestBucket | undefined;
   let storage: ObjectStorage | undefined;
   let identityServer: RunningGrpcServer | undefined;
@@ -75,7 +74,7 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
     if (value === undefined) throw new Error('the spec kit has not started: call start() in beforeAll');
     return value;
   };
-  const em = () => started(orm).em.fork();
+  const em = database.em;
 
   function contextIn(environment: CustomerContext['environment']): CustomerContext {
     return {
@@ -89,8 +88,6 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
   }
 
   async function start(): Promise<void> {
-    db = await createTestDatabase(name);
-    orm = await openMigratedDatabase(customerKybDatabase(db.url));
     bucket = await createTestBucket(name);
     storage = new ObjectStorage({ ...bucket, bucket: bucket.name });
     const getBusiness = async (request: { id: string }) => ({
@@ -110,8 +107,6 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
     await identityServer?.shutdown(1_000);
     storage?.close();
     await bucket?.drop();
-    await orm?.close();
-    await db?.drop();
   }
 
   const clock = {
@@ -122,7 +117,7 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
   /** The events recorded in the outbox under `key` (a customer or session id), oldest first, with their topic. */
   async function outboxEvents(key: string) {
     const rows = await query<{ topic: string; payload: Buffer }>(
-      started(db).url,
+      database.url,
       'select topic, payload from outbox where message_key = $1 order by id',
       [key],
     );
@@ -143,6 +138,6 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
     /** seed 5: the administrator's allow-list, as identity answers it to customer-kyb. */
     allowMinimal: (businessId: string, allowed = true) =>
       allowed ? minimalAllowed.add(businessId) : minimalAllowed.delete(businessId),
-    databaseUrl: () => started(db).url,
+    databaseUrl: () => database.url,
   };
 }

@@ -1,3 +1,5 @@
+import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
+import { typedBody } from '../typed-bodies.fixtures.js';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import {
   AddVerificationCaptureRequestSchema,
@@ -10,11 +12,11 @@ import {
   KycRequirement,
   type KycResult,
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
-import { createCustomer } from '../customers/create-customer.js';
+import { createCustomer } from '../../src/customers/create-customer.js';
 import { customerKybSpecKit, putObject } from '../customer-kyb-spec-kit.js';
-import { createKycSession, type KycSessionSettings } from './kyc-sessions.js';
-import { recordKycResult } from './session-outcomes.js';
-import { addVerificationCapture, createVerificationUpload } from './verification.js';
+import { createKycSession, type KycSessionSettings } from '../../src/kyc-sessions/kyc-sessions.js';
+import { recordKycResult } from '../../src/kyc-sessions/session-outcomes.js';
+import { addVerificationCapture, createVerificationUpload } from '../../src/kyc-sessions/verification.js';
 
 /**
  * What the KYC session specs share on top of customer-kyb's spec kit (a migrated database, S3Proxy,
@@ -60,7 +62,7 @@ export function kycSessionSpecKit(name: string) {
   async function customerOf(businessId: string): Promise<string> {
     const actor = { businessId, name: 'credential:kyc-spec', requestId: undefined };
     const body = { type: 'individual', first_name: 'Ada', last_name: 'Obi', country: 'NG' };
-    return (await createCustomer(em(), contextIn('sandbox'), actor, body)).id;
+    return (await createCustomer(em(), contextIn('sandbox'), actor, typedBody(CustomerInputSchema, body))).id;
   }
 
   /** The page's upload request for one file; PUT the bytes to its upload_url next. */
