@@ -1,4 +1,4 @@
-import { create, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import { create, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
 import {
   AttachCustomerFilesResponseSchema,
   AttachOwnerFileResponseSchema,
@@ -25,9 +25,9 @@ import {
   ReviewInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { CustomerTypeSchema, VerificationStatusSchema } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import type { EntityManager, MikroORM } from '@corridor/db';
+import type { MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
-import { runIdempotent } from '@corridor/idempotency';
+import { idempotentWrites } from '@corridor/idempotency';
 import type { Actor, CustomerContext } from './context.js';
 import { wordOrUndefined } from './customer-input.js';
 import { createCustomer } from './customers/create-customer.js';
@@ -78,12 +78,7 @@ export function customerServiceRegistration({ orm, context }: { orm: MikroORM; c
    * A public POST: its Idempotency-Key is claimed in the transaction of the write. Each use case
    * writes through `tx` in a nested em.transactional, a savepoint of that one transaction.
    */
-  const idempotent = <Desc extends DescMessage>(
-    call: CallContext,
-    route: string,
-    schema: Desc,
-    write: (tx: EntityManager) => Promise<MessageInitShape<Desc>>,
-  ) => runIdempotent(em(), call, route, schema, async (tx) => create(schema, await write(tx)));
+  const idempotent = idempotentWrites(em);
 
   return registration(CustomerService, {
     async createCustomer(request, call) {

@@ -1,4 +1,3 @@
-import { create } from '@bufbuild/protobuf';
 import {
   CreateKycSessionResponseSchema,
   KycSessionService,
@@ -6,7 +5,7 @@ import {
 } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import type { MikroORM } from '@corridor/db';
 import { registration } from '@corridor/grpc';
-import { runIdempotent } from '@corridor/idempotency';
+import { idempotentWrites } from '@corridor/idempotency';
 import type { CustomerContext } from './context.js';
 import { platform } from './customer.grpc.js';
 import {
@@ -35,15 +34,14 @@ export function kycSessionServiceRegistration({
   settings: KycSessionSettings;
 }) {
   const em = () => orm.em.fork();
+  const idempotent = idempotentWrites(em);
   return registration(KycSessionService, {
     async createKycSession(request, call) {
       const { businessId } = platform(call);
       // Its Idempotency-Key is claimed in the transaction of the write (decision 0012).
-      return runIdempotent(em(), call, 'CreateKycSession', CreateKycSessionResponseSchema, async (tx) =>
-        create(CreateKycSessionResponseSchema, {
-          session: await createKycSession(tx, context, settings, businessId, request),
-        }),
-      );
+      return idempotent(call, 'CreateKycSession', CreateKycSessionResponseSchema, async (tx) => ({
+        session: await createKycSession(tx, context, settings, businessId, request),
+      }));
     },
     async getKycSession(request, call) {
       return { session: await getKycSession(em(), context, platform(call).businessId, request.sessionId) };
@@ -76,11 +74,9 @@ export function kycSessionServiceRegistration({
     },
     async sandboxRecordKycResult(request, call) {
       // The dashboard sends an Idempotency-Key: a resubmitted form answers the first verdict again.
-      return runIdempotent(em(), call, 'SandboxRecordKycResult', SandboxRecordKycResultResponseSchema, async (tx) =>
-        create(SandboxRecordKycResultResponseSchema, {
-          session: await sandboxRecordKycResult(tx, context, call.caller, request),
-        }),
-      );
+      return idempotent(call, 'SandboxRecordKycResult', SandboxRecordKycResultResponseSchema, async (tx) => ({
+        session: await sandboxRecordKycResult(tx, context, call.caller, request),
+      }));
     },
   });
 }
