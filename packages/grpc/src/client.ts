@@ -79,3 +79,15 @@ export function createClient<S extends GenServiceMethods>(
 
 /** The client type of a generated service: `ClientOf<typeof IdentityService>`. */
 export type ClientOf<S> = S extends GenService<infer M> ? ServiceClient<M> : never;
+
+/** The clients of named generated services: `ClientsOf<{ wallets: typeof WalletsService }>`. */
+export type ClientsOf<M> = { [K in keyof M]: ClientOf<M[K]> };
+
+/** A client of each of `services`, under the same names, all at one target. */
+export function createClients<M extends Record<string, GenService<GenServiceMethods>>>(
+  services: M,
+  options: ClientOptions,
+): ClientsOf<M> {
+  const clients = Object.entries(services).map(([name, service]) => [name, createClient(service, options)]);
+  return Object.fromEntries(clients) as ClientsOf<M>;
+}

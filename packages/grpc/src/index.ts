@@ -1,6 +1,14 @@
 export { toServiceDefinition } from './definition.js';
 export type { RequestOf, ResponseOf, RequestInitOf, ResponseInitOf } from './definition.js';
-export { createClient, type ClientOf, type ServiceClient, type ClientOptions, type CallSettings } from './client.js';
+export {
+  createClient,
+  createClients,
+  type ClientOf,
+  type ClientsOf,
+  type ServiceClient,
+  type ClientOptions,
+  type CallSettings,
+} from './client.js';
 export {
   startGrpcServer,
   registration,
@@ -25,6 +33,8 @@ export { protoVocabulary, type ProtoVocabulary, type Spelling } from './proto-vo
 export { enumWords, inputOfJson, jsonOfInput, NULL_FIELDS, type InputOptions, type InputWords } from './json-input.js';
 export {
   createPlatformClients,
+  PAYMENTS_SERVICES,
+  type PaymentsClients,
   type PlatformAddresses,
   type PlatformClients,
   type PlatformTargets,

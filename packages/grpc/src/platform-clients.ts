@@ -3,9 +3,14 @@ import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { MemberService } from '@corridor/contracts/corridor/identity/v1/member_service_pb';
 import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { CollectionsService } from '@corridor/contracts/corridor/payments/v1/collections_service_pb';
+import { PayoutsService } from '@corridor/contracts/corridor/payments/v1/payouts_service_pb';
+import { ReferenceDataService } from '@corridor/contracts/corridor/payments/v1/reference_data_service_pb';
+import { RefundsService } from '@corridor/contracts/corridor/payments/v1/refunds_service_pb';
+import { TransactionsService } from '@corridor/contracts/corridor/payments/v1/transactions_service_pb';
+import { WalletsService } from '@corridor/contracts/corridor/payments/v1/wallets_service_pb';
 import { Health } from '@corridor/contracts/grpc/health/v1/health_pb';
-import { createClient, type ClientOf, type ClientOptions } from './client.js';
+import { createClient, createClients, type ClientOf, type ClientOptions, type ClientsOf } from './client.js';
 
 /** Where the four services listen, and every call's deadline: the edges' (gateway, dashboard) config. */
 export interface PlatformAddresses {
@@ -24,8 +29,24 @@ export interface PlatformTargets {
   payments: ClientOptions;
 }
 
-/** One long-lived client per service an edge calls, and each service's health. */
-export interface PlatformClients {
+/** payments' services, one per capability (decision 0059), by the name of their client. */
+export const PAYMENTS_SERVICES = {
+  referenceData: ReferenceDataService,
+  wallets: WalletsService,
+  transactions: TransactionsService,
+  payouts: PayoutsService,
+  collections: CollectionsService,
+  refunds: RefundsService,
+} as const;
+
+/** A client of each of payments' capability services. */
+export type PaymentsClients = ClientsOf<typeof PAYMENTS_SERVICES>;
+
+/**
+ * One long-lived client per service an edge calls, and each service's health; payments' are its
+ * capability services' (PaymentsClients), all at its one address.
+ */
+export interface PlatformClients extends PaymentsClients {
   identity: ClientOf<typeof IdentityService>;
   identityHealth: ClientOf<typeof Health>;
   /** Dashboard members of businesses (decision 0028), served by identity beside IdentityService. */
@@ -36,7 +57,6 @@ export interface PlatformClients {
   kycSessions: ClientOf<typeof KycSessionService>;
   notification: ClientOf<typeof NotificationService>;
   notificationHealth: ClientOf<typeof Health>;
-  payments: ClientOf<typeof PaymentsService>;
   paymentsHealth: ClientOf<typeof Health>;
 }
 
@@ -64,7 +84,7 @@ export function createPlatformClients<Extra extends Record<string, { close(): vo
     kycSessions: createClient(KycSessionService, targets.customer),
     notification: createClient(NotificationService, targets.notification),
     notificationHealth: createClient(Health, targets.notification),
-    payments: createClient(PaymentsService, targets.payments),
+    ...createClients(PAYMENTS_SERVICES, targets.payments),
     paymentsHealth: createClient(Health, targets.payments),
     ...extra(targets),
   };

@@ -1,10 +1,9 @@
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import {
-  createClient,
+  createClients,
   registration,
   startGrpcServer,
   type CallerContext,
-  type ClientOf,
   type RunningGrpcServer,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
@@ -20,38 +19,52 @@ export interface ReceivedCall {
 export type Answer = (request: Record<string, unknown>) => unknown;
 
 /**
- * A service as a real gRPC server on loopback answering canned messages, so route specs cross the
+ * Services as one real gRPC server on loopback answering canned messages, so route specs cross the
  * same wire (Struct, bigint, Timestamp) as production without the service or its database.
- * `defaultAnswer` gives each method's answer until a spec sets one in `answers`.
+ * `defaultAnswer` gives each method's answer until a spec sets one in `answers`; methods are known
+ * by their local name, so no two of `services` may share one.
  */
-export async function startFakeGrpcService<S extends GenServiceMethods>(
-  service: GenService<S>,
+export async function startFakeGrpcServices<M extends Record<string, GenService<GenServiceMethods>>>(
+  services: M,
   defaultAnswer: (method: string) => Answer,
 ) {
   const calls: ReceivedCall[] = [];
   const answers = new Map<string, Answer>();
-  const implementation = Object.fromEntries(
-    service.methods.map((method) => [
-      method.localName,
-      async (request: Record<string, unknown>, context: { caller: CallerContext }) => {
-        calls.push({ method: method.localName, request, caller: context.caller });
-        return (answers.get(method.localName) ?? defaultAnswer(method.localName))(request);
-      },
-    ]),
-  );
+  const names = Object.values(services).flatMap((service) => service.methods.map((method) => method.localName));
+  const shared = names.filter((name, index) => names.indexOf(name) !== index);
+  if (shared.length > 0) throw new Error(`the fake services share the methods ${shared.join(', ')}`);
+  const implementationOf = (service: GenService<GenServiceMethods>) =>
+    Object.fromEntries(
+      service.methods.map((method) => [
+        method.localName,
+        async (request: Record<string, unknown>, context: { caller: CallerContext }) => {
+          calls.push({ method: method.localName, request, caller: context.caller });
+          return (answers.get(method.localName) ?? defaultAnswer(method.localName))(request);
+        },
+      ]),
+    );
   const server: RunningGrpcServer = await startGrpcServer({
     address: '127.0.0.1:0',
-    services: [registration(service, implementation as never)],
+    services: Object.values(services).map((service) => registration(service, implementationOf(service) as never)),
     logger: createLogger('test', { level: 'silent' }),
   });
-  const client: ClientOf<GenService<S>> = createClient(service, { address: `127.0.0.1:${server.port}` });
+  const clients = createClients(services, { address: `127.0.0.1:${server.port}` });
   return {
-    client,
+    clients,
     calls,
     answers,
     async stop() {
-      client.close();
+      for (const client of Object.values(clients)) client.close();
       await server.shutdown(1_000);
     },
   };
+}
+
+/** One service as startFakeGrpcServices serves them, and its client. */
+export async function startFakeGrpcService<S extends GenServiceMethods>(
+  service: GenService<S>,
+  defaultAnswer: (method: string) => Answer,
+) {
+  const { clients, ...fake } = await startFakeGrpcServices({ service }, defaultAnswer);
+  return { ...fake, client: clients.service };
 }

@@ -11,8 +11,11 @@ import type { PageClients } from '../clients.js';
 export type Exponents = ReadonlyMap<string, number>;
 
 /** The exponent of each currency payments knows, asked per page: amounts are in their minor units. */
-export async function currencyExponents(payments: PageClients['payments'], call: CallSettings): Promise<Exponents> {
-  const { currencies } = await payments.listCurrencies({}, call);
+export async function currencyExponents(
+  referenceData: PageClients['referenceData'],
+  call: CallSettings,
+): Promise<Exponents> {
+  const { currencies } = await referenceData.listCurrencies({}, call);
   return new Map(currencies.map((currency) => [currency.code, currency.exponent]));
 }
 

@@ -55,20 +55,19 @@ const transactionTitle = (transaction: Transaction) =>
 
 /**
  * /money: the business's wallets, transactions (payouts, collections and refunds are its type
- * filters), virtual accounts, and refunds of collections, over payments' PaymentsService with the
+ * filters), virtual accounts, and refunds of collections, over payments' capability services with the
  * member's caller metadata: payments answers NOT_FOUND for another business's id, which is the 404
  * page. Amounts are formatted from integer minor units with each currency's exponent.
  */
 export function moneyRouter(deps: DashboardDependencies): Router {
   const router = Router();
-  // Read per request (not destructured once) so a spec can put a recording client in its place.
-  const payments = () => deps.clients.payments;
+  // deps.clients is read per request (not destructured once) so a spec can put recording clients in its place.
 
   /** The member's business's transaction, or 404: not a uuid names none, as another business's. */
   async function ownTransaction(req: Request, res: Response) {
     const transactionId = String(req.params.transactionId);
     if (!isUuid(transactionId)) throw notFound('TRANSACTION_NOT_FOUND', 'no such transaction');
-    const answer = await payments().getTransaction({ transactionId }, memberCall(res));
+    const answer = await deps.clients.transactions.getTransaction({ transactionId }, memberCall(res));
     const transaction = present(answer.transaction, 'transaction');
     // payments already scopes by the caller's business; a mismatch must never be shown.
     if (transaction.businessId !== memberOf(res).businessId) {
@@ -79,8 +78,8 @@ export function moneyRouter(deps: DashboardDependencies): Router {
 
   router.get('/money', requireMember('read'), async (_req, res) => {
     const [{ wallets }, exponents] = await Promise.all([
-      payments().listWallets({}, memberCall(res)),
-      currencyExponents(payments(), memberCall(res)),
+      deps.clients.wallets.listWallets({}, memberCall(res)),
+      currencyExponents(deps.clients.referenceData, memberCall(res)),
     ]);
     sendPage(res, 200, 'Money', <WalletsPage wallets={wallets} exponents={exponents} />);
   });
@@ -98,7 +97,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     if (!query.request) return refused(422, query.problems);
     let answer;
     try {
-      answer = await payments().listTransactions(query.request, memberCall(res));
+      answer = await deps.clients.transactions.listTransactions(query.request, memberCall(res));
     } catch (error) {
       // A cursor that is not one of this list's pages: payments names it.
       if (error instanceof DomainError && error.status === Status.INVALID_ARGUMENT)
@@ -111,7 +110,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
       title,
       <TransactionsPage
         transactions={answer.transactions}
-        exponents={await currencyExponents(payments(), memberCall(res))}
+        exponents={await currencyExponents(deps.clients.referenceData, memberCall(res))}
         values={query.values}
         problems={[]}
         next={answer.page?.nextCursor}
@@ -122,7 +121,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
 
   router.get('/money/transactions/:transactionId', requireMember('read'), async (req, res) => {
     const { transaction, refund } = await ownTransaction(req, res);
-    const exponents = await currencyExponents(payments(), memberCall(res));
+    const exponents = await currencyExponents(deps.clients.referenceData, memberCall(res));
     // The key is made now, with the form: every submission of this one form is one refund.
     const refundForm: RefundFormView | undefined =
       memberMay(res, 'move_money') && isRefundable(transaction, refund)
@@ -151,7 +150,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     // Not checked for refundability here: a second submission of the same form must reach payments,
     // which answers the refund its key already made rather than refusing it as already refunded.
     const { transaction, refund } = await ownTransaction(req, res);
-    const exponents = await currencyExponents(payments(), memberCall(res));
+    const exponents = await currencyExponents(deps.clients.referenceData, memberCall(res));
     const sentKey = textField(req, IDEMPOTENCY_FIELD);
     const form: RefundFormView = {
       idempotencyKey: isIdempotencyKey(sentKey) ? sentKey : newIdempotencyKey(),
@@ -192,7 +191,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     });
     let created;
     try {
-      created = await payments().createRefund(
+      created = await deps.clients.refunds.createRefund(
         { transactionId: transaction.id, amount: amount.minor, reason },
         call.settings,
       );
@@ -234,7 +233,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
     if (!query.request) return refused(422, query.problems);
     let answer;
     try {
-      answer = await payments().listVirtualAccounts(query.request, memberCall(res));
+      answer = await deps.clients.collections.listVirtualAccounts(query.request, memberCall(res));
     } catch (error) {
       if (error instanceof DomainError && error.status === Status.INVALID_ARGUMENT)
         return refused(422, [error.message]);
@@ -257,7 +256,7 @@ export function moneyRouter(deps: DashboardDependencies): Router {
   router.get('/money/virtual-accounts/:virtualAccountId', requireMember('read'), async (req, res) => {
     const virtualAccountId = String(req.params.virtualAccountId);
     if (!isUuid(virtualAccountId)) throw notFound('VIRTUAL_ACCOUNT_NOT_FOUND', 'no such virtual account');
-    const answer = await payments().getVirtualAccount({ virtualAccountId }, memberCall(res));
+    const answer = await deps.clients.collections.getVirtualAccount({ virtualAccountId }, memberCall(res));
     const account = present(answer.virtualAccount, 'virtual account');
     sendPage(res, 200, `Virtual account ${account.accountNumber}`, <VirtualAccountPage account={account} />);
   });

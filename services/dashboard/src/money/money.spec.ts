@@ -1,4 +1,5 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import type { GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   CollectionDetailsSchema,
@@ -10,7 +11,6 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { CurrencySchema, WalletSchema } from '@corridor/contracts/corridor/payments/v1/money_pb';
-import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { PayoutDetailsSchema, PayoutStatus } from '@corridor/contracts/corridor/payments/v1/payouts_pb';
 import {
   AmountSide,
@@ -21,13 +21,15 @@ import {
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import {
   callerMetadata,
-  createClient,
+  createClients,
   failedPrecondition,
   invalidArgument,
   notFound,
+  PAYMENTS_SERVICES,
   registration,
   startGrpcServer,
   type CallContext,
+  type PaymentsClients,
 } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
 import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
@@ -228,31 +230,39 @@ interface SeenCall {
 async function startMetadataRecorder(dashboard: Dashboard) {
   const seen: SeenCall[] = [];
   const state = { replay: false };
-  const fake = dashboard.payments.client as unknown as Record<string, (request: unknown, settings: unknown) => unknown>;
-  const implementation = Object.fromEntries(
-    PaymentsService.methods.map(({ localName }) => [
-      localName,
-      async (request: unknown, context: CallContext) => {
-        const first = (name: string) => context.metadata.get(name)[0]?.toString();
-        seen.push({ method: localName, key: first('idempotency-key'), fingerprint: first('idempotency-fingerprint') });
-        const answer = await fake[localName]?.(request, { metadata: callerMetadata(context.caller) });
-        if (state.replay) context.responseMetadata.set('idempotent-replayed', 'true');
-        return answer;
-      },
-    ]),
-  );
+  const forwarding = (name: keyof PaymentsClients) => {
+    const fake = dashboard.payments.clients[name] as unknown as Record<string, (...args: unknown[]) => unknown>;
+    return Object.fromEntries(
+      PAYMENTS_SERVICES[name].methods.map(({ localName }) => [
+        localName,
+        async (request: unknown, context: CallContext) => {
+          const first = (header: string) => context.metadata.get(header)[0]?.toString();
+          seen.push({
+            method: localName,
+            key: first('idempotency-key'),
+            fingerprint: first('idempotency-fingerprint'),
+          });
+          const answer = await fake[localName]?.(request, { metadata: callerMetadata(context.caller) });
+          if (state.replay) context.responseMetadata.set('idempotent-replayed', 'true');
+          return answer;
+        },
+      ]),
+    );
+  };
   const server = await startGrpcServer({
     address: '127.0.0.1:0',
-    services: [registration(PaymentsService, implementation as never)],
+    services: (Object.keys(PAYMENTS_SERVICES) as (keyof PaymentsClients)[]).map((name) =>
+      registration<GenServiceMethods>(PAYMENTS_SERVICES[name], forwarding(name) as never),
+    ),
     logger: createLogger('test', { level: 'silent' }),
   });
-  const client = createClient(PaymentsService, { address: `127.0.0.1:${server.port}` });
-  dashboard.deps.clients.payments = client;
+  const clients = createClients(PAYMENTS_SERVICES, { address: `127.0.0.1:${server.port}` });
+  Object.assign(dashboard.deps.clients, clients);
   return {
     seen,
     state,
     async stop() {
-      client.close();
+      for (const client of Object.values(clients)) client.close();
       await server.shutdown(1_000);
     },
   };

@@ -108,7 +108,7 @@ const present = <T,>(value: T | undefined, what: string): T => {
  */
 export function sandboxRouter(deps: DashboardDependencies): Router {
   const router = Router();
-  const { payments, customer: customers, kycSessions } = deps.clients;
+  const { referenceData, collections, customer: customers, kycSessions } = deps.clients;
 
   router.use('/sandbox', (_req, res, next) => {
     if (stateOf(res).environment !== 'sandbox') return notFoundPage(res);
@@ -180,13 +180,13 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       let account;
       try {
         account = present(
-          (await payments.getVirtualAccount({ virtualAccountId }, memberCall(res))).virtualAccount,
+          (await collections.getVirtualAccount({ virtualAccountId }, memberCall(res))).virtualAccount,
           'virtual account',
         );
       } catch (error) {
         throw refusalOfService(form, error, 'virtual_account_id', 'virtual account');
       }
-      const exponents = await currencyExponents(payments, memberCall(res));
+      const exponents = await currencyExponents(referenceData, memberCall(res));
       const exponent = exponents.get(account.currency);
       if (exponent === undefined) throw new Error(`payments lists no currency ${account.currency}`);
       const parsed = parseAmount(amountText, exponent, account.currency, API_AMOUNT_MAX);
@@ -197,7 +197,7 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       let transaction;
       try {
         transaction = present(
-          (await payments.sandboxIncomingTransfer(request, call.settings)).transaction,
+          (await collections.sandboxIncomingTransfer(request, call.settings)).transaction,
           'transaction',
         );
       } catch (error) {
@@ -240,13 +240,13 @@ export function sandboxRouter(deps: DashboardDependencies): Router {
       if (!chosen || Object.keys(problems).length > 0) throw refusal(form, problems);
       const [outcome, outcomeText] = chosen;
 
-      const exponents = await currencyExponents(payments, memberCall(res));
+      const exponents = await currencyExponents(referenceData, memberCall(res));
       const request = { collectionId, outcome };
       const call = idempotentMemberCall(res, input.key, input.path, request);
       let transaction;
       try {
         transaction = present(
-          (await payments.sandboxSettleCollection(request, call.settings)).transaction,
+          (await collections.sandboxSettleCollection(request, call.settings)).transaction,
           'transaction',
         );
       } catch (error) {

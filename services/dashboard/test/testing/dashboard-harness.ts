@@ -5,10 +5,9 @@ import { AccessCache } from '@corridor/access-cache';
 import { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { KycSessionService } from '@corridor/contracts/corridor/customer/v1/kyc_session_service_pb';
 import { NotificationService } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
-import { DomainError, Status } from '@corridor/grpc';
+import { DomainError, PAYMENTS_SERVICES, Status } from '@corridor/grpc';
 import { createLogger } from '@corridor/logging';
-import { startFakeGrpcService } from '@corridor/testing';
+import { startFakeGrpcService, startFakeGrpcServices } from '@corridor/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { dashboardApp } from '../../src/app.js';
 import type { DashboardDependencies } from '../../src/dependencies.js';
@@ -40,7 +39,7 @@ export async function startDashboard(options: HarnessOptions = {}) {
   const identity = await startFakeIdentity();
   const customers = await startFakeGrpcService(CustomerService, unanswered);
   const kycSessions = await startFakeGrpcService(KycSessionService, unanswered);
-  const payments = await startFakeGrpcService(PaymentsService, unanswered);
+  const payments = await startFakeGrpcServices(PAYMENTS_SERVICES, unanswered);
   const notification = await startFakeGrpcService(NotificationService, unanswered);
   const redis = createClient({ url: REDIS_URL }) as RedisClientType;
   await redis.connect();
@@ -55,7 +54,7 @@ export async function startDashboard(options: HarnessOptions = {}) {
       ...identity.clients,
       customer: customers.client,
       kycSessions: kycSessions.client,
-      payments: payments.client,
+      ...payments.clients,
       notification: notification.client,
     },
     sessions: new SessionStore(

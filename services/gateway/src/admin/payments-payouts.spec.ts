@@ -1,6 +1,6 @@
 import { invalidArgument, notFound } from '@corridor/grpc';
 import { adminUnderTest } from '../../test/admin/admin-listener.fixture.js';
-import { startFakePaymentsService } from '../../test/public/payments/fake-payments-service.js';
+import { startFakePayments } from '../../test/public/payments/fake-payments-service.js';
 import { BUSINESS_ID } from '../../test/public/payments/payments.fixtures.js';
 import { PAYOUT_ID } from '../../test/public/payments/payout.fixtures.js';
 
@@ -8,12 +8,7 @@ const ADMIN_TOKEN = 'admin-token-for-the-payout-admin-spec';
 
 /** The back office's payout controls on the admin listener as bootstrap builds it, over a fake payments. */
 describe('admin payouts: daily limits and the sandbox rail’s view of a payout', () => {
-  const backOffice = adminUnderTest(
-    startFakePaymentsService,
-    (service) => ({ payments: service.client }),
-    ADMIN_TOKEN,
-    'req-admin-payouts',
-  );
+  const backOffice = adminUnderTest(startFakePayments, (service) => service.clients, ADMIN_TOKEN, 'req-admin-payouts');
 
   const admin = (method: string, path: string, body?: unknown, token?: string) =>
     backOffice.admin(method, path, body, token);

@@ -2,7 +2,7 @@ import { FeeOperation } from '@corridor/contracts/corridor/payments/v1/money_pb'
 import { AdjustmentDirection } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { invalidArgument } from '@corridor/grpc';
 import { adminUnderTest } from '../../test/admin/admin-listener.fixture.js';
-import { startFakePaymentsService } from '../../test/public/payments/fake-payments-service.js';
+import { startFakePayments } from '../../test/public/payments/fake-payments-service.js';
 import { BUSINESS_ID, CREATED, TRANSACTION_ID, UPDATED } from '../../test/public/payments/payments.fixtures.js';
 import { Transaction } from '../public/payments/response-schemas.js';
 
@@ -10,12 +10,7 @@ const ADMIN_TOKEN = 'admin-token-for-the-payments-admin-spec';
 
 /** The admin listener as bootstrap builds it, over a fake payments. */
 describe('admin payments: rates, spreads, fees, adjustments, the ledger check', () => {
-  const backOffice = adminUnderTest(
-    startFakePaymentsService,
-    (service) => ({ payments: service.client }),
-    ADMIN_TOKEN,
-    'req-admin-payments',
-  );
+  const backOffice = adminUnderTest(startFakePayments, (service) => service.clients, ADMIN_TOKEN, 'req-admin-payments');
 
   const admin = (method: string, path: string, body?: unknown, token?: string) =>
     backOffice.admin(method, path, body, token);

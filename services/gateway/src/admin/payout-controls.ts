@@ -15,7 +15,7 @@ const payoutNotFound = (id: string) => new HttpError(404, 'PAYOUT_NOT_FOUND', `n
 async function setPayoutLimit({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const businessId = businessIdOfPath(req);
   const body = readBody(PayoutLimitBody, req.body);
-  const answer = await clients.payments.adminSetPayoutLimit(
+  const answer = await clients.payouts.adminSetPayoutLimit(
     {
       businessId,
       // payments says whether it holds the currency and pays out in it.
@@ -33,7 +33,7 @@ async function setPayoutLimit({ req, res, clients, call }: AdminRouteContext): P
 
 async function getRailPayout({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const payoutId = uuidOfPath(req, 'id', payoutNotFound);
-  const rail = await clients.payments.adminGetRailPayout({ payoutId }, call);
+  const rail = await clients.payouts.adminGetRailPayout({ payoutId }, call);
   res.json({ payout_id: rail.payoutId, submit_calls: rail.submitCalls, state: rail.state });
 }
 

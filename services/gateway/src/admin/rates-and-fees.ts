@@ -51,7 +51,7 @@ function feeRuleJson(rule: FeeRule) {
 
 async function setRate({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const body = readBody(SetRateBody, req.body);
-  const { rate } = await clients.payments.adminSetRate(
+  const { rate } = await clients.referenceData.adminSetRate(
     { baseCurrency: body.base_currency, quoteCurrency: body.quote_currency, rate: body.rate },
     call,
   );
@@ -60,20 +60,20 @@ async function setRate({ req, res, clients, call }: AdminRouteContext): Promise<
 
 async function listRates({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   readQuery(NoQuery, queryOf(req.originalUrl));
-  const { rates, defaultSpreadBps } = await clients.payments.adminListRates({}, call);
+  const { rates, defaultSpreadBps } = await clients.referenceData.adminListRates({}, call);
   res.json({ data: rates.map(midRateJson), default_spread_bps: defaultSpreadBps });
 }
 
 async function setSpread({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const businessId = businessIdOfPath(req);
   const body = readBody(SetSpreadBody, req.body);
-  const answer = await clients.payments.adminSetSpread({ businessId, spreadBps: body.spread_bps }, call);
+  const answer = await clients.referenceData.adminSetSpread({ businessId, spreadBps: body.spread_bps }, call);
   res.json({ business_id: answer.businessId, spread_bps: answer.spreadBps });
 }
 
 async function setFeeRule({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const body = readBody(SetFeeRuleBody, req.body);
-  const { rule } = await clients.payments.adminSetFeeRule(
+  const { rule } = await clients.referenceData.adminSetFeeRule(
     {
       rule: {
         businessId: body.business_id ?? '',
@@ -92,7 +92,7 @@ async function setFeeRule({ req, res, clients, call }: AdminRouteContext): Promi
 
 async function listFeeRules({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const query = readQuery(FeeRulesQuery, queryOf(req.originalUrl));
-  const { rules } = await clients.payments.adminListFeeRules({ businessId: query.business_id ?? '' }, call);
+  const { rules } = await clients.referenceData.adminListFeeRules({ businessId: query.business_id ?? '' }, call);
   res.json({ data: rules.map(feeRuleJson) });
 }
 

@@ -29,7 +29,7 @@ function ledgerCheckJson(check: AdminCheckLedgerResponse) {
 async function adjustWallet({ req, res, clients, call }: AdminRouteContext): Promise<void> {
   const businessId = businessIdOfPath(req);
   const body = readBody(AdjustmentBody, req.body);
-  const answer = await clients.payments.adminAdjustWallet(
+  const answer = await clients.wallets.adminAdjustWallet(
     {
       businessId,
       // payments says whether it holds the currency (UNKNOWN_CURRENCY).
@@ -45,12 +45,12 @@ async function adjustWallet({ req, res, clients, call }: AdminRouteContext): Pro
 }
 
 async function listWallets({ req, res, clients, call }: AdminRouteContext): Promise<void> {
-  const { wallets } = await clients.payments.adminListWallets({ businessId: businessIdOfPath(req) }, call);
+  const { wallets } = await clients.wallets.adminListWallets({ businessId: businessIdOfPath(req) }, call);
   res.json({ data: wallets.map(walletJson) });
 }
 
 async function checkLedger({ res, clients, call }: AdminRouteContext): Promise<void> {
-  res.json(ledgerCheckJson(await clients.payments.adminCheckLedger({}, call)));
+  res.json(ledgerCheckJson(await clients.wallets.adminCheckLedger({}, call)));
 }
 
 export const WALLET_CONTROL_ROUTES: readonly AdminRoute[] = [

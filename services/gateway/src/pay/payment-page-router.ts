@@ -20,7 +20,7 @@ import {
  */
 
 export interface PaymentPageDependencies {
-  clients: Pick<Clients, 'payments'>;
+  clients: Pick<Clients, 'collections'>;
   environment: string;
   logger: Logger;
 }
@@ -42,7 +42,7 @@ function securePage(res: Response): void {
 
 export function paymentPageRouter({ clients, environment, logger }: PaymentPageDependencies): Router {
   const router = Router();
-  const { payments } = clients;
+  const { collections } = clients;
   const callOf = (res: Response) => ({
     metadata: callerMetadata({ requestId: res.locals.requestId as string, environment }),
   });
@@ -52,7 +52,7 @@ export function paymentPageRouter({ clients, environment, logger }: PaymentPageD
     if (!(error instanceof DomainError)) throw error;
     if (error.status === Status.NOT_FOUND) return send(res, 404, notFoundPage());
     if (error.reason === 'PAYMENT_REQUEST_NOT_PENDING') {
-      const { request } = await payments.getPaymentRequest({ paymentToken: token }, callOf(res));
+      const { request } = await collections.getPaymentRequest({ paymentToken: token }, callOf(res));
       if (request) return send(res, 400, notPendingPage(request));
     }
     if (error.status === Status.UNAVAILABLE || error.status === Status.DEADLINE_EXCEEDED) {
@@ -84,7 +84,7 @@ export function paymentPageRouter({ clients, environment, logger }: PaymentPageD
   router.get(
     '/pay/:token',
     page(async (token, res) => {
-      const { request } = await payments.getPaymentRequest({ paymentToken: token }, callOf(res));
+      const { request } = await collections.getPaymentRequest({ paymentToken: token }, callOf(res));
       if (!request) throw new Error('payments answered no payment request');
       send(res, 200, requestPage(request, token));
     }),
@@ -97,7 +97,7 @@ export function paymentPageRouter({ clients, environment, logger }: PaymentPageD
     router.post(
       `/pay/:token/${answer}`,
       page(async (token, res) => {
-        const { request } = await payments.authorizePaymentRequest({ paymentToken: token, approve }, callOf(res));
+        const { request } = await collections.authorizePaymentRequest({ paymentToken: token, approve }, callOf(res));
         if (!request) throw new Error('payments answered no payment request');
         const returnUrl = returnUrlOf(request);
         // 303: the browser follows with a GET, so a reload never answers the request twice.

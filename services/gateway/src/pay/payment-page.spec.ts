@@ -5,23 +5,23 @@ import { createLogger } from '@corridor/logging';
 import express from 'express';
 import { requestId } from '../http/common.js';
 import { COLLECTION_ID, PAYMENT_TOKEN, paymentRequestView } from '../../test/public/payments/collection.fixtures.js';
-import { startFakePaymentsService } from '../../test/public/payments/fake-payments-service.js';
+import { startFakePayments } from '../../test/public/payments/fake-payments-service.js';
 import { formatAmount, returnUrlOf } from './payment-page-html.js';
 import { paymentPageRouter } from './payment-page-router.js';
 
 /** The payer's page of a money request, against a fake payments on loopback. */
 describe('the payment page /pay/{token}', () => {
-  let service: Awaited<ReturnType<typeof startFakePaymentsService>>;
+  let service: Awaited<ReturnType<typeof startFakePayments>>;
   let server: ReturnType<express.Express['listen']>;
   let base: string;
 
   beforeAll(async () => {
-    service = await startFakePaymentsService();
+    service = await startFakePayments();
     const app = express();
     app.use(requestId);
     app.use(
       paymentPageRouter({
-        clients: { payments: service.client },
+        clients: service.clients,
         environment: 'sandbox',
         logger: createLogger('test', { level: 'silent' }),
       }),

@@ -20,7 +20,7 @@ export const beneficiaryBody = successBody('beneficiary retrieved', Beneficiary)
 
 async function listBanks({ req, res, clients, call }: RouteContext): Promise<void> {
   const query = readQuery(BankQuery, queryOf(req.originalUrl));
-  const { banks } = await clients.payments.listBanks(
+  const { banks } = await clients.payouts.listBanks(
     { country: query.country ?? '', currency: query.currency ?? '' },
     call,
   );
@@ -29,7 +29,7 @@ async function listBanks({ req, res, clients, call }: RouteContext): Promise<voi
 
 async function lookupAccount({ req, res, clients, call }: RouteContext): Promise<void> {
   const query = readQuery(AccountLookupQuery, queryOf(req.originalUrl));
-  const response = await clients.payments.lookupAccount(
+  const response = await clients.payouts.lookupAccount(
     { bankCode: query.bank_code, accountNumber: query.account_number },
     call,
   );
@@ -39,7 +39,7 @@ async function lookupAccount({ req, res, clients, call }: RouteContext): Promise
 async function listBeneficiaries({ req, res, clients, call }: RouteContext): Promise<void> {
   const params = queryOf(req.originalUrl);
   const query = readQuery(BeneficiaryListQuery, params);
-  const { beneficiaries, page } = await clients.payments.listBeneficiaries(
+  const { beneficiaries, page } = await clients.payouts.listBeneficiaries(
     { page: { cursor: query.cursor ?? '', limit: query.per_page } },
     call,
   );
@@ -59,7 +59,7 @@ async function getBeneficiary({ req, res, clients, call }: RouteContext): Promis
     'id',
     (id) => new HttpError(404, 'BENEFICIARY_NOT_FOUND', `no beneficiary ${id} in this business`),
   );
-  const { beneficiary } = await clients.payments.getBeneficiary({ beneficiaryId: id }, call);
+  const { beneficiary } = await clients.payouts.getBeneficiary({ beneficiaryId: id }, call);
   res.json({ message: 'beneficiary retrieved', data: beneficiaryOf(present(beneficiary, 'beneficiary')) });
 }
 

@@ -18,19 +18,19 @@ export const feeBreakdownBody = successBody('fees retrieved', FeeBreakdown);
 
 async function listCurrencies({ req, res, clients, call }: RouteContext): Promise<void> {
   readQuery(NoQuery, queryOf(req.originalUrl));
-  const { currencies } = await clients.payments.listCurrencies({}, call);
+  const { currencies } = await clients.referenceData.listCurrencies({}, call);
   res.json({ message: 'currencies retrieved', data: currencies.map(currencyJson) });
 }
 
 async function quoteRate({ req, res, clients, call }: RouteContext): Promise<void> {
   const query = readQuery(RatesQuery, queryOf(req.originalUrl));
-  const { quote } = await clients.payments.quoteRate({ fromCurrency: query.from, toCurrency: query.to }, call);
+  const { quote } = await clients.referenceData.quoteRate({ fromCurrency: query.from, toCurrency: query.to }, call);
   res.json({ message: 'rate retrieved', data: rateQuoteJson(present(quote, 'quote')) });
 }
 
 async function getFees({ req, res, clients, call }: RouteContext): Promise<void> {
   const query = readQuery(FeesQuery, queryOf(req.originalUrl));
-  const { fees } = await clients.payments.getFees(
+  const { fees } = await clients.referenceData.getFees(
     { operation: FEE_OPERATIONS.toProto(query.type), currency: query.currency, amount: int64Of(query.amount) },
     call,
   );

@@ -27,7 +27,7 @@ export function collectionIdOf(req: RouteContext['req']): string {
 
 async function createCollection({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(CollectionBody, req.body);
-  const response = await clients.payments.createCollection(
+  const response = await clients.collections.createCollection(
     {
       customerId: body.customer_id,
       amount: int64Of(body.amount),
@@ -46,7 +46,7 @@ async function createCollection({ req, res, clients, call }: RouteContext): Prom
 }
 
 async function getCollection({ req, res, clients, call }: RouteContext): Promise<void> {
-  const response = await clients.payments.getCollection({ collectionId: collectionIdOf(req) }, call);
+  const response = await clients.collections.getCollection({ collectionId: collectionIdOf(req) }, call);
   res.json({ message: 'collection retrieved', data: collectionOf(response, paymentLinksOf(req)) });
 }
 

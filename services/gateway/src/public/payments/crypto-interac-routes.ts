@@ -28,13 +28,13 @@ export const interacTransferAcceptedBody = successBody('interac transfer accepte
 
 async function listCryptoNetworks({ req, res, clients, call }: RouteContext): Promise<void> {
   readQuery(NoQuery, queryOf(req.originalUrl));
-  const { networks } = await clients.payments.listCryptoNetworks({}, call);
+  const { networks } = await clients.collections.listCryptoNetworks({}, call);
   res.json({ message: 'crypto networks retrieved', data: networks.map(cryptoNetworkOf) });
 }
 
 async function createCryptoAddress({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(CryptoAddressBody, req.body);
-  const response = await clients.payments.createCryptoAddress(
+  const response = await clients.collections.createCryptoAddress(
     { customerId: body.customer_id, asset: body.asset, network: body.network },
     call,
   );
@@ -49,7 +49,7 @@ async function createCryptoAddress({ req, res, clients, call }: RouteContext): P
 
 async function createInteracRequest({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(InteracRequestBody, req.body);
-  const response = await clients.payments.createInteracRequest(
+  const response = await clients.collections.createInteracRequest(
     {
       customerId: body.customer_id,
       amount: int64Of(body.amount),
@@ -73,7 +73,7 @@ async function acceptInteracTransfer({ req, res, clients, call }: RouteContext):
     (id) => new HttpError(404, 'INTERAC_TRANSFER_NOT_FOUND', `no Interac e-Transfer ${id} for this business`),
   );
   readBody(NoBody, req.body);
-  const response = await clients.payments.acceptInteracTransfer({ collectionId: id }, call);
+  const response = await clients.collections.acceptInteracTransfer({ collectionId: id }, call);
   res.json({ message: 'interac transfer accepted', data: collectionOf(response, paymentLinksOf(req)) });
 }
 

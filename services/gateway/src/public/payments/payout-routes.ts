@@ -17,7 +17,7 @@ export const payoutBody = successBody('payout retrieved', Payout);
 
 async function createPayout({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(PayoutBody, req.body);
-  const response = await clients.payments.createPayout(
+  const response = await clients.payouts.createPayout(
     {
       amount: int64Of(body.amount),
       currency: body.currency,
@@ -36,7 +36,7 @@ async function createPayout({ req, res, clients, call }: RouteContext): Promise<
 
 async function getPayout({ req, res, clients, call }: RouteContext): Promise<void> {
   const id = uuidOfPath(req, 'id', (id) => new HttpError(404, 'PAYOUT_NOT_FOUND', `no payout ${id} in this business`));
-  const response = await clients.payments.getPayout({ payoutId: id }, call);
+  const response = await clients.payouts.getPayout({ payoutId: id }, call);
   res.json({ message: 'payout retrieved', data: payoutOf(response) });
 }
 

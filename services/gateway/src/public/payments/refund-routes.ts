@@ -18,7 +18,7 @@ export const refundBody = successBody('refund retrieved', Refund);
 
 async function createRefund({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(RefundBody, req.body);
-  const response = await clients.payments.createRefund(
+  const response = await clients.refunds.createRefund(
     {
       transactionId: body.transaction_id,
       reason: body.reason,
@@ -38,7 +38,7 @@ async function createRefund({ req, res, clients, call }: RouteContext): Promise<
 
 async function getRefund({ req, res, clients, call }: RouteContext): Promise<void> {
   const id = uuidOfPath(req, 'id', (id) => new HttpError(404, 'REFUND_NOT_FOUND', `no refund ${id} in this business`));
-  const response = await clients.payments.getRefund({ refundId: id }, call);
+  const response = await clients.refunds.getRefund({ refundId: id }, call);
   res.json({ message: 'refund retrieved', data: refundOf(response) });
 }
 

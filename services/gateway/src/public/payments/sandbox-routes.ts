@@ -29,7 +29,7 @@ export const interacIncomingBody = successBody('interac transfer received', Tran
 async function incomingTransfer({ req, res, clients, call }: RouteContext): Promise<void> {
   const virtualAccountId = virtualAccountIdOf(req);
   const body = readBody(IncomingTransferBody, req.body);
-  const response = await clients.payments.sandboxIncomingTransfer(
+  const response = await clients.collections.sandboxIncomingTransfer(
     { virtualAccountId, amount: int64Of(body.amount), senderName: body.sender_name },
     call,
   );
@@ -47,7 +47,7 @@ async function cryptoDeposit({ req, res, clients, call }: RouteContext): Promise
     (id) => new HttpError(404, 'CRYPTO_ADDRESS_NOT_FOUND', `no crypto address ${id} for this business`),
   );
   const body = readBody(CryptoDepositBody, req.body);
-  const response = await clients.payments.sandboxCryptoDeposit({ addressId, assetAmount: body.asset_amount }, call);
+  const response = await clients.collections.sandboxCryptoDeposit({ addressId, assetAmount: body.asset_amount }, call);
   const collection = collectionOf(response, paymentLinksOf(req));
   res
     .status(201)
@@ -57,7 +57,7 @@ async function cryptoDeposit({ req, res, clients, call }: RouteContext): Promise
 
 async function interacIncoming({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(InteracIncomingBody, req.body);
-  const response = await clients.payments.sandboxInteracTransfer(
+  const response = await clients.collections.sandboxInteracTransfer(
     {
       customerId: body.customer_id,
       amount: int64Of(body.amount),
@@ -77,7 +77,7 @@ function settleCollection(outcome: SandboxCollectionOutcome) {
   return async ({ req, res, clients, call }: RouteContext): Promise<void> => {
     const collectionId = collectionIdOf(req);
     readBody(NoBody, req.body);
-    const response = await clients.payments.sandboxSettleCollection({ collectionId, outcome }, call);
+    const response = await clients.collections.sandboxSettleCollection({ collectionId, outcome }, call);
     res.json({ message: 'collection updated', data: collectionOf(response, paymentLinksOf(req)) });
   };
 }

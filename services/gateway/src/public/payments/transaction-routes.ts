@@ -24,7 +24,7 @@ async function getTransaction({ req, res, auth, clients, call }: RouteContext): 
     'id',
     (id) => new HttpError(404, 'TRANSACTION_NOT_FOUND', `no transaction ${id} in this business`),
   );
-  const response = await clients.payments.getTransaction({ transactionId: id }, call);
+  const response = await clients.transactions.getTransaction({ transactionId: id }, call);
   const transaction = transactionOf(response, paymentLinksOf(req));
   // seed 2.5: the nested refund only for a token that can read refunds; for others the key is absent.
   const data = auth.caller.scopes.includes('refund:read')
@@ -45,7 +45,7 @@ async function listTransactions({ req, res, clients, call }: RouteContext): Prom
   const params = queryOf(req.originalUrl);
   const query = readQuery(TransactionListQuery, params);
   const paymentLinkOf = paymentLinksOf(req);
-  const { transactions, page } = await clients.payments.listTransactions(
+  const { transactions, page } = await clients.transactions.listTransactions(
     {
       status: query.status === undefined ? undefined : TRANSACTION_STATUSES.toProto(query.status),
       type: query.type === undefined ? undefined : TRANSACTION_TYPES.toProto(query.type),

@@ -49,7 +49,7 @@ async function createVirtualAccount({ req, res, clients, call }: RouteContext): 
   } catch (error) {
     throw explainRemovedFields(error);
   }
-  const response = await clients.payments.createVirtualAccount(
+  const response = await clients.collections.createVirtualAccount(
     { customerId: body.customer_id, currency: body.currency },
     call,
   );
@@ -63,7 +63,7 @@ async function createVirtualAccount({ req, res, clients, call }: RouteContext): 
 async function listVirtualAccounts({ req, res, clients, call }: RouteContext): Promise<void> {
   const params = queryOf(req.originalUrl);
   const query = readQuery(VirtualAccountListQuery, params);
-  const { virtualAccounts, page } = await clients.payments.listVirtualAccounts(
+  const { virtualAccounts, page } = await clients.collections.listVirtualAccounts(
     {
       customerId: query.customer_id,
       currency: query.currency,
@@ -84,17 +84,17 @@ async function listVirtualAccounts({ req, res, clients, call }: RouteContext): P
 
 async function listIdentificationTypes({ req, res, clients, call }: RouteContext): Promise<void> {
   readQuery(NoQuery, queryOf(req.originalUrl));
-  const { identificationTypes } = await clients.payments.listIdentificationTypes({}, call);
+  const { identificationTypes } = await clients.collections.listIdentificationTypes({}, call);
   res.json({ message: 'identification types retrieved', data: identificationTypes.map(identificationTypeOf) });
 }
 
 async function getVirtualAccount({ req, res, clients, call }: RouteContext): Promise<void> {
-  const response = await clients.payments.getVirtualAccount({ virtualAccountId: virtualAccountIdOf(req) }, call);
+  const response = await clients.collections.getVirtualAccount({ virtualAccountId: virtualAccountIdOf(req) }, call);
   res.json({ message: 'virtual account retrieved', data: virtualAccountOf(response) });
 }
 
 async function closeVirtualAccount({ req, res, clients, call }: RouteContext): Promise<void> {
-  const response = await clients.payments.closeVirtualAccount({ virtualAccountId: virtualAccountIdOf(req) }, call);
+  const response = await clients.collections.closeVirtualAccount({ virtualAccountId: virtualAccountIdOf(req) }, call);
   res.json({ message: 'virtual account closed', data: virtualAccountOf(response) });
 }
 

@@ -18,13 +18,13 @@ export const swapCreatedBody = successBody('swap created', Transaction);
 
 async function listWallets({ req, res, clients, call }: RouteContext): Promise<void> {
   readQuery(NoQuery, queryOf(req.originalUrl));
-  const { wallets } = await clients.payments.listWallets({}, call);
+  const { wallets } = await clients.wallets.listWallets({}, call);
   res.json({ message: 'wallets retrieved', data: wallets.map(walletJson) });
 }
 
 async function createSwap({ req, res, clients, call }: RouteContext): Promise<void> {
   const body = readBody(SwapBody, req.body);
-  const response = await clients.payments.createSwap(
+  const response = await clients.wallets.createSwap(
     {
       fromCurrency: body.from_currency,
       toCurrency: body.to_currency,

@@ -4,15 +4,12 @@ import {
   VirtualAccountCloseReason,
   VirtualAccountStatus,
 } from '@corridor/contracts/corridor/payments/v1/collections_pb';
-import {
-  FeeRuleSchema,
-  PaymentsService,
-  type FeeRule,
-} from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
+import { FeeRuleSchema, type FeeRule } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { PAYMENTS_SERVICES } from '@corridor/grpc';
 import { Metadata } from '@grpc/grpc-js';
 import type { Authenticated } from '../../../src/auth/authenticate.js';
-import { startFakeGrpcService, type Answer } from '@corridor/testing';
+import { startFakeGrpcServices, type Answer } from '@corridor/testing';
 import { routesUnderTest, serveRoutes } from '../route-harness.js';
 import type { PublicRoute } from '../../../src/floor/route-context.js';
 import {
@@ -46,8 +43,8 @@ import {
 
 export type { Answer, ReceivedCall } from '@corridor/testing';
 
-/** payments answering canned messages: the fixtures unless a spec sets an answer. */
-export function startFakePaymentsService() {
+/** payments' capability services answering canned messages: the fixtures unless a spec sets an answer. */
+export function startFakePayments() {
   const at = timestampFromDate;
   const defaults: Record<string, Answer> = {
     listCurrencies: () => ({ currencies: [ngn(), usd()] }),
@@ -119,9 +116,9 @@ export function startFakePaymentsService() {
       checkedAt: at(UPDATED),
     }),
   };
-  return startFakeGrpcService(PaymentsService, (method) => {
+  return startFakeGrpcServices(PAYMENTS_SERVICES, (method) => {
     const answer = defaults[method];
-    if (!answer) throw new Error(`the fake payments service has no answer for ${method}`);
+    if (!answer) throw new Error(`the fake payments has no answer for ${method}`);
     return answer;
   });
 }
@@ -134,7 +131,7 @@ export function startFakePaymentsService() {
  */
 export function servePaymentRoutes(
   routes: readonly PublicRoute[],
-  payments: Awaited<ReturnType<typeof startFakePaymentsService>>,
+  payments: Awaited<ReturnType<typeof startFakePayments>>,
   scopes: string[],
 ) {
   const window = { used: 1, limit: 120, resetSeconds: 60 };
@@ -155,9 +152,9 @@ export function servePaymentRoutes(
     handle: (context: Parameters<PublicRoute['handle']>[0]) =>
       route.handle({ ...context, auth, metadata: new Metadata(), call: { ...context.call } }),
   }));
-  return serveRoutes(throughCallOnly, { businessId: BUSINESS_ID, scopes }, { payments: payments.client });
+  return serveRoutes(throughCallOnly, { businessId: BUSINESS_ID, scopes }, payments.clients);
 }
 
 /** A describe's routes against the fake payments, with routesUnderTest's hooks. */
 export const paymentRoutesUnderTest = (routes: readonly PublicRoute[], scopes: string[]) =>
-  routesUnderTest(startFakePaymentsService, (service) => servePaymentRoutes(routes, service, scopes));
+  routesUnderTest(startFakePayments, (service) => servePaymentRoutes(routes, service, scopes));
