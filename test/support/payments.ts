@@ -137,7 +137,7 @@ export function convert(amount: number, rate: string): number {
 }
 
 /** payments as a real process of a platform: its own database, a free port, the platform's Kafka. */
-export class PaymentsService {
+export class PaymentsProcess {
   process: ServiceProcess | undefined;
   db: TestDatabase | undefined;
   /** Its gRPC port; with `payments: false`, a port nobody listens on (never `npm start`'s). */

@@ -18,7 +18,7 @@ import {
 } from '@corridor/testing';
 import { CustomerApi, type CustomerEventLog } from './customers.js';
 import { migratedDatabase } from './databases.js';
-import { PaymentsApi, PaymentsService } from './payments.js';
+import { PaymentsApi, PaymentsProcess } from './payments.js';
 import { WebhookApi } from './webhooks.js';
 import { publishShared, sharedState, type SharedPlatformState } from './shared-platform.js';
 
@@ -167,7 +167,7 @@ export class Platform {
   readonly customerTopic: string;
   readonly paymentsTopic: string;
   /** payments, its database and port (test/support/payments.ts); unstarted with `payments: false`. */
-  readonly paymentsService: PaymentsService;
+  readonly paymentsService: PaymentsProcess;
   /** The payments API through this platform's gateway and admin listener (needs payments, the default). */
   readonly payments = new PaymentsApi(this);
   /** The customer API through this platform's gateway (needs customer-kyb, the default). */
@@ -231,7 +231,7 @@ export class Platform {
     this.identityTopic = `${this.topicPrefix}corridor.identity.v1`;
     this.customerTopic = `${this.topicPrefix}corridor.customer.v1`;
     this.paymentsTopic = `${this.topicPrefix}corridor.payments.v1`;
-    this.paymentsService = new PaymentsService(this, options.paymentsEnv);
+    this.paymentsService = new PaymentsProcess(this, options.paymentsEnv);
     this.roots = { ...options.roots };
   }
 
