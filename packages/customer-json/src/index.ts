@@ -7,7 +7,7 @@ import {
   type MessageInitShape,
   type MessageShape,
 } from '@bufbuild/protobuf';
-import type { GenMessage } from '@bufbuild/protobuf/codegenv2';
+import type { GenEnum, GenMessage } from '@bufbuild/protobuf/codegenv2';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 import {
   BusinessDataSchema,
@@ -19,7 +19,7 @@ import {
   type Owner,
   type OwnerData,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { enumWords } from '@corridor/grpc';
+import { enumWords, protoVocabulary, type ProtoVocabulary } from '@corridor/grpc';
 
 /**
  * A customer's and an owner's data fields as the public API writes them (decision 0061): every
@@ -103,4 +103,22 @@ export function customerDataJson(customer: Customer): JsonObject {
 export function ownerDataJson(owner: Owner): JsonObject {
   if (!owner.data) throw new RangeError(`owner ${owner.id} carries no typed data`);
   return jsonOfData(OwnerDataSchema, owner.data);
+}
+
+/** A customer enum's public words (business, FULL, VERIFIED), as the API and every reader of customer-kyb spell them. */
+export const customerVocabulary = <E extends number>(descriptor: GenEnum<E>): ProtoVocabulary<E> =>
+  protoVocabulary(descriptor, CUSTOMER_INPUT_WORDS.casingOf(descriptor), 'customer-kyb');
+
+/**
+ * An enum of a customer event as its word (decision 0061 step b). UNSPECIFIED is the deprecated word
+ * written beside it: every event of customer-kyb 0.1.0 carries words only, and an individual's
+ * `scope` is UNSPECIFIED by meaning (its word is empty). A number this side does not know is a defect.
+ */
+export function eventWordOf<E extends number>(
+  vocabulary: ProtoVocabulary<E>,
+  value: E,
+  deprecatedWord: string,
+  what: string,
+): string {
+  return value === 0 ? deprecatedWord : vocabulary.toWord(value, what);
 }

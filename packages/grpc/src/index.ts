@@ -30,7 +30,7 @@ export {
   withTimeout,
 } from './health.js';
 export { protoVocabulary, type ProtoVocabulary, type Spelling } from './proto-vocabulary.js';
-export { enumWords, inputOfJson, jsonOfInput, NULL_FIELDS, type InputOptions, type InputWords } from './json-input.js';
+export { enumWords, NULL_FIELDS, type InputWords } from './input-words.js';
 export {
   createPlatformClients,
   PAYMENTS_SERVICES,

@@ -15,3 +15,4 @@ export * from './dead-letters.js';
 export * from './proto-words.js';
 export * from './waiting.js';
 export * from './fake-grpc-service.js';
+export * from './json-input.js';

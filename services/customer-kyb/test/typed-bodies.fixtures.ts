@@ -5,7 +5,8 @@ import {
   REFUSED_CUSTOMER_PROPERTIES,
   REFUSED_OWNER_PROPERTIES,
 } from '@corridor/contracts/customer-words';
-import { inputOfJson, invalidArgument } from '@corridor/grpc';
+import { invalidArgument } from '@corridor/grpc';
+import { inputOfJson } from '@corridor/testing';
 import { FieldProblems, firstProblemMessage } from '@corridor/validation';
 
 /** The properties the gateway refuses as read-only, with its reasons. */

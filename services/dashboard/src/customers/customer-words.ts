@@ -1,5 +1,4 @@
 import type { JsonValue } from '@bufbuild/protobuf';
-import type { GenEnum } from '@bufbuild/protobuf/codegenv2';
 import {
   CustomerType,
   CustomerTypeSchema,
@@ -14,17 +13,14 @@ import {
   type FileRef,
   type Owner,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
-import { protoVocabulary, type ProtoVocabulary } from '@corridor/grpc';
+import { customerDataJson, customerVocabulary, ownerDataJson } from '@corridor/customer-json';
+import type { ProtoVocabulary } from '@corridor/grpc';
 
 /**
  * The customer API's words (decision 0025), spelt as the gateway answers them: statuses, scopes and
  * KYB document types upper case, the others lower (@corridor/contracts/customer-words). A member
  * reads the same PENDING or business as a platform's developer does in the JSON.
  */
-const customerVocabulary = <E extends number>(descriptor: GenEnum<E>) =>
-  protoVocabulary(descriptor, CUSTOMER_INPUT_WORDS.casingOf(descriptor), 'customer-kyb');
-
 export const CUSTOMER_TYPES = customerVocabulary(CustomerTypeSchema);
 export const VERIFICATION_STATUSES = customerVocabulary(VerificationStatusSchema);
 export const KYB_SCOPES = customerVocabulary(KybScopeSchema);
@@ -54,7 +50,7 @@ const textOf = (value: JsonValue | undefined): string | undefined =>
 
 /** The name a member knows a customer by: the business name, or the person's names. */
 export function customerName(customer: Customer): string {
-  const fields = customer.fields ?? {};
+  const fields = customerDataJson(customer);
   const name =
     customer.type === CustomerType.BUSINESS
       ? textOf(fields.business_name)
@@ -62,10 +58,12 @@ export function customerName(customer: Customer): string {
   return name || 'Unnamed customer';
 }
 
-export const ownerName = (owner: Owner): string =>
-  [textOf(owner.fields?.first_name), textOf(owner.fields?.last_name)].filter(Boolean).join(' ') || 'Unnamed owner';
+export function ownerName(owner: Owner): string {
+  const fields = ownerDataJson(owner);
+  return [textOf(fields.first_name), textOf(fields.last_name)].filter(Boolean).join(' ') || 'Unnamed owner';
+}
 
-export const emailOf = (customer: Customer): string | undefined => textOf(customer.fields?.email);
+export const emailOf = (customer: Customer): string | undefined => textOf(customerDataJson(customer).email);
 
 /** `registration_number` → "Registration number": the API's field name, read aloud. */
 export function fieldLabel(name: string): string {
@@ -73,7 +71,7 @@ export function fieldLabel(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A Struct value as text: null is "Not given", booleans Yes/No, numbers as customer-kyb sent them. */
+/** A data field's public JSON value as text: null is "Not given", booleans Yes/No, numbers as customer-kyb sent them. */
 export function fieldText(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return 'Not given';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
@@ -83,7 +81,7 @@ export function fieldText(value: JsonValue | undefined): string {
 
 /** An owner's roles of seed 2.2, in words: the title and the flags that are set. */
 export function ownerRoles(owner: Owner): string[] {
-  const fields = owner.fields ?? {};
+  const fields = ownerDataJson(owner);
   const roles = [textOf(fields.title)];
   if (fields.is_beneficial_owner === true) roles.push('beneficial owner');
   if (fields.is_signer === true) roles.push('signer');
@@ -144,7 +142,7 @@ const SUBMITTABLE: readonly VerificationStatus[] = [VerificationStatus.PENDING, 
  */
 export function missingRequirements(customer: Customer): string[] {
   if (!SUBMITTABLE.includes(customer.verificationStatus)) return [];
-  const fields = customer.fields ?? {};
+  const fields = customerDataJson(customer);
   const missing: string[] = [];
   const need = (names: readonly string[]) => {
     for (const name of names)
@@ -167,17 +165,18 @@ export function missingRequirements(customer: Customer): string[] {
   }
   // seed 3.2: the MINIMAL path skips the owner checks (2 to 6).
   if (kybScopeOf(customer) === 'FULL') {
-    if (customer.owners.length === 0) missing.push('at least one owner is required for FULL KYB');
-    else if (sumsTo100(customer.owners.map((owner) => owner.fields?.ownership_percentage)) === false) {
+    const owners = customer.owners.map((owner) => ({ owner, fields: ownerDataJson(owner) }));
+    if (owners.length === 0) missing.push('at least one owner is required for FULL KYB');
+    else if (sumsTo100(owners.map(({ fields: { ownership_percentage } }) => ownership_percentage)) === false) {
       missing.push('owners’ ownership_percentage values must sum to exactly 100');
     }
-    const emails = customer.owners.map((owner) => textOf(owner.fields?.email)?.toLowerCase()).filter(Boolean);
+    const emails = owners.map(({ fields: { email } }) => textOf(email)?.toLowerCase()).filter(Boolean);
     if (new Set(emails).size !== emails.length) missing.push('owners’ emails must be unique');
-    for (const owner of customer.owners) {
+    for (const { owner, fields: ownerFields } of owners) {
       const name = ownerName(owner);
-      if (typeof owner.fields?.id_document_type !== 'string') missing.push(`${name}: id_document_type ${REQUIRED}`);
+      if (typeof ownerFields.id_document_type !== 'string') missing.push(`${name}: id_document_type ${REQUIRED}`);
       if (!fileIn(owner.idFiles, 'id_document_front')) missing.push(`${name}: id_document_front ${REQUIRED}`);
-      const back = backNeeded(owner.fields?.id_document_type);
+      const back = backNeeded(ownerFields.id_document_type);
       const hasBack = fileIn(owner.idFiles, 'id_document_back') !== undefined;
       if (back === true && !hasBack) missing.push(`${name}: id_document_back ${REQUIRED}`);
       if (back === false && hasBack) missing.push(`${name}: id_document_back must not be attached for a passport`);

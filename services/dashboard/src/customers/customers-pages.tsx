@@ -6,6 +6,7 @@ import {
   type KybDocument,
   type Owner,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { customerDataJson, ownerDataJson } from '@corridor/customer-json';
 import { Fragment } from 'react';
 import { ErrorSummary, Moment } from '../layout/components.js';
 import {
@@ -217,7 +218,7 @@ function OwnerTable({ owners }: { owners: readonly Owner[] }) {
       </thead>
       <tbody>
         {owners.map((owner) => {
-          const fields = owner.fields ?? {};
+          const fields = ownerDataJson(owner);
           const back = backNeeded(fields.id_document_type);
           return (
             <tr key={owner.id}>
@@ -389,7 +390,7 @@ export function CustomerDetail({ customer }: { customer: Customer }) {
       <ReviewComments customer={customer} />
       <h2>{business ? 'Business details' : 'Personal details'}</h2>
       <dl className="facts">
-        {Object.entries(customer.fields ?? {}).map(([name, value]) => (
+        {Object.entries(customerDataJson(customer)).map(([name, value]) => (
           <Fragment key={name}>
             <dt>{fieldLabel(name)}</dt>
             <dd>{fieldText(value)}</dd>

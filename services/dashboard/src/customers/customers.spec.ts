@@ -1,4 +1,4 @@
-import { CustomerType, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { CustomerType, IdDocumentType, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { MemberRole } from '@corridor/contracts/corridor/identity/v1/member_pb';
 import { invalidArgument, notFound } from '@corridor/grpc';
 import { startDashboard, type Dashboard, type TestBrowser } from '../../test/testing/dashboard-harness.js';
@@ -152,15 +152,15 @@ describe('customers', () => {
   });
 
   it('adds ownership as decimals: 33.33 + 33.33 + 33.34 is 100', async () => {
-    const owner33 = (n: number, percentage: number) => ({
+    const owner33 = (n: number, percentage: string) => ({
       id: `7e2f8b0a-0000-4000-8000-00000000a00${n}`,
-      fields: { first_name: `Owner${n}`, ownership_percentage: percentage, id_document_type: 'passport' },
+      data: { firstName: `Owner${n}`, ownershipPercentage: percentage, idDocumentType: IdDocumentType.PASSPORT },
       idFiles: [{ fileId: `f${n}`, slot: 'id_document_front', contentType: 'image/png', sizeBytes: 1n }],
     });
     dashboard.customers.answers.set('getCustomer', () => ({
       customer: businessCustomer({
         verificationStatus: VerificationStatus.PENDING,
-        owners: [owner33(1, 33.33), owner33(2, 33.33), owner33(3, 33.34)],
+        owners: [owner33(1, '33.33'), owner33(2, '33.33'), owner33(3, '33.34')],
       }),
     }));
     const page = await owner.get(`/customers/${CUSTOMER_ID}`);
@@ -168,7 +168,7 @@ describe('customers', () => {
     dashboard.customers.answers.set('getCustomer', () => ({
       customer: businessCustomer({
         verificationStatus: VerificationStatus.PENDING,
-        owners: [owner33(1, 33.33), owner33(2, 33.33)],
+        owners: [owner33(1, '33.33'), owner33(2, '33.33')],
       }),
     }));
     expect((await owner.get(`/customers/${CUSTOMER_ID}`)).html).toContain('must sum to exactly 100');
@@ -205,11 +205,11 @@ describe('customers', () => {
 
   it('renders markup in a customer’s fields as text', async () => {
     const hostile = businessCustomer({
-      fields: { business_name: MARKUP, email: MARKUP, country: 'NG' },
+      data: { case: 'business', value: { country: 'NG', email: MARKUP, businessName: MARKUP } },
       owners: [
         {
           id: 'o1',
-          fields: { first_name: MARKUP, title: MARKUP },
+          data: { firstName: MARKUP, title: MARKUP },
           adminComments: [MARKUP],
         },
       ],

@@ -3,6 +3,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   CustomerSchema,
   CustomerType,
+  IdDocumentType,
   KybDocumentType,
   KybScope,
   ReviewStatus,
@@ -33,29 +34,30 @@ export const businessCustomer = (overrides: CustomerInit = {}) =>
     type: CustomerType.BUSINESS,
     kybScope: KybScope.FULL,
     verificationStatus: VerificationStatus.REJECTED,
-    fields: {
-      business_name: 'Acme Ltd',
-      registration_number: 'RC-1234',
-      incorporation_country: 'NG',
-      country: 'NG',
-      email: 'finance@acme.example',
-      website: null,
-      expected_monthly_payments: 40,
+    data: {
+      case: 'business',
+      value: {
+        country: 'NG',
+        email: 'finance@acme.example',
+        businessName: 'Acme Ltd',
+        registrationNumber: 'RC-1234',
+        incorporationCountry: 'NG',
+        expectedMonthlyPayments: 40n,
+      },
     },
     owners: [
       {
         id: OWNER_ID,
         status: ReviewStatus.REJECTED,
         adminComments: ['the ID photo is blurred'],
-        fields: {
-          first_name: 'Ada',
-          last_name: 'Obi',
+        data: {
+          firstName: 'Ada',
+          lastName: 'Obi',
+          ownershipPercentage: '100',
           title: 'Director',
-          ownership_percentage: 100,
-          has_control: true,
-          is_beneficial_owner: true,
-          id_document_type: 'id_card',
-          tin: null,
+          hasControl: true,
+          isBeneficialOwner: true,
+          idDocumentType: IdDocumentType.ID_CARD,
         },
         idFiles: [
           {
@@ -100,7 +102,16 @@ export const individualCustomer = (overrides: CustomerInit = {}) =>
     businessId: BUSINESS_ID,
     type: CustomerType.INDIVIDUAL,
     verificationStatus: VerificationStatus.PENDING,
-    fields: { first_name: 'Ngozi', last_name: 'Eze', country: 'NG', id_type: 'passport', email: 'ngozi@example.com' },
+    data: {
+      case: 'individual',
+      value: {
+        country: 'NG',
+        email: 'ngozi@example.com',
+        firstName: 'Ngozi',
+        lastName: 'Eze',
+        idType: IdDocumentType.PASSPORT,
+      },
+    },
     idFiles: [{ fileId: 'f3', slot: 'id_file', contentType: 'image/jpeg', sizeBytes: 2048n, uploadedAt: at(UPDATED) }],
     createdAt: at(CREATED),
     updatedAt: at(UPDATED),

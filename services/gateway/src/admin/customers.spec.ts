@@ -1,6 +1,7 @@
 import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { failedPrecondition, jsonOfInput } from '@corridor/grpc';
+import { failedPrecondition } from '@corridor/grpc';
+import { jsonOfInput } from '@corridor/testing';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 import { adminUnderTest } from '../../test/admin/admin-listener.fixture.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, OWNER_ID } from '../../test/public/customers/customer.fixtures.js';

@@ -1,3 +1,6 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { CustomerType, KybScope, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { CustomerStatusChangedSchema } from '@corridor/contracts/corridor/customer/v1/events_pb';
 import { newEvent, Environment } from '@corridor/contracts/events';
 import { renderEvent } from './render-event.js';
 import { destinationOf, urlOf, webhookBody, WEBHOOK_EVENTS } from './webhook-events.js';
@@ -37,6 +40,51 @@ describe('webhook bodies (seed 6, decision 0010)', () => {
       },
     });
     expect(Object.keys(JSON.parse(webhookBody(rendered!.eventType, rendered!.data)))).toEqual(['event', 'data']);
+  });
+
+  it('decision 0061 step b: reads the enums, the deprecated words only where an enum is UNSPECIFIED', () => {
+    const changed = (value: Omit<MessageInitShape<typeof CustomerStatusChangedSchema>, '$typeName'>) =>
+      renderEvent(
+        newEvent({
+          businessId: business,
+          environment: Environment.SANDBOX,
+          occurredAt: new Date('2026-11-21T10:00:00.000Z'),
+          payload: { case: 'customerStatusChanged', value: { customerId: 'c1', trigger: 'review', ...value } },
+        }),
+      )?.data;
+    // As customer-kyb 0.2.0 writes it, the words beside; here they disagree, so the enums are seen read.
+    expect(
+      changed({
+        type: CustomerType.BUSINESS,
+        scope: KybScope.FULL,
+        oldVerificationStatus: VerificationStatus.PROCESSING,
+        newVerificationStatus: VerificationStatus.VERIFIED,
+        customerType: 'individual',
+        kybScope: 'MINIMAL',
+        oldStatus: 'PENDING',
+        newStatus: 'REJECTED',
+      }),
+    ).toMatchObject({ customer_type: 'business', kyb_scope: 'FULL', old_status: 'PROCESSING', new_status: 'VERIFIED' });
+    // An individual's scope is UNSPECIFIED by meaning: its empty word is the webhook's null.
+    expect(
+      changed({
+        type: CustomerType.INDIVIDUAL,
+        oldVerificationStatus: VerificationStatus.PENDING,
+        newVerificationStatus: VerificationStatus.PROCESSING,
+      }),
+    ).toMatchObject({ customer_type: 'individual', kyb_scope: null, old_status: 'PENDING', new_status: 'PROCESSING' });
+    // One field from each side: each enum falls back alone.
+    expect(
+      changed({ type: CustomerType.BUSINESS, kybScope: 'MINIMAL', oldStatus: 'PENDING', newStatus: 'PROCESSING' }),
+    ).toMatchObject({
+      customer_type: 'business',
+      kyb_scope: 'MINIMAL',
+      old_status: 'PENDING',
+      new_status: 'PROCESSING',
+    });
+    expect(() => changed({ type: 7 as CustomerType, newVerificationStatus: VerificationStatus.VERIFIED })).toThrow(
+      'customer-kyb sent type 7',
+    );
   });
 
   it('identity events are not webhooks', () => {

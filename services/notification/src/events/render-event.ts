@@ -1,10 +1,21 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Event } from '@corridor/contracts/events';
+import {
+  CustomerTypeSchema,
+  KybScopeSchema,
+  VerificationStatusSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { TransactionType } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { customerVocabulary, eventWordOf } from '@corridor/customer-json';
 import { renderCollection, renderRefund } from './collection-webhooks.js';
 import { renderKycSessionCompleted, renderKycSessionExpired, sessionOfEvent } from './kyc-session-webhooks.js';
 import { renderPayout } from './payout-webhooks.js';
 import type { WebhookData, WebhookEventType } from './webhook-events.js';
+
+/** customer.status_changed's words are the customer API's (decision 0010). */
+const CUSTOMER_TYPES = customerVocabulary(CustomerTypeSchema);
+const KYB_SCOPES = customerVocabulary(KybScopeSchema);
+const STATUSES = customerVocabulary(VerificationStatusSchema);
 
 export interface RenderedEvent {
   eventType: WebhookEventType;
@@ -21,15 +32,16 @@ export function renderEvent(event: Event): RenderedEvent | undefined {
   switch (event.payload.case) {
     case 'customerStatusChanged': {
       const change = event.payload.value;
+      const scope = eventWordOf(KYB_SCOPES, change.scope, change.kybScope, 'scope');
       return {
         eventType: 'customer.status_changed',
         data: {
           customer_id: change.customerId,
           business_id: event.businessId,
-          customer_type: change.customerType,
-          kyb_scope: change.kybScope === '' ? null : change.kybScope,
-          old_status: change.oldStatus,
-          new_status: change.newStatus,
+          customer_type: eventWordOf(CUSTOMER_TYPES, change.type, change.customerType, 'type'),
+          kyb_scope: scope === '' ? null : scope,
+          old_status: eventWordOf(STATUSES, change.oldVerificationStatus, change.oldStatus, 'old_verification_status'),
+          new_status: eventWordOf(STATUSES, change.newVerificationStatus, change.newStatus, 'new_verification_status'),
           changed_at: occurredAt.toISOString(),
         },
       };

@@ -1,12 +1,13 @@
 import type { EventHandler } from '@corridor/bus';
 import type { Event } from '@corridor/contracts/events';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { eventWordOf } from '@corridor/customer-json';
 import { invalidArgument } from '@corridor/grpc';
 import { isUuid } from '@corridor/validation';
 import type { Logger } from '@corridor/logging';
 import type { EntityManager } from '@mikro-orm/core';
 import { sql, type Row } from '../ledger/index.js';
-import type { CustomerFacts } from './customer-facts.js';
+import { CUSTOMER_TYPES, KYB_SCOPES, VERIFICATION_STATUSES, type CustomerFacts } from './customer-facts.js';
 import type { CustomerSource } from './customer-source.js';
 
 /** A customer as payments knows it (decision 0014). */
@@ -78,16 +79,25 @@ export async function projectCustomer(
  */
 export function customerFactsOf(event: Event, now: Date = new Date()): CustomerFacts | undefined {
   const { payload } = event;
-  let facts: Omit<CustomerFacts, 'businessId' | 'at'>;
+  let status: string;
   if (payload.case === 'customerCreated') {
-    facts = payload.value;
+    status = eventWordOf(VERIFICATION_STATUSES, payload.value.status, payload.value.verificationStatus, 'status');
   } else if (payload.case === 'customerStatusChanged') {
-    facts = { ...payload.value, verificationStatus: payload.value.newStatus };
+    const { newVerificationStatus, newStatus } = payload.value;
+    status = eventWordOf(VERIFICATION_STATUSES, newVerificationStatus, newStatus, 'new_verification_status');
   } else {
     return undefined;
   }
-  const at = event.occurredAt ? timestampDate(event.occurredAt) : now;
-  return { ...facts, businessId: event.businessId, at };
+  const { customerId, type, customerType, scope, kybScope, displayName } = payload.value;
+  return {
+    customerId,
+    businessId: event.businessId,
+    customerType: eventWordOf(CUSTOMER_TYPES, type, customerType, 'type'),
+    kybScope: eventWordOf(KYB_SCOPES, scope, kybScope, 'scope'),
+    verificationStatus: status,
+    displayName,
+    at: event.occurredAt ? timestampDate(event.occurredAt) : now,
+  };
 }
 
 /**

@@ -1,14 +1,9 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import {
-  CustomerType,
-  KybScope,
-  VerificationStatus,
-  type Customer,
-} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { KybScope, type Customer } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import type { CustomerService } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import { callerMetadata, DomainError, Status, type ClientOf } from '@corridor/grpc';
 import type { Logger } from '@corridor/logging';
-import type { CustomerFacts } from './customer-facts.js';
+import { CUSTOMER_TYPES, VERIFICATION_STATUSES, type CustomerFacts } from './customer-facts.js';
 
 /** customer-kyb's answer about one customer of a business, as the projection holds customers. */
 export interface CustomerSource {
@@ -18,41 +13,26 @@ export interface CustomerSource {
   logger?: Logger;
 }
 
-const TYPES: Partial<Record<CustomerType, string>> = {
-  [CustomerType.INDIVIDUAL]: 'individual',
-  [CustomerType.BUSINESS]: 'business',
-};
-const STATUSES: Partial<Record<VerificationStatus, string>> = {
-  [VerificationStatus.PENDING]: 'PENDING',
-  [VerificationStatus.PROCESSING]: 'PROCESSING',
-  [VerificationStatus.VERIFIED]: 'VERIFIED',
-  [VerificationStatus.REJECTED]: 'REJECTED',
-};
-
 /** What a bank account opened for the customer is named after (customer-kyb's displayNameOf). */
-function displayNameOf(customer: Customer): string {
-  const text = (key: string) => {
-    const value = customer.fields?.[key];
-    return typeof value === 'string' ? value.trim() : '';
-  };
-  if (customer.type === CustomerType.BUSINESS) return text('business_name');
-  return [text('first_name'), text('last_name')].filter(Boolean).join(' ');
+function displayNameOf({ data }: Customer): string {
+  const text = (value: string | undefined) => value?.trim() ?? '';
+  if (data.case === 'business') return text(data.value.businessName);
+  if (data.case === 'individual')
+    return [text(data.value.firstName), text(data.value.lastName)].filter(Boolean).join(' ');
+  throw new Error('customer-kyb answered a customer without its typed data');
 }
 
 /** The message as the facts an event would carry, as of its updated_at. */
 export function factsOfCustomer(customer: Customer): CustomerFacts {
-  const customerType = TYPES[customer.type];
-  const verificationStatus = STATUSES[customer.verificationStatus];
-  if (!customerType || !verificationStatus || !customer.updatedAt) {
-    throw new Error(`customer-kyb answered customer ${customer.id} without a type, status or updated_at`);
-  }
+  if (!customer.updatedAt) throw new Error(`customer-kyb answered customer ${customer.id} without updated_at`);
+  const customerType = CUSTOMER_TYPES.toWord(customer.type, 'type');
   return {
     customerId: customer.id,
     businessId: customer.businessId,
     customerType,
     // A business stored without a scope reads as MINIMAL (seed 2.1), as its events say.
     kybScope: customerType === 'business' ? (customer.kybScope === KybScope.FULL ? 'FULL' : 'MINIMAL') : '',
-    verificationStatus,
+    verificationStatus: VERIFICATION_STATUSES.toWord(customer.verificationStatus, 'verification_status'),
     displayName: displayNameOf(customer),
     at: timestampDate(customer.updatedAt),
   };

@@ -59,7 +59,7 @@ describePayments('payments: read-your-writes of customers (real PostgreSQL, fake
           type: CustomerType.BUSINESS,
           kybScope: customer.scope,
           verificationStatus: STATUS[customer.status],
-          fields: { business_name: 'Adaeze Textiles Ltd' },
+          data: { case: 'business', value: { businessName: 'Adaeze Textiles Ltd' } },
           createdAt: timestampFromDate(now),
           updatedAt: timestampFromDate(customer.updatedAt),
         },

@@ -9,7 +9,8 @@ import {
   OwnerFileUploadInputSchema,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { CustomerType, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { DomainError, failedPrecondition, invalidArgument, jsonOfInput, Status } from '@corridor/grpc';
+import { DomainError, failedPrecondition, invalidArgument, Status } from '@corridor/grpc';
+import { jsonOfInput } from '@corridor/testing';
 import type { ResponseObject } from 'openapi3-ts/oas31';
 import { openApiDocument } from '../../openapi/document.js';
 import { serveRoutes } from '../../../test/public/route-harness.js';

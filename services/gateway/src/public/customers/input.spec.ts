@@ -12,7 +12,7 @@ import {
   VerificationStatus,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { UpdateCustomerRequestSchema } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
-import { jsonOfInput } from '@corridor/grpc';
+import { jsonOfInput } from '@corridor/testing';
 import { HttpError } from '../../http/errors.js';
 import { readInput } from './input.js';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';

@@ -1,4 +1,3 @@
-import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import {
   CustomerType as CustomerTypeValue,
   CustomerTypeSchema,
@@ -14,17 +13,15 @@ import {
   type KybDocument,
   type Owner,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { CUSTOMER_FIELDS, OWNER_FIELDS, type CustomerType } from './fields.js';
+import { customerDataJson, ownerDataJson } from '@corridor/customer-json';
+import type { CustomerType } from './fields.js';
 import { wordOf } from './vocabulary.js';
 import { isoOrNull } from '../../floor/times.js';
 
-/** The JSON answers of the customer routes (decision 0008 "Responses"), from customer-kyb's messages. */
-
-/** Every field of the vocabulary, null unless the Struct holds it, then whatever else it holds. */
-function withEveryField(vocabulary: Readonly<Record<string, unknown>>, fields: JsonObject | undefined) {
-  const unset: Record<string, JsonValue> = Object.fromEntries(Object.keys(vocabulary).map((name) => [name, null]));
-  return { ...unset, ...fields };
-}
+/**
+ * The JSON answers of the customer routes (decision 0008 "Responses"), from customer-kyb's messages:
+ * the data fields from the typed data (decision 0061 step b), never the deprecated Struct.
+ */
 
 export function fileJson(file: FileRef) {
   return {
@@ -44,7 +41,7 @@ function fileInSlot(files: readonly FileRef[], slot: string) {
 export function ownerJson(owner: Owner) {
   return {
     id: owner.id,
-    ...withEveryField(OWNER_FIELDS, owner.fields),
+    ...ownerDataJson(owner),
     status: wordOf(ReviewStatusSchema, owner.status, 'owner status'),
     admin_comments: owner.adminComments,
     id_document_front: fileInSlot(owner.idFiles, 'id_document_front'),
@@ -85,7 +82,7 @@ export function customerJson(customer: Customer) {
         }
       : {}),
     verification_status: wordOf(VerificationStatusSchema, customer.verificationStatus, 'verification_status'),
-    ...withEveryField(CUSTOMER_FIELDS[type], customer.fields),
+    ...customerDataJson(customer),
   };
   const children =
     type === 'business'

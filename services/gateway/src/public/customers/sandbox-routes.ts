@@ -4,6 +4,7 @@ import { CustomerInputSchema } from '@corridor/contracts/corridor/customer/v1/cu
 import {
   CustomerSchema,
   CustomerType,
+  IdDocumentType,
   KybDocumentType,
   KybScope,
   ReviewStatus,
@@ -176,26 +177,29 @@ const exampleCustomer = customerJson(
     type: CustomerType.BUSINESS,
     kybScope: KybScope.FULL,
     verificationStatus: VerificationStatus.VERIFIED,
-    fields: {
-      business_name: 'Sandbox Trading Ltd',
-      registration_number: 'SBX-3F9A1C7E20',
-      incorporation_country: 'GB',
-      country: 'GB',
+    data: {
+      case: 'business',
+      value: {
+        country: 'GB',
+        businessName: 'Sandbox Trading Ltd',
+        registrationNumber: 'SBX-3F9A1C7E20',
+        incorporationCountry: 'GB',
+      },
     },
     owners: [
       {
         id: '7e2f8b0a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
         status: ReviewStatus.APPROVED,
-        fields: {
-          first_name: 'Sandbox',
-          last_name: 'Owner',
-          ownership_percentage: 100,
-          date_of_birth: '1980-01-01',
+        data: {
+          firstName: 'Sandbox',
+          lastName: 'Owner',
+          ownershipPercentage: '100',
+          dateOfBirth: '1980-01-01',
           nationality: 'GB',
-          id_document_type: 'passport',
-          id_document_number: 'SBX8C2D4E6F10',
-          id_document_country: 'GB',
-          id_expiry_date: '2031-12-01',
+          idDocumentType: IdDocumentType.PASSPORT,
+          idDocumentNumber: 'SBX8C2D4E6F10',
+          idDocumentCountry: 'GB',
+          idExpiryDate: '2031-12-01',
         },
         idFiles: [
           {

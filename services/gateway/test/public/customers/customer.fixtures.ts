@@ -4,6 +4,7 @@ import {
   CustomerSchema,
   CustomerType,
   FileUploadSchema,
+  IdDocumentType,
   KybDocumentType,
   KybScope,
   ReviewStatus,
@@ -36,20 +37,22 @@ export function businessCustomer(overrides: CustomerOverrides = {}): Customer {
     type: CustomerType.BUSINESS,
     kybScope: KybScope.FULL,
     verificationStatus: VerificationStatus.REJECTED,
-    fields: {
-      business_name: 'Acme Ltd',
-      registration_number: 'RC-1234',
-      incorporation_country: 'NG',
-      country: 'NG',
-      website: null,
-      expected_monthly_payments: 40,
+    data: {
+      case: 'business',
+      value: {
+        country: 'NG',
+        businessName: 'Acme Ltd',
+        registrationNumber: 'RC-1234',
+        incorporationCountry: 'NG',
+        expectedMonthlyPayments: 40n,
+      },
     },
     owners: [
       {
         id: OWNER_ID,
         status: ReviewStatus.REJECTED,
         adminComments: ['the ID photo is blurred'],
-        fields: { first_name: 'Ada', last_name: 'Obi', ownership_percentage: 100, has_control: true, tin: null },
+        data: { firstName: 'Ada', lastName: 'Obi', ownershipPercentage: '100', hasControl: true },
         idFiles: [
           {
             fileId: FILE_FRONT,
@@ -93,7 +96,10 @@ export function individualCustomer(overrides: CustomerOverrides = {}): Customer 
     businessId: BUSINESS_ID,
     type: CustomerType.INDIVIDUAL,
     verificationStatus: VerificationStatus.PENDING,
-    fields: { first_name: 'Ngozi', last_name: 'Eze', country: 'NG', id_type: 'passport', phone: null },
+    data: {
+      case: 'individual',
+      value: { country: 'NG', firstName: 'Ngozi', lastName: 'Eze', idType: IdDocumentType.PASSPORT },
+    },
     idFiles: [
       { fileId: FILE_ID, slot: 'id_file', contentType: 'image/jpeg', sizeBytes: 2048n, uploadedAt: at(UPDATED) },
     ],

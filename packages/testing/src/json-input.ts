@@ -7,47 +7,19 @@ import {
   type MessageInitShape,
   type MessageShape,
 } from '@bufbuild/protobuf';
+import { enumWords, NULL_FIELDS, type InputWords } from '@corridor/grpc';
 import { describeJson, NOT_RECOGNISED, type FieldProblems } from '@corridor/validation';
-import { wordsByNumber } from './proto-vocabulary.js';
 
 /**
- * A JSON body as a typed input message and back (decision 0025), with presence kept exactly: a
- * property is the field of the same proto name, set when sent with a value; one sent as null is
- * named in the message's `null_fields`; an omitted one is neither (seed 2.1 rule 2). An array is a
- * message holding one repeated `entries` field, so "sent as []" and "omitted" differ too.
- *
- * `inputOfJson` reads a body as the gateway does (types and words only: a value's rules are the
- * service's), for a spec that sends a service the body a platform sent; the gateway itself reads
- * with zod schemas made from the same descriptors (decision 0064). `jsonOfInput` turns a message
- * back into the JSON object it was read from. Both sides give the same `InputWords`.
+ * A JSON body as a typed input message and back (decision 0025), for specs: `inputOfJson` reads a
+ * body as the gateway does (types and words only: a value's rules are the service's), so a spec
+ * sends a service the body a platform sent; `jsonOfInput` turns a message back into the JSON object
+ * it was read from, so a spec sees what crossed the wire as JSON. A property is the field of the
+ * same proto name, set when sent with a value; one sent as null is named in `null_fields`; an
+ * omitted one is neither. An array is a message holding one repeated `entries` field, so "sent as
+ * []" and "omitted" differ too. The gateway itself reads with zod schemas made from the same
+ * descriptors (decision 0064), held to this reader's recorded answers (input-corpus.json).
  */
-
-/** The field naming the properties sent as null. */
-export const NULL_FIELDS = 'null_fields';
-
-/** How the enums and decimals of a family of input messages are written in JSON. */
-export interface InputWords {
-  /** An enum's public words are its value names without the enum's prefix, in this case. */
-  casingOf(descriptor: DescEnum): 'upper' | 'lower';
-  /** A proto string holding a JSON number as its decimal text (exact, never a double). */
-  isDecimal(field: DescField): boolean;
-}
-
-type EnumWords = readonly { readonly word: string; readonly number: number }[];
-
-/**
- * Spelt once per enum and casing: every enum of a customer read (its type, scope, status, each
- * owner's and document's) is looked up here, on both sides of the hop, on every request.
- */
-const spelt = new WeakMap<DescEnum, Partial<Record<'upper' | 'lower', EnumWords>>>();
-
-/** Every public word of an enum but UNSPECIFIED, with its number, in the proto's order. */
-export function enumWords(descriptor: DescEnum, words: InputWords): EnumWords {
-  const casing = words.casingOf(descriptor);
-  const byCasing = spelt.get(descriptor) ?? {};
-  spelt.set(descriptor, byCasing);
-  return (byCasing[casing] ??= [...wordsByNumber(descriptor, casing)].map(([number, word]) => ({ word, number })));
-}
 
 /** The single repeated field of a list message (`entries`), when `descriptor` is one. */
 function entriesOf(descriptor: DescMessage): DescField | undefined {
