@@ -23,7 +23,7 @@ describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () 
   const individual = randomUUID();
   const bare = randomUUID();
 
-  const em = () => database.em();
+  const { em } = database;
 
   beforeAll(async () => {
     const writer = em();

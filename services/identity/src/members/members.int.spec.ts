@@ -30,7 +30,7 @@ describe('identity: dashboard members (real PostgreSQL)', () => {
     secrets: new IdentitySecrets('m'.repeat(64)),
     dashboardUrl: 'http://dashboard.test',
   };
-  const em = () => database.em();
+  const { em } = database;
   let emails = 0;
   const newEmail = () => `Person${++emails}@Example.com`;
   const newBusiness = async (name = 'Acme') => (await createBusiness(em(), context, { name })).id;

@@ -26,7 +26,7 @@ describe('identity: a TOTP code is accepted once (RFC 6238 §5.2, real PostgreSQ
     secrets: new IdentitySecrets('t'.repeat(64)),
     dashboardUrl: 'http://dashboard.test',
   };
-  const em = () => database.em();
+  const { em } = database;
   let emails = 0;
 
   /** An active owner with TOTP set up (confirmed at `confirmedAt` with that step's code), and its authenticator; the clock back at START. */

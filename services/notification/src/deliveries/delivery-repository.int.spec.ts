@@ -18,7 +18,7 @@ const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
 describe('delivery repository (decision 0010; real PostgreSQL)', () => {
   const database = integrationDatabase('notification', notificationDatabase);
-  const em = () => database.em();
+  const { em } = database;
   const deliveries = () => new DeliveryRepository(em());
   const registration = () => registerEndpoint(em(), secrets);
   const delivery = (endpoint: TestEndpoint, due?: Date) => insertDelivery(em(), endpoint, due);

@@ -28,7 +28,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
   const database = integrationDatabase('notification', notificationDatabase);
   let certificates: TestCertificates;
   let receiver: WebhookReceiver;
-  const em = () => database.em();
+  const { em } = database;
 
   beforeAll(async () => {
     certificates = await createTestCertificates();

@@ -14,7 +14,7 @@ const secrets = new WebhookSecrets('l'.repeat(64));
 /** Decision 0034: what `corridor listen` reads and reports, against real PostgreSQL. */
 describe('listening to deliveries (decision 0034; real PostgreSQL)', () => {
   const database = integrationDatabase('notification', notificationDatabase);
-  const em = () => database.em();
+  const { em } = database;
   const context = (overrides: Partial<NotificationContext> = {}): NotificationContext => ({
     now: () => new Date(),
     environment: 'sandbox',

@@ -77,7 +77,7 @@ async function failure(call: Promise<unknown>): Promise<DomainError> {
 
 describe('notification: webhook configuration (real PostgreSQL, injected DNS)', () => {
   const database = integrationDatabase('notification', notificationDatabase);
-  const em = () => database.em();
+  const { em } = database;
 
   beforeAll(async () => {});
 
