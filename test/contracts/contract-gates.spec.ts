@@ -71,13 +71,13 @@ describe('the contract gates against the previous release (deploy/release/contra
 
   it('fail a removed RPC, naming it', () => {
     edit(
-      'proto/corridor/payments/v1/payments_service.proto',
+      'proto/corridor/payments/v1/wallets_service.proto',
       '  rpc CreateSwap(CreateSwapRequest) returns (CreateSwapResponse);\n',
       '',
     );
     const { code, output } = runGates();
     expect(output).toMatch(
-      /BREAKING: proto proto\/corridor\/payments\/v1\/payments_service\.proto:\d+ \[RPC_NO_DELETE\] .*RPC "CreateSwap" on service "PaymentsService"/,
+      /BREAKING: proto proto\/corridor\/payments\/v1\/wallets_service\.proto:\d+ \[RPC_NO_DELETE\] .*RPC "CreateSwap" on service "WalletsService"/,
     );
     expect(code).toBe(1);
   });

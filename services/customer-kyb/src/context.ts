@@ -46,20 +46,12 @@ export function displayNameOf(customer: Customer): string {
   return [text('first_name'), text('last_name')].filter(Boolean).join(' ');
 }
 
-const kybScopeOf = (customer: Customer) => (customer.type === 'business' ? (customer.kybScope ?? 'MINIMAL') : '');
-
-/**
- * The customer's type and scope as the events carry them: the enums, and beside them the words
- * 0.1.0 consumers read (decision 0061).
- */
+/** The customer's type and scope as the events carry them: the enums (decision 0061). */
 function eventCustomer(customer: Customer) {
-  const kybScope = kybScopeOf(customer);
   return {
     customerId: customer.id,
-    customerType: customer.type,
     type: enumOf(CustomerTypeSchema, customer.type),
-    kybScope,
-    scope: kybScope === '' ? KybScope.UNSPECIFIED : enumOf(KybScopeSchema, kybScope),
+    scope: customer.type === 'business' ? enumOf(KybScopeSchema, customer.kybScope ?? 'MINIMAL') : KybScope.UNSPECIFIED,
     displayName: displayNameOf(customer),
   };
 }
@@ -77,7 +69,6 @@ export function recordCustomerCreated(tx: EntityManager, context: CustomerContex
         case: 'customerCreated',
         value: {
           ...eventCustomer(customer),
-          verificationStatus: customer.verificationStatus,
           status: enumOf(VerificationStatusSchema, customer.verificationStatus),
         },
       },
@@ -113,8 +104,6 @@ export function changeStatus(
         case: 'customerStatusChanged',
         value: {
           ...eventCustomer(customer),
-          oldStatus: from,
-          newStatus: to,
           oldVerificationStatus: enumOf(VerificationStatusSchema, from),
           newVerificationStatus: enumOf(VerificationStatusSchema, to),
           trigger,

@@ -1,6 +1,5 @@
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { CollectionsService } from '@corridor/contracts/corridor/payments/v1/collections_service_pb';
-import { PaymentsService } from '@corridor/contracts/corridor/payments/v1/payments_service_pb';
 import { PayoutsService } from '@corridor/contracts/corridor/payments/v1/payouts_service_pb';
 import { ReferenceDataService } from '@corridor/contracts/corridor/payments/v1/reference_data_service_pb';
 import { RefundsService } from '@corridor/contracts/corridor/payments/v1/refunds_service_pb';
@@ -31,31 +30,14 @@ const CAPABILITIES: DescService[] = [
   RefundsService,
 ];
 
-/** The capability method a legacy method is served as: the one of the same name (decision 0059). */
-const capabilityMethodsNamed = (name: string) =>
-  CAPABILITIES.flatMap((service) => service.methods.filter((method) => method.name === name));
-
-describe('payments: the deprecated PaymentsService is the capability services, method for method', () => {
-  it.each(PaymentsService.methods.map((method) => [method.name, method] as const))(
-    'PaymentsService/%s is exactly one capability method of the same name and types',
-    (_name, legacy) => {
-      const [capability, ...others] = capabilityMethodsNamed(legacy.name);
-      expect(others).toEqual([]);
-      expect(capability?.input.typeName).toBe(legacy.input.typeName);
-      expect(capability?.output.typeName).toBe(legacy.output.typeName);
-      expect(capability?.methodKind).toBe(legacy.methodKind);
-    },
-  );
-
-  it('the capability services have no method the legacy service lacks', () => {
-    const legacy = new Set(PaymentsService.methods.map((method) => method.name));
-    const capability = CAPABILITIES.flatMap((service) => service.methods.map((method) => method.name));
-    expect(capability.filter((name) => !legacy.has(name))).toEqual([]);
-    expect(capability).toHaveLength(legacy.size);
+describe('payments: the capability services (decision 0059)', () => {
+  it('name each method once across them', () => {
+    const names = CAPABILITIES.flatMap((service) => service.methods.map((method) => method.name));
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
   });
 });
 
-describePayments('payments: every legacy and capability method served by one handler (real gRPC)', (database) => {
+describePayments('payments: every capability method served (real gRPC)', (database) => {
   const now = new Date('2026-11-29T12:00:00.000Z');
   let registrations: ServiceRegistration[];
   let server: RunningGrpcServer;
@@ -94,21 +76,13 @@ describePayments('payments: every legacy and capability method served by one han
     }
   }
 
-  it.each(PaymentsService.methods.map((method) => [method.name, method] as const))(
-    'PaymentsService/%s and its capability method are bound to the same handler and answer alike',
-    async (_name, legacy) => {
-      const [capability] = capabilityMethodsNamed(legacy.name);
-      if (!capability) throw new Error(`no capability method ${legacy.name}`);
-      const handler = handlerOf(PaymentsService, legacy);
-      expect(handler).toBeInstanceOf(Function);
-      expect(handlerOf(capability.parent, capability)).toBe(handler);
-
-      // A business of its own per method: a write the empty request lets through lands alike twice.
-      const businessId = randomUUID();
-      const viaLegacy = await outcome(PaymentsService, legacy, businessId);
-      const viaCapability = await outcome(capability.parent, capability, businessId);
-      expect(viaLegacy).not.toMatchObject({ status: Status.UNIMPLEMENTED });
-      expect(viaCapability).toEqual(viaLegacy);
+  it.each(CAPABILITIES.flatMap((service) => service.methods.map((method) => [method.name, method] as const)))(
+    '%s has a handler that answers an empty request with an answer or a domain error',
+    async (_name, method) => {
+      expect(handlerOf(method.parent, method)).toBeInstanceOf(Function);
+      // A business of its own per method, so a write the empty request lets through touches nothing else.
+      const answered = await outcome(method.parent, method, randomUUID());
+      expect(answered).not.toMatchObject({ status: Status.UNIMPLEMENTED });
     },
   );
 });

@@ -15,6 +15,8 @@ import {
   fieldOf,
   individualBody,
   type PlatformActor,
+  dataOf,
+  nth,
 } from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer as customer-kyb serves it (seed 2.1, 2.2, 4.4, 5, 8), against real PostgreSQL and a
@@ -46,7 +48,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         documents: [],
       });
       expect(customer.submittedAt).toBeUndefined();
-      expect(customer.fields).toMatchObject({
+      expect(dataOf(customer)).toMatchObject({
         business_name: body.business_name,
         registration_number: body.registration_number,
         incorporation_country: 'NG',
@@ -62,7 +64,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
       });
       expect(customer.data.value).not.toHaveProperty('website');
       for (const field of ['first_name', 'last_name', 'id_type', 'id_number', 'date_of_birth']) {
-        expect({ field, present: field in (customer.fields ?? {}) }).toEqual({ field, present: false });
+        expect({ field, present: field in dataOf(customer) }).toEqual({ field, present: false });
       }
       expect(dateOf(customer.createdAt)).toEqual(kit.clock.now());
       expect(await kit.current(actor, customer.id)).toEqual(customer);
@@ -78,11 +80,8 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
           case: 'customerCreated',
           value: {
             customerId: customer.id,
-            customerType: 'business',
             type: CustomerType.BUSINESS,
-            kybScope: 'FULL',
             scope: KybScope.FULL,
-            verificationStatus: 'PENDING',
             status: VerificationStatus.PENDING,
           },
         },
@@ -98,7 +97,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         documents: [],
         idFiles: [],
       });
-      expect(customer.fields).toMatchObject({
+      expect(dataOf(customer)).toMatchObject({
         first_name: 'Ada',
         id_type: 'passport',
         id_number: 'A123',
@@ -110,7 +109,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
       });
       expect(customer.data.value).not.toHaveProperty('dateOfBirth');
       for (const field of ['business_name', 'operating_country']) {
-        expect({ field, present: field in (customer.fields ?? {}) }).toEqual({ field, present: false });
+        expect({ field, present: field in dataOf(customer) }).toEqual({ field, present: false });
       }
     });
 
@@ -125,7 +124,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
       );
       expect(customer.owners).toHaveLength(2);
       expect(customer.owners[0]).toMatchObject({ status: ReviewStatus.PENDING, adminComments: [], idFiles: [] });
-      expect(customer.owners[0]?.fields).toMatchObject({
+      expect(dataOf(nth(customer.owners))).toMatchObject({
         first_name: 'Ada',
         ownership_percentage: 60,
         title: 'CEO',
@@ -258,7 +257,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
         businessBody({ registration_number: number, incorporation_country: 'GH', country: 'GH' }),
         who,
       );
-      expect(ghana.fields).toMatchObject({ registration_number: number, incorporation_country: 'GH' });
+      expect(dataOf(ghana)).toMatchObject({ registration_number: number, incorporation_country: 'GH' });
       expect(
         fieldOf(await create(businessBody({ registration_number: number }), kit.platform()), 'registration_number'),
       ).toBe(number);
@@ -444,7 +443,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
           operating_zip_code: '94103',
         }),
       );
-      expect(accepted.fields).toMatchObject({
+      expect(dataOf(accepted)).toMatchObject({
         country: 'NG',
         operating_country: 'US',
         operating_zip_code: '94103',
@@ -591,7 +590,7 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
           ],
         }),
       );
-      expect(customer.owners.map((owner) => owner.fields)).toEqual([
+      expect(customer.owners.map((owner) => dataOf(owner))).toEqual([
         expect.objectContaining({ ownership_percentage: 0, tin: '12345', street: '1 Marina ' }),
         expect.objectContaining({
           ownership_percentage: 100,
@@ -600,9 +599,9 @@ describe('customer-kyb: creating a customer (real PostgreSQL)', () => {
           id_expiry_date: kit.isoDay(1),
         }),
       ]);
-      expect(String(fieldOf(customer.owners[0] ?? {}, 'first_name'))).toHaveLength(255);
+      expect(String(fieldOf(nth(customer.owners), 'first_name'))).toHaveLength(255);
       // Another customer may have an owner with the same address.
-      const email = String(fieldOf(customer.owners[0] ?? {}, 'email'));
+      const email = String(fieldOf(nth(customer.owners), 'email'));
       await create(businessBody({ owners: [kit.ownerBody({ email })] }));
     });
   });

@@ -1,4 +1,4 @@
-import { create, type JsonObject } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   BusinessDataSchema,
@@ -21,18 +21,6 @@ import {
 import { dataOfJson } from '@corridor/customer-json';
 import { enumOf } from '../customer-input.js';
 import type { CustomerView, ViewFile, ViewOwner } from './aggregate.js';
-import type { FieldValues } from './customer.entity.js';
-import { customerFieldsOf, OWNER_FIELDS } from './rules/index.js';
-
-/**
- * Every field of `names`, null where it holds no value, so a platform can tell "not set" from "not
- * returned": the deprecated Struct the 0.1.0 gateway answers from, beside the typed data (decision 0061).
- */
-function fieldsStruct(names: readonly string[], values: FieldValues): JsonObject {
-  const json: JsonObject = {};
-  for (const name of names) json[name] = values[name] ?? null;
-  return json;
-}
 
 function fileRef(files: ReadonlyMap<string, ViewFile>, id: string | null | undefined, slot: string): FileRef[] {
   const file = id ? files.get(id) : undefined;
@@ -54,7 +42,6 @@ export function toOwnerMessage(owner: ViewOwner, files: ReadonlyMap<string, View
     id: owner.id,
     status: enumOf(ReviewStatusSchema, owner.status),
     adminComments: owner.adminComments,
-    fields: fieldsStruct(OWNER_FIELDS, owner.fields),
     data: dataOfJson(OwnerDataSchema, owner.fields),
     idFiles: [
       ...fileRef(files, owner.idDocumentFrontId, 'id_document_front'),
@@ -89,7 +76,6 @@ export function toCustomerMessage({ customer, owners, documents, files }: Custom
     // seed 2.1: a business stored without a scope reads as MINIMAL.
     kybScope: business ? enumOf(KybScopeSchema, customer.kybScope ?? 'MINIMAL') : KybScope.UNSPECIFIED,
     verificationStatus: enumOf(VerificationStatusSchema, customer.verificationStatus),
-    fields: fieldsStruct(customerFieldsOf(customer.type), customer.fields),
     data: business
       ? { case: 'business', value: dataOfJson(BusinessDataSchema, customer.fields) }
       : { case: 'individual', value: dataOfJson(IndividualDataSchema, customer.fields) },

@@ -7,6 +7,7 @@ import { loadAggregate } from './aggregate.js';
 import { Customer, KybDocument, Owner } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
 import { readCustomer, readCustomers } from './customer-view.js';
+import { fieldOf } from '../../test/customers/customer-spec-kit.js';
 
 // The one-statement read (issue 14) answers exactly what the entity aggregate the writes load
 // answers: owners in their order, documents oldest first, attached files only, another business's
@@ -127,7 +128,7 @@ describe('customer-kyb: a customer read in one statement (real PostgreSQL)', () 
 
   it('follows the owners’ order and the documents’ age, and shows attached files only', async () => {
     const message = toCustomerMessage((await readCustomer(em(), business, businessId))!);
-    expect(message.owners.map((owner) => owner.fields?.first_name)).toEqual(['Chi', 'Bola']);
+    expect(message.owners.map((owner) => fieldOf(owner, 'first_name'))).toEqual(['Chi', 'Bola']);
     expect(message.owners[0]?.idFiles.map((file) => file.slot)).toEqual(['id_document_front']);
     expect(message.documents.map((document) => document.type)).toEqual([
       KybDocumentType.CERTIFICATE_OF_INCORPORATION,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CustomerType } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { CustomerType, type Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { TOTAL_CAP } from '@corridor/pagination';
 import { integrationDatabase } from '@corridor/testing';
 import { customerKybDatabase } from '../database.js';
 import { insertCustomers } from '../../test/customers/customer-rows.fixture.js';
 import { listCustomers, UNPAGINATED_LIMIT, type ListPage } from './list-customers.js';
+import { fieldOf } from '../../test/customers/customer-spec-kit.js';
 
 // GET /customer (seed 4.4) against real PostgreSQL with a cap's worth of customers: without
 // paginate the newest 500 and whether more match (decision 0008); with it cursor pages that visit
@@ -12,7 +13,7 @@ import { listCustomers, UNPAGINATED_LIMIT, type ListPage } from './list-customer
 
 const NOW = new Date('2026-11-24T10:00:00.000Z');
 
-const emailOf = (customer: { fields?: { [field: string]: unknown } }) => customer.fields?.email;
+const emailOf = (customer: CustomerMessage) => fieldOf(customer, 'email');
 
 describe('customer-kyb: the unpaginated customer list says when it was cut (real PostgreSQL)', () => {
   const database = integrationDatabase('customer-kyb', customerKybDatabase);

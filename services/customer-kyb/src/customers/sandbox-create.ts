@@ -36,6 +36,7 @@ import {
 } from './rules/index.js';
 import { sandboxReviewCustomer } from './sandbox-review.js';
 import { submitCustomer } from './submit-customer.js';
+import { customerDataJson, ownerDataJson } from '@corridor/customer-json';
 
 /** What a business gets when the body names none (decision 0031). */
 export const SANDBOX_BUSINESS_NAME = 'Sandbox Trading Ltd';
@@ -139,7 +140,7 @@ export async function sandboxCreateCustomer(
 
     if (body.type === CustomerType.BUSINESS) {
       for (const owner of created.owners) {
-        const type = owner.fields?.id_document_type as IdDocumentTypeWord | null | undefined;
+        const type = ownerDataJson(owner).id_document_type as IdDocumentTypeWord | null;
         const slots = [
           { slot: 'id_document_front', value: OwnerFileSlot.ID_DOCUMENT_FRONT },
           ...(type && backIsRequired(type)
@@ -163,7 +164,7 @@ export async function sandboxCreateCustomer(
         body: create(DocumentInputSchema, { type: SANDBOX_DOCUMENT_TYPE, fileId: document.id }),
       });
     } else {
-      const type = created.fields?.id_type as IdDocumentTypeWord | null | undefined;
+      const type = customerDataJson(created).id_type as IdDocumentTypeWord | null;
       const front = issueSandboxPlaceholder(tx, context, customer, {
         purpose: 'individual_id',
         slot: 'identity_front',

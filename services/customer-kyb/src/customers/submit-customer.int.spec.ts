@@ -261,12 +261,13 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
       expect(changed?.event.payload).toMatchObject({
         case: 'customerStatusChanged',
         value: {
-          customerType: 'individual',
           type: CustomerType.INDIVIDUAL,
-          kybScope: '',
           scope: KybScope.UNSPECIFIED,
-          oldStatus: 'PENDING',
-          newStatus: 'PROCESSING',
+          // Decision 0061 step (c): the deprecated words are no longer written.
+          customerType: '',
+          kybScope: '',
+          oldStatus: '',
+          newStatus: '',
           oldVerificationStatus: VerificationStatus.PENDING,
           newVerificationStatus: VerificationStatus.PROCESSING,
           trigger: 'submit',
@@ -309,10 +310,10 @@ describe('customer-kyb: submitting a customer for verification (real PostgreSQL)
           payload: {
             value: {
               customerId: customer.id,
-              customerType: 'business',
-              kybScope: 'FULL',
-              oldStatus: 'PENDING',
-              newStatus: 'PROCESSING',
+              type: CustomerType.BUSINESS,
+              scope: KybScope.FULL,
+              oldVerificationStatus: VerificationStatus.PENDING,
+              newVerificationStatus: VerificationStatus.PROCESSING,
               trigger: 'submit',
             },
           },

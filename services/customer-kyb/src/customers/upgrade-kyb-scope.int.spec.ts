@@ -20,6 +20,7 @@ import {
   individualBody,
   nth,
   type PlatformActor,
+  dataOf,
 } from '../../test/customers/customer-spec-kit.js';
 
 // POST /customer/{customer}/upgrade-kyb-scope as customer-kyb serves it (seed 4.2, 3.1, 6.1, 7, 8),
@@ -65,7 +66,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         kybScope: KybScope.FULL,
         verificationStatus: VerificationStatus.PENDING,
       });
-      expect(upgraded.fields).toMatchObject({
+      expect(dataOf(upgraded)).toMatchObject({
         business_name: fieldOf(customer, 'business_name'),
         registration_number: fieldOf(customer, 'registration_number'),
         incorporation_country: 'NG',
@@ -121,7 +122,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         operating_country: 'GB',
         operating_zip_code: 'SW1A 2AA',
       };
-      expect((await upgrade((await minimal()).id, { owners: owners(100), ...augmentations })).fields).toMatchObject(
+      expect(dataOf(await upgrade((await minimal()).id, { owners: owners(100), ...augmentations }))).toMatchObject(
         augmentations,
       );
       const number = `RC${randomUUID().slice(0, 8).toUpperCase()}`;
@@ -131,7 +132,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
         incorporation_country: 'GH',
         country: 'GH',
       });
-      expect(moved.fields).toMatchObject({ registration_number: number, incorporation_country: 'GH', country: 'GH' });
+      expect(dataOf(moved)).toMatchObject({ registration_number: number, incorporation_country: 'GH', country: 'GH' });
     });
 
     it('seed 3.2: the readiness checks do not run here (no document, no owner ID files); they run at the next submit', async () => {
@@ -168,7 +169,7 @@ describe('customer-kyb: upgrading a business customer from MINIMAL to FULL KYB (
       const [, , , upgradeEvent] = await kit.outboxEvents(verified.id);
       expect(upgradeEvent?.event.payload).toMatchObject({
         case: 'customerStatusChanged',
-        value: { kybScope: 'FULL', scope: KybScope.FULL },
+        value: { scope: KybScope.FULL },
       });
       expect((await kit.auditOf(verified.id)).at(-1)?.changes).toEqual({
         kyb_scope: { from: 'MINIMAL', to: 'FULL' },

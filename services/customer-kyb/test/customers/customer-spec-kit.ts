@@ -15,7 +15,8 @@ import type {
   FileUpload,
   Owner as OwnerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { ReviewStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { ReviewStatus, VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { customerDataJson, ownerDataJson } from '@corridor/customer-json';
 import { query } from '@corridor/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Actor } from '../../src/context.js';
@@ -65,8 +66,12 @@ export function nth<T>(items: readonly T[], index = 0): T {
   return item;
 }
 
-/** A field of a customer or owner answer (its fields Struct). */
-export const fieldOf = (message: { fields?: JsonObject }, name: string) => message.fields?.[name];
+/** A customer's or owner's data as the public API answers it: every field of its type, null when unset. */
+export const dataOf = (message: CustomerMessage | OwnerMessage): JsonObject =>
+  message.$typeName === 'corridor.customer.v1.Customer' ? customerDataJson(message) : ownerDataJson(message);
+
+/** One field of a customer's or owner's data, by public name. */
+export const fieldOf = (message: CustomerMessage | OwnerMessage, name: string) => dataOf(message)[name];
 
 /**
  * A 422 (INVALID_ARGUMENT) whose field errors have exactly the given paths, each with a problem
@@ -284,13 +289,13 @@ export function customerSpecKit(name: string) {
     return { customer, approvedOwner, rejectedOwner, approvedDocument, rejectedDocument };
   }
 
-  /** customer.status_changed moves recorded for the customer, oldest first: [old, new, trigger]. */
+  /** customer.status_changed moves recorded for the customer, oldest first: [old, new, trigger], by enum name. */
   async function statusChanges(customerId: string) {
-    return (await kit.outboxEvents(customerId)).flatMap(({ event }) =>
-      event.payload.case === 'customerStatusChanged'
-        ? [[event.payload.value.oldStatus, event.payload.value.newStatus, event.payload.value.trigger]]
-        : [],
-    );
+    return (await kit.outboxEvents(customerId)).flatMap(({ event }) => {
+      if (event.payload.case !== 'customerStatusChanged') return [];
+      const { oldVerificationStatus, newVerificationStatus, trigger } = event.payload.value;
+      return [[VerificationStatus[oldVerificationStatus], VerificationStatus[newVerificationStatus], trigger]];
+    });
   }
 
   /** The customer's audit trail, oldest first (entries of one instant in the order their transactions wrote them). */

@@ -146,21 +146,6 @@ describe('rendering a customer (decision 0008 "Responses")', () => {
       expect(json).not.toHaveProperty(absent);
   });
 
-  it('answers the typed data, never the deprecated Struct (decision 0061 step b)', () => {
-    const customer = individualCustomer({
-      fields: { first_name: 'Struct', last_name: 'Struct', phone: '+234 1', nickname: 'Ngo' },
-    });
-    const json = customerJson(received(customer)) as Record<string, unknown>;
-    expect(json).toMatchObject({ first_name: 'Ngozi', last_name: 'Eze', phone: null, id_type: 'passport' });
-    expect(json).not.toHaveProperty('nickname');
-    const owner = businessCustomer().owners[0]!;
-    owner.fields = { first_name: 'Struct', email: 'struct@example.com' };
-    expect(customerJson(received(businessCustomer({ owners: [owner] }))).owners?.[0]).toMatchObject({
-      first_name: 'Ada',
-      email: null,
-    });
-  });
-
   it('a customer without typed data (a customer-kyb before 0.2.0) is a defect, not an empty customer', () => {
     const customer = individualCustomer({ data: { case: undefined } });
     expect(() => customerJson(received(customer))).toThrow('carries no typed data');

@@ -17,8 +17,7 @@ export const file_corridor_payments_v1_collections_service: GenFile = /*@__PURE_
  * Virtual accounts and collections: accounts that receive bank transfers, money requests and
  * their payer page, crypto and Interac collections, and their sandbox triggers.
  *
- * The methods, messages and metadata are those of PaymentsService (decision 0059), which serves
- * the same handlers until no supported gateway release calls it.
+ * Messages and caller metadata: payments_service.proto (decision 0059).
  *
  * @generated from service corridor.payments.v1.CollectionsService
  */

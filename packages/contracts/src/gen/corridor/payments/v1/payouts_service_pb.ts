@@ -16,8 +16,7 @@ export const file_corridor_payments_v1_payouts_service: GenFile = /*@__PURE__*/
 /**
  * Payouts: banks, account lookups, beneficiaries and payouts to them, payout limits and the rail.
  *
- * The methods, messages and metadata are those of PaymentsService (decision 0059), which serves
- * the same handlers until no supported gateway release calls it.
+ * Messages and caller metadata: payments_service.proto (decision 0059).
  *
  * @generated from service corridor.payments.v1.PayoutsService
  */

@@ -16,8 +16,7 @@ export const file_corridor_payments_v1_refunds_service: GenFile = /*@__PURE__*/
 /**
  * Refunds of collections.
  *
- * The methods, messages and metadata are those of PaymentsService (decision 0059), which serves
- * the same handlers until no supported gateway release calls it.
+ * Messages and caller metadata: payments_service.proto (decision 0059).
  *
  * @generated from service corridor.payments.v1.RefundsService
  */

@@ -16,8 +16,7 @@ export const file_corridor_payments_v1_transactions_service: GenFile = /*@__PURE
 /**
  * Transactions: every money movement of a business, read back.
  *
- * The methods, messages and metadata are those of PaymentsService (decision 0059), which serves
- * the same handlers until no supported gateway release calls it.
+ * Messages and caller metadata: payments_service.proto (decision 0059).
  *
  * @generated from service corridor.payments.v1.TransactionsService
  */

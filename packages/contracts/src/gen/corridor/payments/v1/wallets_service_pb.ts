@@ -17,8 +17,7 @@ export const file_corridor_payments_v1_wallets_service: GenFile = /*@__PURE__*/
  * Wallets and swaps: balances, swaps between a business's own wallets, manual adjustments and the
  * ledger they rest on.
  *
- * The methods, messages and metadata are those of PaymentsService (decision 0059), which serves
- * the same handlers until no supported gateway release calls it.
+ * Messages and caller metadata: payments_service.proto (decision 0059).
  *
  * @generated from service corridor.payments.v1.WalletsService
  */
