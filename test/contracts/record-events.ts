@@ -8,6 +8,13 @@ import {
   TransactionType,
   type Transaction,
 } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import {
+  CustomerTypeSchema,
+  KybScope,
+  KybScopeSchema,
+  VerificationStatusSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { customerVocabulary } from '@corridor/customer-json';
 import { encodeEvent, Environment, EVENT_TYPES, EventSchema, type Event } from '@corridor/contracts/events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -166,9 +173,21 @@ const credential = (change: 'created' | 'rotated' | 'revoked'): Payload => ({
     },
   },
 });
+// Customer events as customer-kyb writes them since 0.3.0: the enums, no words (decision 0061).
+const TYPES = customerVocabulary(CustomerTypeSchema);
+const SCOPES = customerVocabulary(KybScopeSchema);
+const STATUSES = customerVocabulary(VerificationStatusSchema);
+const scopeOf = (kybScope: string) => (kybScope === '' ? KybScope.UNSPECIFIED : SCOPES.toProto(kybScope));
+
 const customerCreated = (customerId: string, customerType: string, kybScope: string, displayName: string): Payload => ({
   case: 'customerCreated',
-  value: { customerId, customerType, kybScope, verificationStatus: 'PENDING', displayName },
+  value: {
+    customerId,
+    type: TYPES.toProto(customerType),
+    scope: scopeOf(kybScope),
+    status: STATUSES.toProto('PENDING'),
+    displayName,
+  },
 });
 const statusChanged = (
   individual: boolean,
@@ -180,10 +199,10 @@ const statusChanged = (
   case: 'customerStatusChanged',
   value: {
     customerId: individual ? INDIVIDUAL : COMPANY,
-    customerType: individual ? 'individual' : 'business',
-    kybScope,
-    oldStatus,
-    newStatus,
+    type: TYPES.toProto(individual ? 'individual' : 'business'),
+    scope: scopeOf(kybScope),
+    oldVerificationStatus: STATUSES.toProto(oldStatus),
+    newVerificationStatus: STATUSES.toProto(newStatus),
     trigger,
     displayName: individual ? 'Adaeze Okafor' : 'Okafor Trading Ltd',
   },

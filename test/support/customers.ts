@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import {
+  CustomerTypeSchema,
+  KybScopeSchema,
+  VerificationStatusSchema,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import type { CustomerStatusChanged } from '@corridor/contracts/corridor/customer/v1/events_pb';
+import { customerVocabulary, eventWordOf } from '@corridor/customer-json';
 import { EventCollector, type ReceivedEvent } from '@corridor/testing';
 import type { Platform } from './platform.js';
 
@@ -195,7 +201,11 @@ export interface StatusChange {
   key: string | undefined;
 }
 
-/** `customer.status_changed` payloads in the order they arrived. */
+const STATUS_WORDS = customerVocabulary(VerificationStatusSchema);
+const TYPE_WORDS = customerVocabulary(CustomerTypeSchema);
+const SCOPE_WORDS = customerVocabulary(KybScopeSchema);
+
+/** `customer.status_changed` payloads in the order they arrived, their enums as words (as a consumer reads them). */
 export function statusChangesOf(events: readonly ReceivedEvent[]): StatusChange[] {
   return events.flatMap(({ event, key }) => {
     if (event.payload.case !== 'customerStatusChanged') return [];
@@ -204,11 +214,11 @@ export function statusChangesOf(events: readonly ReceivedEvent[]): StatusChange[
       {
         customerId: change.customerId,
         businessId: event.businessId,
-        oldStatus: change.oldStatus,
-        newStatus: change.newStatus,
+        oldStatus: eventWordOf(STATUS_WORDS, change.oldVerificationStatus, change.oldStatus, 'old status'),
+        newStatus: eventWordOf(STATUS_WORDS, change.newVerificationStatus, change.newStatus, 'new status'),
         trigger: change.trigger,
-        customerType: change.customerType,
-        kybScope: change.kybScope,
+        customerType: eventWordOf(TYPE_WORDS, change.type, change.customerType, 'customer type'),
+        kybScope: eventWordOf(SCOPE_WORDS, change.scope, change.kybScope, 'KYB scope'),
         key,
       },
     ];
