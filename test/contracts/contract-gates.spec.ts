@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 
 /**
  * The breaks issue 33 names fail the contract gates, naming what broke (decisions 0048 and 0050):
@@ -102,12 +103,17 @@ describe('the contract gates against the previous release (deploy/release/contra
       const previous = spawnSync('bash', [join(root, 'deploy/release/previous.sh'), 'contract'], { encoding: 'utf8' });
       return previous.stdout.trim().split(' ')[1];
     };
+    /** The reviewed list's entries: this tree's own accepted breaks stay accepted beside the spec's. */
+    const reviewed = () =>
+      (parse(readFileSync(join(root, 'docs/api/accepted-breaking-changes.yaml'), 'utf8')) as { accepted: unknown[] })
+        .accepted;
     const acceptRenumbering = (reason: string) => {
       const file = join(scratch, 'accepted.yaml');
       writeFileSync(
         file,
         JSON.stringify({
           accepted: [
+            ...reviewed(),
             {
               against: against(),
               gate: 'proto',
@@ -133,7 +139,7 @@ describe('the contract gates against the previous release (deploy/release/contra
 
     it('refuse an entry without a reason', () => {
       const { code, output } = runGates({ accepted: acceptRenumbering(' ') });
-      expect(output).toMatch(/entry 1: 'reason' is required/);
+      expect(output).toContain(`entry ${reviewed().length + 1}: 'reason' is required`);
       expect(code).toBe(1);
     });
   });
