@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/customer/v1/customer.proto.
  */
 export const file_corridor_customer_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEiuAUKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxIrCgZmaWVsZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARI6CgppbmRpdmlkdWFsGBAgASgLMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSW5kaXZpZHVhbERhdGFIABI2CghidXNpbmVzcxgRIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YUgAEisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgYKBGRhdGFKBAgDEARKBAgEEAVKBAgFEAYi0gIKBU93bmVyEgoKAmlkGAEgASgJEjIKBnN0YXR1cxgIIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1cxIWCg5hZG1pbl9jb21tZW50cxgDIAMoCRIrCgZmaWVsZHMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARItCgRkYXRhGAkgASgLMh8uY29ycmlkb3IuY3VzdG9tZXIudjEuT3duZXJEYXRhEi8KCGlkX2ZpbGVzGAUgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAIQAyLWAwoOSW5kaXZpZHVhbERhdGESFwoKZmlyc3RfbmFtZRgIIAEoCUgAiAEBEhYKCWxhc3RfbmFtZRgJIAEoCUgBiAEBEhoKDWRhdGVfb2ZfYmlydGgYCiABKAlIAogBARI6CgdpZF90eXBlGAsgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSWREb2N1bWVudFR5cGVIA4gBARIWCglpZF9udW1iZXIYDCABKAlIBIgBARIUCgdjb3VudHJ5GAEgASgJSAWIAQESEwoGc3RyZWV0GAIgASgJSAaIAQESEQoEY2l0eRgDIAEoCUgHiAEBEhIKBXN0YXRlGAQgASgJSAiIAQESFQoIemlwX2NvZGUYBSABKAlICYgBARISCgVlbWFpbBgGIAEoCUgKiAEBEhIKBXBob25lGAcgASgJSAuIAQFCDQoLX2ZpcnN0X25hbWVCDAoKX2xhc3RfbmFtZUIQCg5fZGF0ZV9vZl9iaXJ0aEIKCghfaWRfdHlwZUIMCgpfaWRfbnVtYmVyQgoKCF9jb3VudHJ5QgkKB19zdHJlZXRCBwoFX2NpdHlCCAoGX3N0YXRlQgsKCV96aXBfY29kZUIICgZfZW1haWxCCAoGX3Bob25lIrgKCgxCdXNpbmVzc0RhdGESGgoNYnVzaW5lc3NfbmFtZRgIIAEoCUgAiAEBEiAKE3JlZ2lzdHJhdGlvbl9udW1iZXIYCSABKAlIAYgBARIiChVpbmNvcnBvcmF0aW9uX2NvdW50cnkYCiABKAlIAogBARIZCgx0cmFkaW5nX25hbWUYCyABKAlIA4gBARI+Cg1idXNpbmVzc190eXBlGAwgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQnVzaW5lc3NUeXBlSASIAQESHwoSaW5jb3Jwb3JhdGlvbl9kYXRlGA0gASgJSAWIAQESGgoNaW5kdXN0cnlfdHlwZRgOIAEoCUgGiAEBEiEKFGJ1c2luZXNzX2Rlc2NyaXB0aW9uGA8gASgJSAeIAQESFAoHd2Vic2l0ZRgQIAEoCUgIiAEBEkEKD3NvdXJjZV9vZl9mdW5kcxgRIAEoDjIjLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlNvdXJjZU9mRnVuZHNICYgBARJOChhlc3RpbWF0ZWRfYW5udWFsX3JldmVudWUYEiABKA4yJy5jb3JyaWRvci5jdXN0b21lci52MS5Bbm51YWxSZXZlbnVlQmFuZEgKiAEBEiYKGWV4cGVjdGVkX21vbnRobHlfcGF5bWVudHMYEyABKANIC4gBARJCCg9hY2NvdW50X3B1cnBvc2UYFCABKA4yJC5jb3JyaWRvci5jdXN0b21lci52MS5BY2NvdW50UHVycG9zZUgMiAEBEh4KEW9wZXJhdGluZ19jb3VudHJ5GBUgASgJSA2IAQESHQoQb3BlcmF0aW5nX3N0cmVldBgWIAEoCUgOiAEBEhsKDm9wZXJhdGluZ19jaXR5GBcgASgJSA+IAQESHAoPb3BlcmF0aW5nX3N0YXRlGBggASgJSBCIAQESHwoSb3BlcmF0aW5nX3ppcF9jb2RlGBkgASgJSBGIAQESFAoHY291bnRyeRgBIAEoCUgSiAEBEhMKBnN0cmVldBgCIAEoCUgTiAEBEhEKBGNpdHkYAyABKAlIFIgBARISCgVzdGF0ZRgEIAEoCUgViAEBEhUKCHppcF9jb2RlGAUgASgJSBaIAQESEgoFZW1haWwYBiABKAlIF4gBARISCgVwaG9uZRgHIAEoCUgYiAEBQhAKDl9idXNpbmVzc19uYW1lQhYKFF9yZWdpc3RyYXRpb25fbnVtYmVyQhgKFl9pbmNvcnBvcmF0aW9uX2NvdW50cnlCDwoNX3RyYWRpbmdfbmFtZUIQCg5fYnVzaW5lc3NfdHlwZUIVChNfaW5jb3Jwb3JhdGlvbl9kYXRlQhAKDl9pbmR1c3RyeV90eXBlQhcKFV9idXNpbmVzc19kZXNjcmlwdGlvbkIKCghfd2Vic2l0ZUISChBfc291cmNlX29mX2Z1bmRzQhsKGV9lc3RpbWF0ZWRfYW5udWFsX3JldmVudWVCHAoaX2V4cGVjdGVkX21vbnRobHlfcGF5bWVudHNCEgoQX2FjY291bnRfcHVycG9zZUIUChJfb3BlcmF0aW5nX2NvdW50cnlCEwoRX29wZXJhdGluZ19zdHJlZXRCEQoPX29wZXJhdGluZ19jaXR5QhIKEF9vcGVyYXRpbmdfc3RhdGVCFQoTX29wZXJhdGluZ196aXBfY29kZUIKCghfY291bnRyeUIJCgdfc3RyZWV0QgcKBV9jaXR5QggKBl9zdGF0ZUILCglfemlwX2NvZGVCCAoGX2VtYWlsQggKBl9waG9uZSLdBwoJT3duZXJEYXRhEhcKCmZpcnN0X25hbWUYASABKAlIAIgBARIWCglsYXN0X25hbWUYAiABKAlIAYgBARIhChRvd25lcnNoaXBfcGVyY2VudGFnZRgDIAEoCUgCiAEBEhIKBWVtYWlsGAQgASgJSAOIAQESEgoFcGhvbmUYBSABKAlIBIgBARIaCg1kYXRlX29mX2JpcnRoGAYgASgJSAWIAQESGAoLbmF0aW9uYWxpdHkYByABKAlIBogBARISCgV0aXRsZRgIIAEoCUgHiAEBEhgKC2hhc19jb250cm9sGAkgASgISAiIAQESFgoJaXNfc2lnbmVyGAogASgISAmIAQESIAoTaXNfYmVuZWZpY2lhbF9vd25lchgLIAEoCEgKiAEBEhMKBnN0cmVldBgMIAEoCUgLiAEBEhEKBGNpdHkYDSABKAlIDIgBARISCgVzdGF0ZRgOIAEoCUgNiAEBEhUKCHppcF9jb2RlGA8gASgJSA6IAQESFAoHY291bnRyeRgQIAEoCUgPiAEBEkMKEGlkX2RvY3VtZW50X3R5cGUYESABKA4yJC5jb3JyaWRvci5jdXN0b21lci52MS5JZERvY3VtZW50VHlwZUgQiAEBEh8KEmlkX2RvY3VtZW50X251bWJlchgSIAEoCUgRiAEBEiAKE2lkX2RvY3VtZW50X2NvdW50cnkYEyABKAlIEogBARIbCg5pZF9leHBpcnlfZGF0ZRgUIAEoCUgTiAEBEhAKA3RpbhgVIAEoCUgUiAEBEhMKBmlzX3BlcBgWIAEoCEgViAEBEh4KEXVzYV90YXhfcmVzaWRlbmN5GBcgASgISBaIAQFCDQoLX2ZpcnN0X25hbWVCDAoKX2xhc3RfbmFtZUIXChVfb3duZXJzaGlwX3BlcmNlbnRhZ2VCCAoGX2VtYWlsQggKBl9waG9uZUIQCg5fZGF0ZV9vZl9iaXJ0aEIOCgxfbmF0aW9uYWxpdHlCCAoGX3RpdGxlQg4KDF9oYXNfY29udHJvbEIMCgpfaXNfc2lnbmVyQhYKFF9pc19iZW5lZmljaWFsX293bmVyQgkKB19zdHJlZXRCBwoFX2NpdHlCCAoGX3N0YXRlQgsKCV96aXBfY29kZUIKCghfY291bnRyeUITChFfaWRfZG9jdW1lbnRfdHlwZUIVChNfaWRfZG9jdW1lbnRfbnVtYmVyQhYKFF9pZF9kb2N1bWVudF9jb3VudHJ5QhEKD19pZF9leHBpcnlfZGF0ZUIGCgRfdGluQgkKB19pc19wZXBCFAoSX3VzYV90YXhfcmVzaWRlbmN5IrMCCgtLeWJEb2N1bWVudBIKCgJpZBgBIAEoCRIzCgR0eXBlGAggASgOMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuS3liRG9jdW1lbnRUeXBlEjIKBnN0YXR1cxgJIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1cxIWCg5hZG1pbl9jb21tZW50cxgEIAMoCRIrCgRmaWxlGAUgASgLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAIQA0oECAMQBCKDAQoHRmlsZVJlZhIPCgdmaWxlX2lkGAEgASgJEgwKBHNsb3QYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAQSLwoLdXBsb2FkZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvkBCgpGaWxlVXBsb2FkEg8KB2ZpbGVfaWQYASABKAkSEgoKdXBsb2FkX3VybBgCIAEoCRIOCgZtZXRob2QYAyABKAkSPgoHaGVhZGVycxgEIAMoCzItLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVVcGxvYWQuSGVhZGVyc0VudHJ5Ei4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDm1heF9zaXplX2J5dGVzGAYgASgEGi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIrsBCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhMKC2N1c3RvbWVyX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRINCgVhY3RvchgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEigKB2NoYW5nZXMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei8KC29jY3VycmVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJqCghQYWdlSW5mbxIUCgxjdXJyZW50X3BhZ2UYASABKA0SEAoIcGVyX3BhZ2UYAiABKA0SEQoJbGFzdF9wYWdlGAMgASgNEg0KBXRvdGFsGAQgASgEEhQKDHRvdGFsX2NhcHBlZBgFIAEoCCpnCgxDdXN0b21lclR5cGUSHQoZQ1VTVE9NRVJfVFlQRV9VTlNQRUNJRklFRBAAEhwKGENVU1RPTUVSX1RZUEVfSU5ESVZJRFVBTBABEhoKFkNVU1RPTUVSX1RZUEVfQlVTSU5FU1MQAipQCghLeWJTY29wZRIZChVLWUJfU0NPUEVfVU5TUEVDSUZJRUQQABISCg5LWUJfU0NPUEVfRlVMTBABEhUKEUtZQl9TQ09QRV9NSU5JTUFMEAIqwgEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHwobVkVSSUZJQ0FUSU9OX1NUQVRVU19QRU5ESU5HEAESIgoeVkVSSUZJQ0FUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISIAocVkVSSUZJQ0FUSU9OX1NUQVRVU19WRVJJRklFRBADEiAKHFZFUklGSUNBVElPTl9TVEFUVVNfUkVKRUNURUQQBCqeAQoMUmV2aWV3U3RhdHVzEh0KGVJFVklFV19TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVSRVZJRVdfU1RBVFVTX1BFTkRJTkcQARIcChhSRVZJRVdfU1RBVFVTX1BST0NFU1NJTkcQAhIaChZSRVZJRVdfU1RBVFVTX0FQUFJPVkVEEAMSGgoWUkVWSUVXX1NUQVRVU19SRUpFQ1RFRBAEKugDCg9LeWJEb2N1bWVudFR5cGUSIQodS1lCX0RPQ1VNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIyCi5LWUJfRE9DVU1FTlRfVFlQRV9DRVJUSUZJQ0FURV9PRl9JTkNPUlBPUkFUSU9OEAESLworS1lCX0RPQ1VNRU5UX1RZUEVfQVJUSUNMRVNfT0ZfSU5DT1JQT1JBVElPThACEjYKMktZQl9ET0NVTUVOVF9UWVBFX0JFTkVGSUNJQUxfT1dORVJTSElQX0NFUlRJRklDQVRFEAMSLQopS1lCX0RPQ1VNRU5UX1RZUEVfSU5DT1JQT1JBVElPTl9ET0NVTUVOVFMQBBInCiNLWUJfRE9DVU1FTlRfVFlQRV9DQUNfU1RBVFVTX1JFUE9SVBAFEiYKIktZQl9ET0NVTUVOVF9UWVBFX1BST09GX09GX0FERFJFU1MQBhIqCiZLWUJfRE9DVU1FTlRfVFlQRV9TSEFSRUhPTERFUl9SRUdJU1RFUhAHEiYKIktZQl9ET0NVTUVOVF9UWVBFX1RBWF9SRUdJU1RSQVRJT04QCBIkCiBLWUJfRE9DVU1FTlRfVFlQRV9CQU5LX1NUQVRFTUVOVBAJEhsKF0tZQl9ET0NVTUVOVF9UWVBFX09USEVSEAoquwEKDklkRG9jdW1lbnRUeXBlEiAKHElEX0RPQ1VNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIdChlJRF9ET0NVTUVOVF9UWVBFX1BBU1NQT1JUEAESJAogSURfRE9DVU1FTlRfVFlQRV9EUklWRVJTX0xJQ0VOU0UQAhIcChhJRF9ET0NVTUVOVF9UWVBFX0lEX0NBUkQQAxIkCiBJRF9ET0NVTUVOVF9UWVBFX1JFU0lERU5UX1BFUk1JVBAEKoUCCgxCdXNpbmVzc1R5cGUSHQoZQlVTSU5FU1NfVFlQRV9VTlNQRUNJRklFRBAAEh0KGUJVU0lORVNTX1RZUEVfQ09SUE9SQVRJT04QARIjCh9CVVNJTkVTU19UWVBFX0dPVkVSTk1FTlRfRU5USVRZEAISFQoRQlVTSU5FU1NfVFlQRV9MTEMQAxIcChhCVVNJTkVTU19UWVBFX05PTl9QUk9GSVQQBBIXChNCVVNJTkVTU19UWVBFX09USEVSEAUSHQoZQlVTSU5FU1NfVFlQRV9QQVJUTkVSU0hJUBAGEiUKIUJVU0lORVNTX1RZUEVfU09MRV9QUk9QUklFVE9SU0hJUBAHKuMBCg1Tb3VyY2VPZkZ1bmRzEh8KG1NPVVJDRV9PRl9GVU5EU19VTlNQRUNJRklFRBAAEiQKIFNPVVJDRV9PRl9GVU5EU19CVVNJTkVTU19SRVZFTlVFEAESIgoeU09VUkNFX09GX0ZVTkRTX0JVU0lORVNTX0xPQU5TEAISJQohU09VUkNFX09GX0ZVTkRTX0lOVkVTVE1FTlRfSU5DT01FEAMSJQohU09VUkNFX09GX0ZVTkRTX1RISVJEX1BBUlRZX0ZVTkRTEAQSGQoVU09VUkNFX09GX0ZVTkRTX09USEVSEAUq+gIKEUFubnVhbFJldmVudWVCYW5kEiMKH0FOTlVBTF9SRVZFTlVFX0JBTkRfVU5TUEVDSUZJRUQQABIfChtBTk5VQUxfUkVWRU5VRV9CQU5EXzBfOTk5OTkQARIlCiFBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMF80OTk5OTkQAhIlCiFBTk5VQUxfUkVWRU5VRV9CQU5EXzUwMDAwMF85OTk5OTkQAxInCiNBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMDBfNDk5OTk5ORAEEigKJEFOTlVBTF9SRVZFTlVFX0JBTkRfNTAwMDAwMF8yNDk5OTk5ORAFEikKJUFOTlVBTF9SRVZFTlVFX0JBTkRfMjUwMDAwMDBfOTk5OTk5OTkQBhIrCidBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMDAwMF8yNDk5OTk5OTkQBxImCiJBTk5VQUxfUkVWRU5VRV9CQU5EXzI1MDAwMDAwMF9QTFVTEAgq+wEKDkFjY291bnRQdXJwb3NlEh8KG0FDQ09VTlRfUFVSUE9TRV9VTlNQRUNJRklFRBAAEjsKN0FDQ09VTlRfUFVSUE9TRV9SRUNFSVZFX1BBWU1FTlRTX0ZPUl9HT09EU19BTkRfU0VSVklDRVMQARI4CjRBQ0NPVU5UX1BVUlBPU0VfU0VORF9QQVlNRU5UU19GT1JfR09PRFNfQU5EX1NFUlZJQ0VTEAISNgoyQUNDT1VOVF9QVVJQT1NFX1NFTkRfUkVDRUlWRV9GVU5EU19SRUxBVEVEX1BBUlRJRVMQAxIZChVBQ0NPVU5UX1BVUlBPU0VfT1RIRVIQBCp9Cg1Pd25lckZpbGVTbG90Eh8KG09XTkVSX0ZJTEVfU0xPVF9VTlNQRUNJRklFRBAAEiUKIU9XTkVSX0ZJTEVfU0xPVF9JRF9ET0NVTUVOVF9GUk9OVBABEiQKIE9XTkVSX0ZJTEVfU0xPVF9JRF9ET0NVTUVOVF9CQUNLEAIqmwEKFkluZGl2aWR1YWxGaWxlQ2F0ZWdvcnkSKAokSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX1VOU1BFQ0lGSUVEEAASKwonSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX0lERU5USVRZX0ZST05UEAESKgomSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX0lERU5USVRZX0JBQ0sQAmIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEiuAUKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxIrCgZmaWVsZHMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARI6CgppbmRpdmlkdWFsGBAgASgLMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSW5kaXZpZHVhbERhdGFIABI2CghidXNpbmVzcxgRIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YUgAEisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgYKBGRhdGFKBAgDEARKBAgEEAVKBAgFEAYi0gIKBU93bmVyEgoKAmlkGAEgASgJEjIKBnN0YXR1cxgIIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1cxIWCg5hZG1pbl9jb21tZW50cxgDIAMoCRIrCgZmaWVsZHMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARItCgRkYXRhGAkgASgLMh8uY29ycmlkb3IuY3VzdG9tZXIudjEuT3duZXJEYXRhEi8KCGlkX2ZpbGVzGAUgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAIQAyLWAwoOSW5kaXZpZHVhbERhdGESFwoKZmlyc3RfbmFtZRgIIAEoCUgAiAEBEhYKCWxhc3RfbmFtZRgJIAEoCUgBiAEBEhoKDWRhdGVfb2ZfYmlydGgYCiABKAlIAogBARI6CgdpZF90eXBlGAsgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSWREb2N1bWVudFR5cGVIA4gBARIWCglpZF9udW1iZXIYDCABKAlIBIgBARIUCgdjb3VudHJ5GAEgASgJSAWIAQESEwoGc3RyZWV0GAIgASgJSAaIAQESEQoEY2l0eRgDIAEoCUgHiAEBEhIKBXN0YXRlGAQgASgJSAiIAQESFQoIemlwX2NvZGUYBSABKAlICYgBARISCgVlbWFpbBgGIAEoCUgKiAEBEhIKBXBob25lGAcgASgJSAuIAQFCDQoLX2ZpcnN0X25hbWVCDAoKX2xhc3RfbmFtZUIQCg5fZGF0ZV9vZl9iaXJ0aEIKCghfaWRfdHlwZUIMCgpfaWRfbnVtYmVyQgoKCF9jb3VudHJ5QgkKB19zdHJlZXRCBwoFX2NpdHlCCAoGX3N0YXRlQgsKCV96aXBfY29kZUIICgZfZW1haWxCCAoGX3Bob25lIrgKCgxCdXNpbmVzc0RhdGESGgoNYnVzaW5lc3NfbmFtZRgIIAEoCUgAiAEBEiAKE3JlZ2lzdHJhdGlvbl9udW1iZXIYCSABKAlIAYgBARIiChVpbmNvcnBvcmF0aW9uX2NvdW50cnkYCiABKAlIAogBARIZCgx0cmFkaW5nX25hbWUYCyABKAlIA4gBARI+Cg1idXNpbmVzc190eXBlGAwgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQnVzaW5lc3NUeXBlSASIAQESHwoSaW5jb3Jwb3JhdGlvbl9kYXRlGA0gASgJSAWIAQESGgoNaW5kdXN0cnlfdHlwZRgOIAEoCUgGiAEBEiEKFGJ1c2luZXNzX2Rlc2NyaXB0aW9uGA8gASgJSAeIAQESFAoHd2Vic2l0ZRgQIAEoCUgIiAEBEkEKD3NvdXJjZV9vZl9mdW5kcxgRIAEoDjIjLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlNvdXJjZU9mRnVuZHNICYgBARJOChhlc3RpbWF0ZWRfYW5udWFsX3JldmVudWUYEiABKA4yJy5jb3JyaWRvci5jdXN0b21lci52MS5Bbm51YWxSZXZlbnVlQmFuZEgKiAEBEiYKGWV4cGVjdGVkX21vbnRobHlfcGF5bWVudHMYEyABKANIC4gBARJCCg9hY2NvdW50X3B1cnBvc2UYFCABKA4yJC5jb3JyaWRvci5jdXN0b21lci52MS5BY2NvdW50UHVycG9zZUgMiAEBEh4KEW9wZXJhdGluZ19jb3VudHJ5GBUgASgJSA2IAQESHQoQb3BlcmF0aW5nX3N0cmVldBgWIAEoCUgOiAEBEhsKDm9wZXJhdGluZ19jaXR5GBcgASgJSA+IAQESHAoPb3BlcmF0aW5nX3N0YXRlGBggASgJSBCIAQESHwoSb3BlcmF0aW5nX3ppcF9jb2RlGBkgASgJSBGIAQESFAoHY291bnRyeRgBIAEoCUgSiAEBEhMKBnN0cmVldBgCIAEoCUgTiAEBEhEKBGNpdHkYAyABKAlIFIgBARISCgVzdGF0ZRgEIAEoCUgViAEBEhUKCHppcF9jb2RlGAUgASgJSBaIAQESEgoFZW1haWwYBiABKAlIF4gBARISCgVwaG9uZRgHIAEoCUgYiAEBQhAKDl9idXNpbmVzc19uYW1lQhYKFF9yZWdpc3RyYXRpb25fbnVtYmVyQhgKFl9pbmNvcnBvcmF0aW9uX2NvdW50cnlCDwoNX3RyYWRpbmdfbmFtZUIQCg5fYnVzaW5lc3NfdHlwZUIVChNfaW5jb3Jwb3JhdGlvbl9kYXRlQhAKDl9pbmR1c3RyeV90eXBlQhcKFV9idXNpbmVzc19kZXNjcmlwdGlvbkIKCghfd2Vic2l0ZUISChBfc291cmNlX29mX2Z1bmRzQhsKGV9lc3RpbWF0ZWRfYW5udWFsX3JldmVudWVCHAoaX2V4cGVjdGVkX21vbnRobHlfcGF5bWVudHNCEgoQX2FjY291bnRfcHVycG9zZUIUChJfb3BlcmF0aW5nX2NvdW50cnlCEwoRX29wZXJhdGluZ19zdHJlZXRCEQoPX29wZXJhdGluZ19jaXR5QhIKEF9vcGVyYXRpbmdfc3RhdGVCFQoTX29wZXJhdGluZ196aXBfY29kZUIKCghfY291bnRyeUIJCgdfc3RyZWV0QgcKBV9jaXR5QggKBl9zdGF0ZUILCglfemlwX2NvZGVCCAoGX2VtYWlsQggKBl9waG9uZSLdBwoJT3duZXJEYXRhEhcKCmZpcnN0X25hbWUYASABKAlIAIgBARIWCglsYXN0X25hbWUYAiABKAlIAYgBARIhChRvd25lcnNoaXBfcGVyY2VudGFnZRgDIAEoCUgCiAEBEhIKBWVtYWlsGAQgASgJSAOIAQESEgoFcGhvbmUYBSABKAlIBIgBARIaCg1kYXRlX29mX2JpcnRoGAYgASgJSAWIAQESGAoLbmF0aW9uYWxpdHkYByABKAlIBogBARISCgV0aXRsZRgIIAEoCUgHiAEBEhgKC2hhc19jb250cm9sGAkgASgISAiIAQESFgoJaXNfc2lnbmVyGAogASgISAmIAQESIAoTaXNfYmVuZWZpY2lhbF9vd25lchgLIAEoCEgKiAEBEhMKBnN0cmVldBgMIAEoCUgLiAEBEhEKBGNpdHkYDSABKAlIDIgBARISCgVzdGF0ZRgOIAEoCUgNiAEBEhUKCHppcF9jb2RlGA8gASgJSA6IAQESFAoHY291bnRyeRgQIAEoCUgPiAEBEkMKEGlkX2RvY3VtZW50X3R5cGUYESABKA4yJC5jb3JyaWRvci5jdXN0b21lci52MS5JZERvY3VtZW50VHlwZUgQiAEBEh8KEmlkX2RvY3VtZW50X251bWJlchgSIAEoCUgRiAEBEiAKE2lkX2RvY3VtZW50X2NvdW50cnkYEyABKAlIEogBARIbCg5pZF9leHBpcnlfZGF0ZRgUIAEoCUgTiAEBEhAKA3RpbhgVIAEoCUgUiAEBEhMKBmlzX3BlcBgWIAEoCEgViAEBEh4KEXVzYV90YXhfcmVzaWRlbmN5GBcgASgISBaIAQFCDQoLX2ZpcnN0X25hbWVCDAoKX2xhc3RfbmFtZUIXChVfb3duZXJzaGlwX3BlcmNlbnRhZ2VCCAoGX2VtYWlsQggKBl9waG9uZUIQCg5fZGF0ZV9vZl9iaXJ0aEIOCgxfbmF0aW9uYWxpdHlCCAoGX3RpdGxlQg4KDF9oYXNfY29udHJvbEIMCgpfaXNfc2lnbmVyQhYKFF9pc19iZW5lZmljaWFsX293bmVyQgkKB19zdHJlZXRCBwoFX2NpdHlCCAoGX3N0YXRlQgsKCV96aXBfY29kZUIKCghfY291bnRyeUITChFfaWRfZG9jdW1lbnRfdHlwZUIVChNfaWRfZG9jdW1lbnRfbnVtYmVyQhYKFF9pZF9kb2N1bWVudF9jb3VudHJ5QhEKD19pZF9leHBpcnlfZGF0ZUIGCgRfdGluQgkKB19pc19wZXBCFAoSX3VzYV90YXhfcmVzaWRlbmN5IrMCCgtLeWJEb2N1bWVudBIKCgJpZBgBIAEoCRIzCgR0eXBlGAggASgOMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuS3liRG9jdW1lbnRUeXBlEjIKBnN0YXR1cxgJIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1cxIWCg5hZG1pbl9jb21tZW50cxgEIAMoCRIrCgRmaWxlGAUgASgLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAIQA0oECAMQBCKDAQoHRmlsZVJlZhIPCgdmaWxlX2lkGAEgASgJEgwKBHNsb3QYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAQSLwoLdXBsb2FkZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvkBCgpGaWxlVXBsb2FkEg8KB2ZpbGVfaWQYASABKAkSEgoKdXBsb2FkX3VybBgCIAEoCRIOCgZtZXRob2QYAyABKAkSPgoHaGVhZGVycxgEIAMoCzItLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVVcGxvYWQuSGVhZGVyc0VudHJ5Ei4KCmV4cGlyZXNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDm1heF9zaXplX2J5dGVzGAYgASgEGi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvkBCgpBdWRpdEVudHJ5EgoKAmlkGAEgASgJEhMKC2N1c3RvbWVyX2lkGAIgASgJEg4KBmFjdGlvbhgDIAEoCRINCgVhY3RvchgEIAEoCRISCgpyZXF1ZXN0X2lkGAUgASgJEiwKB2NoYW5nZXMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgIYARIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoMd2hhdF9jaGFuZ2VkGAggASgLMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzIowaCgxBdWRpdENoYW5nZXMSTgoQY3VzdG9tZXJfY3JlYXRlZBgBIAEoCzIyLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5DdXN0b21lckNyZWF0ZWRIABJOChBjdXN0b21lcl91cGRhdGVkGAIgASgLMjIuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkN1c3RvbWVyVXBkYXRlZEgAEkgKDW93bmVyX3JlbW92ZWQYAyABKAsyLy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuT3duZXJSZW1vdmVkSAASUgoSY3VzdG9tZXJfc3VibWl0dGVkGAQgASgLMjQuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkN1c3RvbWVyU3VibWl0dGVkSAASUAoRY3VzdG9tZXJfcmV2aWV3ZWQYBSABKAsyMy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuQ3VzdG9tZXJSZXZpZXdlZEgAElAKEWN1c3RvbWVyX3VwZ3JhZGVkGAYgASgLMjMuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkN1c3RvbWVyVXBncmFkZWRIABJKCg5maWxlc19hdHRhY2hlZBgHIAEoCzIwLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5GaWxlc0F0dGFjaGVkSAASUwoTb3duZXJfZmlsZV9hdHRhY2hlZBgIIAEoCzI0LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5Pd25lckZpbGVBdHRhY2hlZEgAElQKE2RvY3VtZW50X3JlZ2lzdGVyZWQYCSABKAsyNS5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuRG9jdW1lbnRSZWdpc3RlcmVkSAASUAoRZG9jdW1lbnRfcmVwbGFjZWQYCiABKAsyMy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuRG9jdW1lbnRSZXBsYWNlZEgAGicKD0N1c3RvbWVyQ3JlYXRlZBIUCgxvd25lcnNfYWRkZWQYASADKAka8QEKD0N1c3RvbWVyVXBkYXRlZBJUChFpbmRpdmlkdWFsX2ZpZWxkcxgBIAEoCzI3LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5JbmRpdmlkdWFsRGF0YUNoYW5nZUgAElAKD2J1c2luZXNzX2ZpZWxkcxgCIAEoCzI1LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5CdXNpbmVzc0RhdGFDaGFuZ2VIABIWCg5vd25lcnNfY2hhbmdlZBgDIAMoCRIUCgxvd25lcnNfYWRkZWQYBCADKAlCCAoGZmllbGRzGlAKDE93bmVyUmVtb3ZlZBIQCghvd25lcl9pZBgBIAEoCRIuCgVvd25lchgCIAEoCzIfLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyRGF0YRqtAQoRQ3VzdG9tZXJTdWJtaXR0ZWQSWAoTdmVyaWZpY2F0aW9uX3N0YXR1cxgBIAEoCzI7LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5WZXJpZmljYXRpb25TdGF0dXNDaGFuZ2USPgoJdG9fcmV2aWV3GAIgASgLMisuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLlRvUmV2aWV3Gi0KCFRvUmV2aWV3Eg4KBm93bmVycxgBIAMoCRIRCglkb2N1bWVudHMYAiADKAkavQMKEEN1c3RvbWVyUmV2aWV3ZWQSTwoGb3duZXJzGAEgAygLMj8uY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkN1c3RvbWVyUmV2aWV3ZWQuT3duZXJzRW50cnkSVQoJZG9jdW1lbnRzGAIgAygLMkIuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkN1c3RvbWVyUmV2aWV3ZWQuRG9jdW1lbnRzRW50cnkSWAoTdmVyaWZpY2F0aW9uX3N0YXR1cxgDIAEoCzI7LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5WZXJpZmljYXRpb25TdGF0dXNDaGFuZ2UaUQoLT3duZXJzRW50cnkSCwoDa2V5GAEgASgJEjEKBXZhbHVlGAIgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuUmV2aWV3U3RhdHVzOgI4ARpUCg5Eb2N1bWVudHNFbnRyeRILCgNrZXkYASABKAkSMQoFdmFsdWUYAiABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5SZXZpZXdTdGF0dXM6AjgBGo8CChBDdXN0b21lclVwZ3JhZGVkEkQKCWt5Yl9zY29wZRgBIAEoCzIxLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5LeWJTY29wZUNoYW5nZRJFCgZmaWVsZHMYAiABKAsyNS5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuQnVzaW5lc3NEYXRhQ2hhbmdlEhQKDG93bmVyc19hZGRlZBgDIAMoCRJYChN2ZXJpZmljYXRpb25fc3RhdHVzGAQgASgLMjsuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLlZlcmlmaWNhdGlvblN0YXR1c0NoYW5nZRpMCg1GaWxlc0F0dGFjaGVkEg8KB2lkX2ZpbGUYASABKAkSGQoMaWRfZmlsZV9iYWNrGAIgASgJSACIAQFCDwoNX2lkX2ZpbGVfYmFjaxqNAQoRT3duZXJGaWxlQXR0YWNoZWQSEAoIb3duZXJfaWQYASABKAkSMQoEc2xvdBgCIAEoDjIjLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyRmlsZVNsb3QSDwoHZmlsZV9pZBgDIAEoCRIVCghyZXBsYWNlZBgEIAEoCUgAiAEBQgsKCV9yZXBsYWNlZBpvChJEb2N1bWVudFJlZ2lzdGVyZWQSEwoLZG9jdW1lbnRfaWQYASABKAkSMwoEdHlwZRgCIAEoDjIlLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50VHlwZRIPCgdmaWxlX2lkGAMgASgJGrEBChBEb2N1bWVudFJlcGxhY2VkEhMKC2RvY3VtZW50X2lkGAEgASgJEkAKB2ZpbGVfaWQYAiABKAsyLy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuRmlsZUlkQ2hhbmdlEkYKBHR5cGUYAyABKAsyOC5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuS3liRG9jdW1lbnRUeXBlQ2hhbmdlGnwKFEluZGl2aWR1YWxEYXRhQ2hhbmdlEjIKBGZyb20YASABKAsyJC5jb3JyaWRvci5jdXN0b21lci52MS5JbmRpdmlkdWFsRGF0YRIwCgJ0bxgCIAEoCzIkLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkluZGl2aWR1YWxEYXRhGnYKEkJ1c2luZXNzRGF0YUNoYW5nZRIwCgRmcm9tGAEgASgLMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQnVzaW5lc3NEYXRhEi4KAnRvGAIgASgLMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuQnVzaW5lc3NEYXRhGogBChhWZXJpZmljYXRpb25TdGF0dXNDaGFuZ2USNgoEZnJvbRgBIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxI0CgJ0bxgCIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxp4Cg5LeWJTY29wZUNoYW5nZRIxCgRmcm9tGAEgASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGVIAIgBARIqCgJ0bxgCIAEoDjIeLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YlNjb3BlQgcKBV9mcm9tGigKDEZpbGVJZENoYW5nZRIMCgRmcm9tGAEgASgJEgoKAnRvGAIgASgJGn8KFUt5YkRvY3VtZW50VHlwZUNoYW5nZRIzCgRmcm9tGAEgASgOMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuS3liRG9jdW1lbnRUeXBlEjEKAnRvGAIgASgOMiUuY29ycmlkb3IuY3VzdG9tZXIudjEuS3liRG9jdW1lbnRUeXBlQggKBmFjdGlvbiJqCghQYWdlSW5mbxIUCgxjdXJyZW50X3BhZ2UYASABKA0SEAoIcGVyX3BhZ2UYAiABKA0SEQoJbGFzdF9wYWdlGAMgASgNEg0KBXRvdGFsGAQgASgEEhQKDHRvdGFsX2NhcHBlZBgFIAEoCCpnCgxDdXN0b21lclR5cGUSHQoZQ1VTVE9NRVJfVFlQRV9VTlNQRUNJRklFRBAAEhwKGENVU1RPTUVSX1RZUEVfSU5ESVZJRFVBTBABEhoKFkNVU1RPTUVSX1RZUEVfQlVTSU5FU1MQAipQCghLeWJTY29wZRIZChVLWUJfU0NPUEVfVU5TUEVDSUZJRUQQABISCg5LWUJfU0NPUEVfRlVMTBABEhUKEUtZQl9TQ09QRV9NSU5JTUFMEAIqwgEKElZlcmlmaWNhdGlvblN0YXR1cxIjCh9WRVJJRklDQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHwobVkVSSUZJQ0FUSU9OX1NUQVRVU19QRU5ESU5HEAESIgoeVkVSSUZJQ0FUSU9OX1NUQVRVU19QUk9DRVNTSU5HEAISIAocVkVSSUZJQ0FUSU9OX1NUQVRVU19WRVJJRklFRBADEiAKHFZFUklGSUNBVElPTl9TVEFUVVNfUkVKRUNURUQQBCqeAQoMUmV2aWV3U3RhdHVzEh0KGVJFVklFV19TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVSRVZJRVdfU1RBVFVTX1BFTkRJTkcQARIcChhSRVZJRVdfU1RBVFVTX1BST0NFU1NJTkcQAhIaChZSRVZJRVdfU1RBVFVTX0FQUFJPVkVEEAMSGgoWUkVWSUVXX1NUQVRVU19SRUpFQ1RFRBAEKugDCg9LeWJEb2N1bWVudFR5cGUSIQodS1lCX0RPQ1VNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIyCi5LWUJfRE9DVU1FTlRfVFlQRV9DRVJUSUZJQ0FURV9PRl9JTkNPUlBPUkFUSU9OEAESLworS1lCX0RPQ1VNRU5UX1RZUEVfQVJUSUNMRVNfT0ZfSU5DT1JQT1JBVElPThACEjYKMktZQl9ET0NVTUVOVF9UWVBFX0JFTkVGSUNJQUxfT1dORVJTSElQX0NFUlRJRklDQVRFEAMSLQopS1lCX0RPQ1VNRU5UX1RZUEVfSU5DT1JQT1JBVElPTl9ET0NVTUVOVFMQBBInCiNLWUJfRE9DVU1FTlRfVFlQRV9DQUNfU1RBVFVTX1JFUE9SVBAFEiYKIktZQl9ET0NVTUVOVF9UWVBFX1BST09GX09GX0FERFJFU1MQBhIqCiZLWUJfRE9DVU1FTlRfVFlQRV9TSEFSRUhPTERFUl9SRUdJU1RFUhAHEiYKIktZQl9ET0NVTUVOVF9UWVBFX1RBWF9SRUdJU1RSQVRJT04QCBIkCiBLWUJfRE9DVU1FTlRfVFlQRV9CQU5LX1NUQVRFTUVOVBAJEhsKF0tZQl9ET0NVTUVOVF9UWVBFX09USEVSEAoquwEKDklkRG9jdW1lbnRUeXBlEiAKHElEX0RPQ1VNRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIdChlJRF9ET0NVTUVOVF9UWVBFX1BBU1NQT1JUEAESJAogSURfRE9DVU1FTlRfVFlQRV9EUklWRVJTX0xJQ0VOU0UQAhIcChhJRF9ET0NVTUVOVF9UWVBFX0lEX0NBUkQQAxIkCiBJRF9ET0NVTUVOVF9UWVBFX1JFU0lERU5UX1BFUk1JVBAEKoUCCgxCdXNpbmVzc1R5cGUSHQoZQlVTSU5FU1NfVFlQRV9VTlNQRUNJRklFRBAAEh0KGUJVU0lORVNTX1RZUEVfQ09SUE9SQVRJT04QARIjCh9CVVNJTkVTU19UWVBFX0dPVkVSTk1FTlRfRU5USVRZEAISFQoRQlVTSU5FU1NfVFlQRV9MTEMQAxIcChhCVVNJTkVTU19UWVBFX05PTl9QUk9GSVQQBBIXChNCVVNJTkVTU19UWVBFX09USEVSEAUSHQoZQlVTSU5FU1NfVFlQRV9QQVJUTkVSU0hJUBAGEiUKIUJVU0lORVNTX1RZUEVfU09MRV9QUk9QUklFVE9SU0hJUBAHKuMBCg1Tb3VyY2VPZkZ1bmRzEh8KG1NPVVJDRV9PRl9GVU5EU19VTlNQRUNJRklFRBAAEiQKIFNPVVJDRV9PRl9GVU5EU19CVVNJTkVTU19SRVZFTlVFEAESIgoeU09VUkNFX09GX0ZVTkRTX0JVU0lORVNTX0xPQU5TEAISJQohU09VUkNFX09GX0ZVTkRTX0lOVkVTVE1FTlRfSU5DT01FEAMSJQohU09VUkNFX09GX0ZVTkRTX1RISVJEX1BBUlRZX0ZVTkRTEAQSGQoVU09VUkNFX09GX0ZVTkRTX09USEVSEAUq+gIKEUFubnVhbFJldmVudWVCYW5kEiMKH0FOTlVBTF9SRVZFTlVFX0JBTkRfVU5TUEVDSUZJRUQQABIfChtBTk5VQUxfUkVWRU5VRV9CQU5EXzBfOTk5OTkQARIlCiFBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMF80OTk5OTkQAhIlCiFBTk5VQUxfUkVWRU5VRV9CQU5EXzUwMDAwMF85OTk5OTkQAxInCiNBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMDBfNDk5OTk5ORAEEigKJEFOTlVBTF9SRVZFTlVFX0JBTkRfNTAwMDAwMF8yNDk5OTk5ORAFEikKJUFOTlVBTF9SRVZFTlVFX0JBTkRfMjUwMDAwMDBfOTk5OTk5OTkQBhIrCidBTk5VQUxfUkVWRU5VRV9CQU5EXzEwMDAwMDAwMF8yNDk5OTk5OTkQBxImCiJBTk5VQUxfUkVWRU5VRV9CQU5EXzI1MDAwMDAwMF9QTFVTEAgq+wEKDkFjY291bnRQdXJwb3NlEh8KG0FDQ09VTlRfUFVSUE9TRV9VTlNQRUNJRklFRBAAEjsKN0FDQ09VTlRfUFVSUE9TRV9SRUNFSVZFX1BBWU1FTlRTX0ZPUl9HT09EU19BTkRfU0VSVklDRVMQARI4CjRBQ0NPVU5UX1BVUlBPU0VfU0VORF9QQVlNRU5UU19GT1JfR09PRFNfQU5EX1NFUlZJQ0VTEAISNgoyQUNDT1VOVF9QVVJQT1NFX1NFTkRfUkVDRUlWRV9GVU5EU19SRUxBVEVEX1BBUlRJRVMQAxIZChVBQ0NPVU5UX1BVUlBPU0VfT1RIRVIQBCp9Cg1Pd25lckZpbGVTbG90Eh8KG09XTkVSX0ZJTEVfU0xPVF9VTlNQRUNJRklFRBAAEiUKIU9XTkVSX0ZJTEVfU0xPVF9JRF9ET0NVTUVOVF9GUk9OVBABEiQKIE9XTkVSX0ZJTEVfU0xPVF9JRF9ET0NVTUVOVF9CQUNLEAIqmwEKFkluZGl2aWR1YWxGaWxlQ2F0ZWdvcnkSKAokSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX1VOU1BFQ0lGSUVEEAASKwonSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX0lERU5USVRZX0ZST05UEAESKgomSU5ESVZJRFVBTF9GSUxFX0NBVEVHT1JZX0lERU5USVRZX0JBQ0sQAmIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's customer (seed 2.1): an individual (KYC) or a business (KYB).
@@ -730,9 +730,11 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
   requestId: string;
 
   /**
-   * What changed, e.g. {"kyb_scope": {"from": "MINIMAL", "to": "FULL"}, "owners_added": [...]}.
+   * Deprecated (decision 0062): `what_changed` holds the same, typed. What changed as stored, e.g.
+   * {"kyb_scope": {"from": "MINIMAL", "to": "FULL"}, "owners_added": [...]}.
    *
-   * @generated from field: google.protobuf.Struct changes = 6;
+   * @generated from field: google.protobuf.Struct changes = 6 [deprecated = true];
+   * @deprecated
    */
   changes?: JsonObject | undefined;
 
@@ -740,6 +742,13 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
    * @generated from field: google.protobuf.Timestamp occurred_at = 7;
    */
   occurredAt?: Timestamp | undefined;
+
+  /**
+   * What the action changed.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges what_changed = 8;
+   */
+  whatChanged?: AuditChanges | undefined;
 };
 
 /**
@@ -748,6 +757,551 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
   messageDesc(file_corridor_customer_v1_customer, 8);
+
+/**
+ * What an audited action changed (decision 0062): one message per action, one field per key of the
+ * admin API's `changes` (customer-json's auditChangesJson writes them). A from/to pair's value that
+ * may be null is optional: unset is null.
+ *
+ * @generated from message corridor.customer.v1.AuditChanges
+ */
+export type AuditChanges = Message<"corridor.customer.v1.AuditChanges"> & {
+  /**
+   * @generated from oneof corridor.customer.v1.AuditChanges.action
+   */
+  action: {
+    /**
+     * customer.created.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerCreated customer_created = 1;
+     */
+    value: AuditChanges_CustomerCreated;
+    case: "customerCreated";
+  } | {
+    /**
+     * customer.updated and customer.kyc_data_updated.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerUpdated customer_updated = 2;
+     */
+    value: AuditChanges_CustomerUpdated;
+    case: "customerUpdated";
+  } | {
+    /**
+     * owner.removed.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.OwnerRemoved owner_removed = 3;
+     */
+    value: AuditChanges_OwnerRemoved;
+    case: "ownerRemoved";
+  } | {
+    /**
+     * customer.submitted.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerSubmitted customer_submitted = 4;
+     */
+    value: AuditChanges_CustomerSubmitted;
+    case: "customerSubmitted";
+  } | {
+    /**
+     * customer.reviewed.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerReviewed customer_reviewed = 5;
+     */
+    value: AuditChanges_CustomerReviewed;
+    case: "customerReviewed";
+  } | {
+    /**
+     * customer.upgraded.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerUpgraded customer_upgraded = 6;
+     */
+    value: AuditChanges_CustomerUpgraded;
+    case: "customerUpgraded";
+  } | {
+    /**
+     * customer.files_attached.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.FilesAttached files_attached = 7;
+     */
+    value: AuditChanges_FilesAttached;
+    case: "filesAttached";
+  } | {
+    /**
+     * owner.file_attached.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.OwnerFileAttached owner_file_attached = 8;
+     */
+    value: AuditChanges_OwnerFileAttached;
+    case: "ownerFileAttached";
+  } | {
+    /**
+     * document.registered.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.DocumentRegistered document_registered = 9;
+     */
+    value: AuditChanges_DocumentRegistered;
+    case: "documentRegistered";
+  } | {
+    /**
+     * document.replaced.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.DocumentReplaced document_replaced = 10;
+     */
+    value: AuditChanges_DocumentReplaced;
+    case: "documentReplaced";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.
+ * Use `create(AuditChangesSchema)` to create a new message.
+ */
+export const AuditChangesSchema: GenMessage<AuditChanges> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerCreated
+ */
+export type AuditChanges_CustomerCreated = Message<"corridor.customer.v1.AuditChanges.CustomerCreated"> & {
+  /**
+   * Empty for an individual.
+   *
+   * @generated from field: repeated string owners_added = 1;
+   */
+  ownersAdded: string[];
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerCreated.
+ * Use `create(AuditChanges_CustomerCreatedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerCreatedSchema: GenMessage<AuditChanges_CustomerCreated> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 0);
+
+/**
+ * Each key only when it changed something: unset data, empty lists are not written.
+ *
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerUpdated
+ */
+export type AuditChanges_CustomerUpdated = Message<"corridor.customer.v1.AuditChanges.CustomerUpdated"> & {
+  /**
+   * @generated from oneof corridor.customer.v1.AuditChanges.CustomerUpdated.fields
+   */
+  fields: {
+    /**
+     * @generated from field: corridor.customer.v1.AuditChanges.IndividualDataChange individual_fields = 1;
+     */
+    value: AuditChanges_IndividualDataChange;
+    case: "individualFields";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.AuditChanges.BusinessDataChange business_fields = 2;
+     */
+    value: AuditChanges_BusinessDataChange;
+    case: "businessFields";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * @generated from field: repeated string owners_changed = 3;
+   */
+  ownersChanged: string[];
+
+  /**
+   * @generated from field: repeated string owners_added = 4;
+   */
+  ownersAdded: string[];
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerUpdated.
+ * Use `create(AuditChanges_CustomerUpdatedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerUpdatedSchema: GenMessage<AuditChanges_CustomerUpdated> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 1);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.OwnerRemoved
+ */
+export type AuditChanges_OwnerRemoved = Message<"corridor.customer.v1.AuditChanges.OwnerRemoved"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * The owner's data as it was, its set fields only (as stored).
+   *
+   * @generated from field: corridor.customer.v1.OwnerData owner = 2;
+   */
+  owner?: OwnerData | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.OwnerRemoved.
+ * Use `create(AuditChanges_OwnerRemovedSchema)` to create a new message.
+ */
+export const AuditChanges_OwnerRemovedSchema: GenMessage<AuditChanges_OwnerRemoved> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 2);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerSubmitted
+ */
+export type AuditChanges_CustomerSubmitted = Message<"corridor.customer.v1.AuditChanges.CustomerSubmitted"> & {
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.VerificationStatusChange verification_status = 1;
+   */
+  verificationStatus?: AuditChanges_VerificationStatusChange | undefined;
+
+  /**
+   * The owners and documents moved from PENDING to PROCESSING.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.ToReview to_review = 2;
+   */
+  toReview?: AuditChanges_ToReview | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerSubmitted.
+ * Use `create(AuditChanges_CustomerSubmittedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerSubmittedSchema: GenMessage<AuditChanges_CustomerSubmitted> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 3);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.ToReview
+ */
+export type AuditChanges_ToReview = Message<"corridor.customer.v1.AuditChanges.ToReview"> & {
+  /**
+   * @generated from field: repeated string owners = 1;
+   */
+  owners: string[];
+
+  /**
+   * @generated from field: repeated string documents = 2;
+   */
+  documents: string[];
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.ToReview.
+ * Use `create(AuditChanges_ToReviewSchema)` to create a new message.
+ */
+export const AuditChanges_ToReviewSchema: GenMessage<AuditChanges_ToReview> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 4);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerReviewed
+ */
+export type AuditChanges_CustomerReviewed = Message<"corridor.customer.v1.AuditChanges.CustomerReviewed"> & {
+  /**
+   * The judgement of each judged owner and document, by id.
+   *
+   * @generated from field: map<string, corridor.customer.v1.ReviewStatus> owners = 1;
+   */
+  owners: { [key: string]: ReviewStatus };
+
+  /**
+   * @generated from field: map<string, corridor.customer.v1.ReviewStatus> documents = 2;
+   */
+  documents: { [key: string]: ReviewStatus };
+
+  /**
+   * Set when the review had a verdict.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.VerificationStatusChange verification_status = 3;
+   */
+  verificationStatus?: AuditChanges_VerificationStatusChange | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerReviewed.
+ * Use `create(AuditChanges_CustomerReviewedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerReviewedSchema: GenMessage<AuditChanges_CustomerReviewed> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 5);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerUpgraded
+ */
+export type AuditChanges_CustomerUpgraded = Message<"corridor.customer.v1.AuditChanges.CustomerUpgraded"> & {
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.KybScopeChange kyb_scope = 1;
+   */
+  kybScope?: AuditChanges_KybScopeChange | undefined;
+
+  /**
+   * Written even when no field changed.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.BusinessDataChange fields = 2;
+   */
+  fields?: AuditChanges_BusinessDataChange | undefined;
+
+  /**
+   * @generated from field: repeated string owners_added = 3;
+   */
+  ownersAdded: string[];
+
+  /**
+   * Set when a VERIFIED business went back to PENDING.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.VerificationStatusChange verification_status = 4;
+   */
+  verificationStatus?: AuditChanges_VerificationStatusChange | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerUpgraded.
+ * Use `create(AuditChanges_CustomerUpgradedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerUpgradedSchema: GenMessage<AuditChanges_CustomerUpgraded> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 6);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.FilesAttached
+ */
+export type AuditChanges_FilesAttached = Message<"corridor.customer.v1.AuditChanges.FilesAttached"> & {
+  /**
+   * @generated from field: string id_file = 1;
+   */
+  idFile: string;
+
+  /**
+   * @generated from field: optional string id_file_back = 2;
+   */
+  idFileBack?: string | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.FilesAttached.
+ * Use `create(AuditChanges_FilesAttachedSchema)` to create a new message.
+ */
+export const AuditChanges_FilesAttachedSchema: GenMessage<AuditChanges_FilesAttached> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 7);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.OwnerFileAttached
+ */
+export type AuditChanges_OwnerFileAttached = Message<"corridor.customer.v1.AuditChanges.OwnerFileAttached"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.OwnerFileSlot slot = 2;
+   */
+  slot: OwnerFileSlot;
+
+  /**
+   * @generated from field: string file_id = 3;
+   */
+  fileId: string;
+
+  /**
+   * The file the slot held before.
+   *
+   * @generated from field: optional string replaced = 4;
+   */
+  replaced?: string | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.OwnerFileAttached.
+ * Use `create(AuditChanges_OwnerFileAttachedSchema)` to create a new message.
+ */
+export const AuditChanges_OwnerFileAttachedSchema: GenMessage<AuditChanges_OwnerFileAttached> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 8);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.DocumentRegistered
+ */
+export type AuditChanges_DocumentRegistered = Message<"corridor.customer.v1.AuditChanges.DocumentRegistered"> & {
+  /**
+   * @generated from field: string document_id = 1;
+   */
+  documentId: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.KybDocumentType type = 2;
+   */
+  type: KybDocumentType;
+
+  /**
+   * @generated from field: string file_id = 3;
+   */
+  fileId: string;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.DocumentRegistered.
+ * Use `create(AuditChanges_DocumentRegisteredSchema)` to create a new message.
+ */
+export const AuditChanges_DocumentRegisteredSchema: GenMessage<AuditChanges_DocumentRegistered> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 9);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.DocumentReplaced
+ */
+export type AuditChanges_DocumentReplaced = Message<"corridor.customer.v1.AuditChanges.DocumentReplaced"> & {
+  /**
+   * @generated from field: string document_id = 1;
+   */
+  documentId: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.FileIdChange file_id = 2;
+   */
+  fileId?: AuditChanges_FileIdChange | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.KybDocumentTypeChange type = 3;
+   */
+  type?: AuditChanges_KybDocumentTypeChange | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.DocumentReplaced.
+ * Use `create(AuditChanges_DocumentReplacedSchema)` to create a new message.
+ */
+export const AuditChanges_DocumentReplacedSchema: GenMessage<AuditChanges_DocumentReplaced> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 10);
+
+/**
+ * The data fields that changed: each one's value before in `from` and after in `to` (unset is
+ * null); a field is in the change when it is set in either.
+ *
+ * @generated from message corridor.customer.v1.AuditChanges.IndividualDataChange
+ */
+export type AuditChanges_IndividualDataChange = Message<"corridor.customer.v1.AuditChanges.IndividualDataChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.IndividualData from = 1;
+   */
+  from?: IndividualData | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.IndividualData to = 2;
+   */
+  to?: IndividualData | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.IndividualDataChange.
+ * Use `create(AuditChanges_IndividualDataChangeSchema)` to create a new message.
+ */
+export const AuditChanges_IndividualDataChangeSchema: GenMessage<AuditChanges_IndividualDataChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 11);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.BusinessDataChange
+ */
+export type AuditChanges_BusinessDataChange = Message<"corridor.customer.v1.AuditChanges.BusinessDataChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.BusinessData from = 1;
+   */
+  from?: BusinessData | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.BusinessData to = 2;
+   */
+  to?: BusinessData | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.BusinessDataChange.
+ * Use `create(AuditChanges_BusinessDataChangeSchema)` to create a new message.
+ */
+export const AuditChanges_BusinessDataChangeSchema: GenMessage<AuditChanges_BusinessDataChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 12);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.VerificationStatusChange
+ */
+export type AuditChanges_VerificationStatusChange = Message<"corridor.customer.v1.AuditChanges.VerificationStatusChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus from = 1;
+   */
+  from: VerificationStatus;
+
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus to = 2;
+   */
+  to: VerificationStatus;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.VerificationStatusChange.
+ * Use `create(AuditChanges_VerificationStatusChangeSchema)` to create a new message.
+ */
+export const AuditChanges_VerificationStatusChangeSchema: GenMessage<AuditChanges_VerificationStatusChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 13);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.KybScopeChange
+ */
+export type AuditChanges_KybScopeChange = Message<"corridor.customer.v1.AuditChanges.KybScopeChange"> & {
+  /**
+   * Unset for a business stored without a scope.
+   *
+   * @generated from field: optional corridor.customer.v1.KybScope from = 1;
+   */
+  from?: KybScope | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.KybScope to = 2;
+   */
+  to: KybScope;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.KybScopeChange.
+ * Use `create(AuditChanges_KybScopeChangeSchema)` to create a new message.
+ */
+export const AuditChanges_KybScopeChangeSchema: GenMessage<AuditChanges_KybScopeChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 14);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.FileIdChange
+ */
+export type AuditChanges_FileIdChange = Message<"corridor.customer.v1.AuditChanges.FileIdChange"> & {
+  /**
+   * @generated from field: string from = 1;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.FileIdChange.
+ * Use `create(AuditChanges_FileIdChangeSchema)` to create a new message.
+ */
+export const AuditChanges_FileIdChangeSchema: GenMessage<AuditChanges_FileIdChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 15);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.KybDocumentTypeChange
+ */
+export type AuditChanges_KybDocumentTypeChange = Message<"corridor.customer.v1.AuditChanges.KybDocumentTypeChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.KybDocumentType from = 1;
+   */
+  from: KybDocumentType;
+
+  /**
+   * @generated from field: corridor.customer.v1.KybDocumentType to = 2;
+   */
+  to: KybDocumentType;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.KybDocumentTypeChange.
+ * Use `create(AuditChanges_KybDocumentTypeChangeSchema)` to create a new message.
+ */
+export const AuditChanges_KybDocumentTypeChangeSchema: GenMessage<AuditChanges_KybDocumentTypeChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 16);
 
 /**
  * The position of a page in a list (seed 4.4: 15 per page, newest first).
@@ -790,7 +1344,7 @@ export type PageInfo = Message<"corridor.customer.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 9);
+  messageDesc(file_corridor_customer_v1_customer, 10);
 
 /**
  * seed 2.1: the two kinds of customer.
