@@ -1,14 +1,10 @@
-import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { create, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import {
-  AuditChanges_BusinessDataChangeSchema,
-  AuditChanges_IndividualDataChangeSchema,
   AuditChanges_VerificationStatusChangeSchema,
   AuditChangesSchema,
   BusinessDataSchema,
   IndividualDataSchema,
   VerificationStatusSchema,
-  type AuditChanges_BusinessDataChange,
-  type AuditChanges_IndividualDataChange,
   type AuditChanges_VerificationStatusChange,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { auditChangesJson, dataOfJson } from '@corridor/customer-json';
@@ -63,28 +59,14 @@ function only(values: Readonly<FieldValues>, names: readonly string[]): FieldVal
   );
 }
 
-/** An individual's changed data fields: each one's value before in `from`, after in `to`. */
-export function individualDataChange(
+/** The changed data fields of an individual or a business: each one's value before in `from`, after in `to`. */
+export function dataChange<Desc extends typeof IndividualDataSchema | typeof BusinessDataSchema>(
+  schema: Desc,
   before: Readonly<FieldValues>,
   after: Readonly<FieldValues>,
-): AuditChanges_IndividualDataChange {
+): { from: MessageShape<Desc>; to: MessageShape<Desc> } {
   const names = changedFields(before, after);
-  return create(AuditChanges_IndividualDataChangeSchema, {
-    from: dataOfJson(IndividualDataSchema, only(before, names)),
-    to: dataOfJson(IndividualDataSchema, only(after, names)),
-  });
-}
-
-/** A business's changed data fields: each one's value before in `from`, after in `to`. */
-export function businessDataChange(
-  before: Readonly<FieldValues>,
-  after: Readonly<FieldValues>,
-): AuditChanges_BusinessDataChange {
-  const names = changedFields(before, after);
-  return create(AuditChanges_BusinessDataChangeSchema, {
-    from: dataOfJson(BusinessDataSchema, only(before, names)),
-    to: dataOfJson(BusinessDataSchema, only(after, names)),
-  });
+  return { from: dataOfJson(schema, only(before, names)), to: dataOfJson(schema, only(after, names)) };
 }
 
 /** A customer's verification status move, from the stored words. */

@@ -1,4 +1,6 @@
 import {
+  BusinessDataSchema,
+  IndividualDataSchema,
   OwnerDataSchema,
   type Customer as CustomerMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
@@ -6,7 +8,7 @@ import { dataOfJson } from '@corridor/customer-json';
 import { CustomerInputSchema, type CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { businessDataChange, changedFields, individualDataChange, recordAudit } from '../audit/record-audit.js';
+import { changedFields, dataChange, recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
 import {
   assertCustomerEditable,
@@ -128,8 +130,8 @@ export async function updateCustomer(
           const fields = !fieldsChanged
             ? { case: undefined }
             : customer.type === 'business'
-              ? { case: 'businessFields' as const, value: businessDataChange(before, after) }
-              : { case: 'individualFields' as const, value: individualDataChange(before, after) };
+              ? { case: 'businessFields' as const, value: dataChange(BusinessDataSchema, before, after) }
+              : { case: 'individualFields' as const, value: dataChange(IndividualDataSchema, before, after) };
           recordAudit(
             tx,
             actor,

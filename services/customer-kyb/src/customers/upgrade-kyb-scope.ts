@@ -1,4 +1,5 @@
 import {
+  BusinessDataSchema,
   KybScope as KybScopeValue,
   KybScopeSchema,
   type AuditChanges_CustomerUpgradedSchema,
@@ -9,7 +10,7 @@ import { failedPrecondition } from '@corridor/grpc';
 import type { CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { businessDataChange, recordAudit, statusChange } from '../audit/record-audit.js';
+import { dataChange, recordAudit, statusChange } from '../audit/record-audit.js';
 import { changeStatus, type Actor, type CustomerContext } from '../context.js';
 import { enumOf } from '../customer-input.js';
 import { loadAggregate, storedFields, validationFailed } from './aggregate.js';
@@ -79,7 +80,7 @@ export async function upgradeKybScope(
             from: customer.kybScope ? enumOf(KybScopeSchema, customer.kybScope) : undefined, // null: stored without a scope
             to: KybScopeValue.FULL,
           },
-          fields: businessDataChange(customer.fields, after),
+          fields: dataChange(BusinessDataSchema, customer.fields, after),
         };
         customer.fields = after;
         customer.kybScope = 'FULL';
