@@ -33,7 +33,7 @@ function jsonbKeyOrder(a: string, b: string): number {
 }
 
 /** `value` with every object's keys in jsonb's order, as customer-kyb reads a stored row back. */
-export function inJsonbOrder(value: JsonValue): JsonValue {
+function inJsonbOrder(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(inJsonbOrder);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
@@ -51,24 +51,12 @@ function required<T>(value: T | undefined, what: string): T {
 
 /** `{field: {from, to}}` for each data field set before or after (unset is null). */
 function dataChangeJson(change: AuditChanges_IndividualDataChange | AuditChanges_BusinessDataChange): JsonObject {
-  const [schema, from, to] =
+  const [from, to] =
     change.$typeName === 'corridor.customer.v1.AuditChanges.IndividualDataChange'
-      ? [
-          IndividualDataSchema,
-          setFieldsJson(IndividualDataSchema, change.from),
-          setFieldsJson(IndividualDataSchema, change.to),
-        ]
-      : [
-          BusinessDataSchema,
-          setFieldsJson(BusinessDataSchema, change.from),
-          setFieldsJson(BusinessDataSchema, change.to),
-        ];
-  const json: JsonObject = {};
-  for (const { name } of schema.fields) {
-    if (from[name] === undefined && to[name] === undefined) continue;
-    json[name] = { from: from[name] ?? null, to: to[name] ?? null };
-  }
-  return json;
+      ? [setFieldsJson(IndividualDataSchema, change.from), setFieldsJson(IndividualDataSchema, change.to)]
+      : [setFieldsJson(BusinessDataSchema, change.from), setFieldsJson(BusinessDataSchema, change.to)];
+  const names = new Set([...Object.keys(from), ...Object.keys(to)]);
+  return Object.fromEntries([...names].map((name) => [name, { from: from[name] ?? null, to: to[name] ?? null }]));
 }
 
 function statusChangeJson(change: AuditChanges_VerificationStatusChange): JsonObject {

@@ -210,7 +210,7 @@ describe('rendering uploads and audit entries', () => {
     });
   });
 
-  it('an audit entry, its changes as JSON', () => {
+  it('an audit entry of customer-kyb 0.2.1, its changes from the Struct (no what_changed)', () => {
     const entry = create(AuditEntrySchema, {
       id: 'a-1',
       customerId: CUSTOMER_ID,
