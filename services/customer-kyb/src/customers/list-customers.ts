@@ -185,7 +185,7 @@ export async function listAuditEntries(
     action: entry.action,
     actor: entry.actor,
     requestId: entry.requestId ?? '',
-    changes: entry.changes, // deprecated (decision 0062): gateway 0.1.2 answers from it, until step (c)
+    changes: entry.changes, // deprecated (decision 0062): gateways before step (b) answer from it
     occurredAt: timestampFromDate(entry.occurredAt),
     whatChanged: storedChanges(entry.action, entry.changes, customer.type),
   }));

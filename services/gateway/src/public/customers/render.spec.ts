@@ -210,7 +210,7 @@ describe('rendering uploads and audit entries', () => {
     });
   });
 
-  it('an audit entry of customer-kyb 0.2.1, its changes from the Struct (no what_changed)', () => {
+  it('an audit entry of a customer-kyb before decision 0062 (b), its changes from the Struct', () => {
     const entry = create(AuditEntrySchema, {
       id: 'a-1',
       customerId: CUSTOMER_ID,
@@ -241,7 +241,7 @@ describe('rendering uploads and audit entries', () => {
 });
 
 describe('rendering audit changes (decision 0062): typed, byte for byte what the Struct gave', () => {
-  /** An entry as customer-kyb answers it: this release with both fields, 0.2.1 with the Struct only. */
+  /** An entry as customer-kyb answers it: from step (b) with both fields, before it with the Struct only. */
   const answered = (row: (typeof AUDIT_ROWS)[number], typed: boolean) =>
     fromBinary(
       AuditEntrySchema,

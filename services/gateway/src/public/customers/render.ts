@@ -121,7 +121,7 @@ export function uploadJson(upload: FileUpload) {
 /** An audit entry's changes from the typed `what_changed` (decision 0062). */
 function auditChanges(entry: AuditEntry) {
   if (entry.whatChanged) return auditChangesJson(entry.whatChanged);
-  // Decision 0062 step (c) removes this: customer-kyb 0.2.1 sends the deprecated Struct only.
+  // Decision 0062 step (c) removes this: a customer-kyb released before step (b) sends the Struct only.
   return entry.changes ?? {};
 }
 
