@@ -2,8 +2,8 @@ import { create, type MessageInitShape, type MessageShape } from '@bufbuild/prot
 import {
   AuditChanges_VerificationStatusChangeSchema,
   AuditChangesSchema,
-  BusinessDataSchema,
-  IndividualDataSchema,
+  type BusinessDataSchema,
+  type IndividualDataSchema,
   VerificationStatusSchema,
   type AuditChanges_VerificationStatusChange,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
