@@ -16,3 +16,4 @@ export * from './proto-words.js';
 export * from './waiting.js';
 export * from './fake-grpc-service.js';
 export * from './json-input.js';
+export * from './audit-rows.js';

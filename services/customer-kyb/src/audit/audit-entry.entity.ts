@@ -1,3 +1,4 @@
+import type { JsonObject } from '@bufbuild/protobuf';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
 /** Who changed a customer, when, and what changed; written in the change's own transaction. */
@@ -11,7 +12,8 @@ export const AuditEntry = defineEntity({
     action: p.text(),
     actor: p.text(),
     requestId: p.text().nullable(),
-    changes: p.json<Record<string, unknown>>(),
+    // AuditChanges as the admin API answers it (auditChangesJson); rows of every release read back typed.
+    changes: p.json<JsonObject>(),
     occurredAt: p.datetime(),
   },
 });

@@ -68,7 +68,14 @@ export async function createCustomer(
             updatedAt: now,
           }),
         );
-        recordAudit(tx, actor, created, 'customer.created', { owners_added: owners.map((o) => o.id) }, now);
+        recordAudit(
+          tx,
+          actor,
+          created,
+          'customer.created',
+          { action: { case: 'customerCreated', value: { ownersAdded: owners.map((o) => o.id) } } },
+          now,
+        );
         recordCustomerCreated(tx, context, created);
         return toCustomerMessage({ customer: created, owners, documents: [], files: new Map() });
       }),

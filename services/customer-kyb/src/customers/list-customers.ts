@@ -14,8 +14,8 @@ import {
 } from '@corridor/pagination';
 import type { EntityManager } from '@mikro-orm/core';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { JsonObject } from '@bufbuild/protobuf';
 import { AuditEntry } from '../audit/audit-entry.entity.js';
+import { storedChanges } from '../audit/stored-changes.js';
 import type { Actor } from '../context.js';
 import { customerNotFound, findCustomer, validationFailed } from './aggregate.js';
 import { VERIFICATION_STATUSES } from './customer.entity.js';
@@ -185,7 +185,8 @@ export async function listAuditEntries(
     action: entry.action,
     actor: entry.actor,
     requestId: entry.requestId ?? '',
-    changes: entry.changes as JsonObject,
+    changes: entry.changes, // deprecated (decision 0062): gateways before step (b) answer from it
     occurredAt: timestampFromDate(entry.occurredAt),
+    whatChanged: storedChanges(entry.action, entry.changes, customer.type),
   }));
 }

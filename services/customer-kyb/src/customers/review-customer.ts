@@ -4,11 +4,18 @@ import {
   type ReviewInput,
   type ReviewJudgement,
 } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
-import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  ReviewStatusSchema,
+  type AuditChanges_CustomerReviewedSchema,
+  type Customer as CustomerMessage,
+  type ReviewStatus as ReviewStatusValue,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { failedPrecondition } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
-import { recordAudit } from '../audit/record-audit.js';
+import { recordAudit, statusChange } from '../audit/record-audit.js';
 import { changeStatus, type Actor, type CustomerContext } from '../context.js';
+import { enumOf } from '../customer-input.js';
 import { readBody } from '../files/file-uploads.js';
 import { loadAggregate, validationFailed, type CustomerAggregate } from './aggregate.js';
 import type { ReviewStatus } from './customer.entity.js';
@@ -82,8 +89,8 @@ function judge(
   kind: 'owner' | 'document',
   now: Date,
   problems: FieldProblems,
-): Record<string, string> {
-  const applied: Record<string, string> = {};
+): Record<string, ReviewStatusValue> {
+  const applied: Record<string, ReviewStatusValue> = {};
   judgements.forEach((judgement, index) => {
     const child = children.find((candidate) => candidate.id === judgement.id);
     if (!child) {
@@ -102,7 +109,7 @@ function judge(
     child.status = judgement.status;
     child.adminComments = judgement.adminComments ?? [];
     child.updatedAt = now;
-    applied[child.id] = judgement.status;
+    applied[child.id] = enumOf(ReviewStatusSchema, judgement.status);
   });
   return applied;
 }
@@ -156,7 +163,7 @@ export async function reviewCustomer(
     if (!problems.isEmpty) throw validationFailed(problems.errors);
 
     const now = context.now();
-    const changes: Record<string, unknown> = {
+    const changes: MessageInitShape<typeof AuditChanges_CustomerReviewedSchema> = {
       owners: judge(aggregate.owners, ownerJudgements, 'owner', now, problems),
       documents: judge(aggregate.documents, documentJudgements, 'document', now, problems),
     };
@@ -166,7 +173,7 @@ export async function reviewCustomer(
       const gaps = verificationGaps(aggregate);
       if (!gaps.isEmpty) throw validationFailed(gaps.errors, 'REVIEW_INCOMPLETE');
       changeStatus(tx, context, customer, 'VERIFIED', 'review', now);
-      changes.verification_status = { from: 'PROCESSING', to: 'VERIFIED' };
+      changes.verificationStatus = statusChange('PROCESSING', 'VERIFIED');
     } else if (verdict === 'REJECTED') {
       const children = [...aggregate.owners, ...aggregate.documents];
       if (customer.type === 'business' && !children.some((child) => child.status === 'REJECTED')) {
@@ -184,9 +191,16 @@ export async function reviewCustomer(
         child.updatedAt = now;
       }
       changeStatus(tx, context, customer, 'REJECTED', 'review', now);
-      changes.verification_status = { from: 'PROCESSING', to: 'REJECTED' };
+      changes.verificationStatus = statusChange('PROCESSING', 'REJECTED');
     }
-    recordAudit(tx, actor, customer, 'customer.reviewed', changes, now);
+    recordAudit(
+      tx,
+      actor,
+      customer,
+      'customer.reviewed',
+      { action: { case: 'customerReviewed', value: changes } },
+      now,
+    );
     return toCustomerMessage(aggregate);
   });
 }

@@ -1,7 +1,7 @@
 import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { failedPrecondition, invalidArgument } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
-import { recordAudit } from '../audit/record-audit.js';
+import { recordAudit, statusChange } from '../audit/record-audit.js';
 import { changeStatus, type Actor, type CustomerContext } from '../context.js';
 import { loadAggregate, type CustomerAggregate } from './aggregate.js';
 import { toCustomerMessage } from './customer-message.js';
@@ -115,7 +115,12 @@ export async function submitCustomer(
       actor,
       customer,
       'customer.submitted',
-      { verification_status: { from, to: 'PROCESSING' }, to_review: moved },
+      {
+        action: {
+          case: 'customerSubmitted',
+          value: { verificationStatus: statusChange(from, 'PROCESSING'), toReview: moved },
+        },
+      },
       now,
     );
     return toCustomerMessage(aggregate);

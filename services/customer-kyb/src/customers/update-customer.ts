@@ -1,8 +1,14 @@
-import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  BusinessDataSchema,
+  IndividualDataSchema,
+  OwnerDataSchema,
+  type Customer as CustomerMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { dataOfJson } from '@corridor/customer-json';
 import { CustomerInputSchema, type CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { fieldChanges, recordAudit } from '../audit/record-audit.js';
+import { changedFields, dataChange, recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
 import {
   assertCustomerEditable,
@@ -82,11 +88,9 @@ export async function updateCustomer(
 
         const before = customer.fields;
         const after = storedFields(applied.value, customerFieldsOf(customer.type));
-        const changed = fieldChanges(before, after);
-        const audit: Record<string, unknown> = {};
-        if (Object.keys(changed).length > 0) {
+        const fieldsChanged = changedFields(before, after).length > 0;
+        if (fieldsChanged) {
           customer.fields = after;
-          audit.fields = changed;
           await assertRegistrationUnique(tx, customer);
         }
 
@@ -98,7 +102,7 @@ export async function updateCustomer(
           const existing = existingOwners[index]; // applyOwnerChanges keeps current owners first, in order
           const fields = storedFields(result, OWNER_FIELDS);
           if (existing) {
-            if (Object.keys(fieldChanges(existing.fields, fields)).length === 0) return;
+            if (changedFields(existing.fields, fields).length === 0) return;
             existing.fields = fields;
             existing.updatedAt = now;
             reopenIfRejected(existing); // seed 3.3
@@ -121,16 +125,19 @@ export async function updateCustomer(
           aggregate.owners.push(owner);
           ownersAdded.push(owner.id);
         });
-        if (ownersChanged.length > 0) audit.owners_changed = ownersChanged;
-        if (ownersAdded.length > 0) audit.owners_added = ownersAdded;
-        if (Object.keys(audit).length > 0) {
+        if (fieldsChanged || ownersChanged.length > 0 || ownersAdded.length > 0) {
           customer.updatedAt = now;
+          const fields = !fieldsChanged
+            ? { case: undefined }
+            : customer.type === 'business'
+              ? { case: 'businessFields' as const, value: dataChange(BusinessDataSchema, before, after) }
+              : { case: 'individualFields' as const, value: dataChange(IndividualDataSchema, before, after) };
           recordAudit(
             tx,
             actor,
             customer,
             input.kycDataOnly ? 'customer.kyc_data_updated' : 'customer.updated',
-            audit,
+            { action: { case: 'customerUpdated', value: { fields, ownersChanged, ownersAdded } } },
             now,
           );
         }
@@ -157,7 +164,19 @@ export async function removeOwner(
     tx.remove(owner);
     aggregate.owners = aggregate.owners.filter((candidate) => candidate !== owner);
     customer.updatedAt = now;
-    recordAudit(tx, actor, customer, 'owner.removed', { owner_id: owner.id, owner: owner.fields }, now);
+    recordAudit(
+      tx,
+      actor,
+      customer,
+      'owner.removed',
+      {
+        action: {
+          case: 'ownerRemoved',
+          value: { ownerId: owner.id, owner: dataOfJson(OwnerDataSchema, owner.fields) },
+        },
+      },
+      now,
+    );
     return toCustomerMessage(aggregate);
   });
 }

@@ -1,10 +1,18 @@
-import type { Customer as CustomerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  BusinessDataSchema,
+  KybScope as KybScopeValue,
+  KybScopeSchema,
+  type AuditChanges_CustomerUpgradedSchema,
+  type Customer as CustomerMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { failedPrecondition } from '@corridor/grpc';
 import type { CustomerInput } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { fieldChanges, recordAudit } from '../audit/record-audit.js';
+import { dataChange, recordAudit, statusChange } from '../audit/record-audit.js';
 import { changeStatus, type Actor, type CustomerContext } from '../context.js';
+import { enumOf } from '../customer-input.js';
 import { loadAggregate, storedFields, validationFailed } from './aggregate.js';
 import { Owner, type Customer } from './customer.entity.js';
 import { toCustomerMessage } from './customer-message.js';
@@ -67,9 +75,12 @@ export async function upgradeKybScope(
         if (!applied.ok) throw validationFailed(applied.errors);
 
         const after = storedFields(applied.value, customerFieldsOf('business'));
-        const changes: Record<string, unknown> = {
-          kyb_scope: { from: customer.kybScope, to: 'FULL' },
-          fields: fieldChanges(customer.fields, after),
+        const changes: MessageInitShape<typeof AuditChanges_CustomerUpgradedSchema> = {
+          kybScope: {
+            from: customer.kybScope ? enumOf(KybScopeSchema, customer.kybScope) : undefined, // null: stored without a scope
+            to: KybScopeValue.FULL,
+          },
+          fields: dataChange(BusinessDataSchema, customer.fields, after),
         };
         customer.fields = after;
         customer.kybScope = 'FULL';
@@ -93,14 +104,21 @@ export async function upgradeKybScope(
           }),
         );
         aggregate.owners.push(...added);
-        changes.owners_added = added.map((owner) => owner.id);
+        changes.ownersAdded = added.map((owner) => owner.id);
 
         // seed 3.1: VERIFIED → PENDING (editable again, event); PENDING and REJECTED stay as they are.
         if (customer.verificationStatus === 'VERIFIED') {
-          changes.verification_status = { from: 'VERIFIED', to: 'PENDING' };
+          changes.verificationStatus = statusChange('VERIFIED', 'PENDING');
           changeStatus(tx, context, customer, 'PENDING', 'upgrade', now);
         }
-        recordAudit(tx, actor, customer, 'customer.upgraded', changes, now);
+        recordAudit(
+          tx,
+          actor,
+          customer,
+          'customer.upgraded',
+          { action: { case: 'customerUpgraded', value: changes } },
+          now,
+        );
         return toCustomerMessage(aggregate);
       }),
     () => customer,

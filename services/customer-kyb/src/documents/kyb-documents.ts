@@ -1,6 +1,7 @@
-import type {
-  FileUpload,
-  KybDocument as KybDocumentMessage,
+import {
+  KybDocumentTypeSchema,
+  type FileUpload,
+  type KybDocument as KybDocumentMessage,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import {
   DocumentInputSchema,
@@ -12,6 +13,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
+import { enumOf } from '../customer-input.js';
 import {
   assertCustomerEditable,
   assertDocumentEditable,
@@ -113,7 +115,19 @@ export async function registerDocument(
       updatedAt: now,
     });
     customer.updatedAt = now;
-    recordAudit(tx, actor, customer, 'document.registered', { document_id: document.id, type, file_id: file.id }, now);
+    recordAudit(
+      tx,
+      actor,
+      customer,
+      'document.registered',
+      {
+        action: {
+          case: 'documentRegistered',
+          value: { documentId: document.id, type: enumOf(KybDocumentTypeSchema, type), fileId: file.id },
+        },
+      },
+      now,
+    );
     aggregate.files.set(file.id, file);
     return toDocumentMessage(document, aggregate.files);
   });
@@ -139,16 +153,26 @@ export async function replaceDocument(
     if (!problems.isEmpty || !fileId) throw validationFailed(problems.errors);
     const file = await claimUploadedFile(tx, context, customer, DOCUMENT, fileId, 'file_id');
     const now = context.now();
-    const changes = {
-      document_id: document.id,
-      file_id: { from: document.fileId, to: file.id },
-      type: { from: document.type, to: type ?? document.type },
+    const replacement = {
+      documentId: document.id,
+      fileId: { from: document.fileId, to: file.id },
+      type: {
+        from: enumOf(KybDocumentTypeSchema, document.type),
+        to: enumOf(KybDocumentTypeSchema, type ?? document.type),
+      },
     };
     document.fileId = file.id;
     if (type) document.type = type;
     document.updatedAt = now;
     reopenIfRejected(document); // seed 3.3: a file replacement is a change
-    recordAudit(tx, actor, customer, 'document.replaced', changes, now);
+    recordAudit(
+      tx,
+      actor,
+      customer,
+      'document.replaced',
+      { action: { case: 'documentReplaced', value: replacement } },
+      now,
+    );
     aggregate.files.set(file.id, file);
     return toDocumentMessage(document, aggregate.files);
   });

@@ -97,7 +97,14 @@ export async function attachCustomerFiles(
     }
     const now = context.now();
     customer.updatedAt = now;
-    recordAudit(tx, actor, customer, 'customer.files_attached', { id_file: front, id_file_back: back ?? null }, now);
+    recordAudit(
+      tx,
+      actor,
+      customer,
+      'customer.files_attached',
+      { action: { case: 'filesAttached', value: { idFile: front, idFileBack: back } } },
+      now,
+    );
     return toCustomerMessage(aggregate);
   });
 }

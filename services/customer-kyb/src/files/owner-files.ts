@@ -1,4 +1,8 @@
-import type { FileUpload, Owner as OwnerMessage } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import {
+  OwnerFileSlotSchema,
+  type FileUpload,
+  type Owner as OwnerMessage,
+} from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import {
   OwnerFileInputSchema,
   OwnerFileUploadInputSchema,
@@ -8,6 +12,7 @@ import {
 import type { EntityManager } from '@mikro-orm/core';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Actor, CustomerContext } from '../context.js';
+import { enumOf } from '../customer-input.js';
 import { assertOwnerEditable, loadAggregate, reopenIfRejected, validationFailed } from '../customers/aggregate.js';
 import type { Customer, Owner } from '../customers/customer.entity.js';
 import { toOwnerMessage } from '../customers/customer-message.js';
@@ -114,7 +119,17 @@ export async function attachOwnerFile(
       actor,
       customer,
       'owner.file_attached',
-      { owner_id: owner.id, slot, file_id: file.id, replaced: replaced ?? null },
+      {
+        action: {
+          case: 'ownerFileAttached',
+          value: {
+            ownerId: owner.id,
+            slot: enumOf(OwnerFileSlotSchema, slot),
+            fileId: file.id,
+            replaced: replaced ?? undefined,
+          },
+        },
+      },
       now,
     );
     aggregate.files.set(file.id, file);

@@ -26,7 +26,8 @@ import { registerDocument, createDocumentUpload } from '../../src/documents/kyb-
 import { attachCustomerFiles, createFileUpload } from '../../src/files/individual-files.js';
 import { attachOwnerFile, createOwnerFileUpload } from '../../src/files/owner-files.js';
 import { createCustomer } from '../../src/customers/create-customer.js';
-import { getCustomer } from '../../src/customers/list-customers.js';
+import { getCustomer, listAuditEntries } from '../../src/customers/list-customers.js';
+import { auditChangesJson } from '@corridor/customer-json';
 import { reviewCustomer } from '../../src/customers/review-customer.js';
 import { submitCustomer } from '../../src/customers/submit-customer.js';
 
@@ -298,13 +299,33 @@ export function customerSpecKit(name: string) {
     });
   }
 
-  /** The customer's audit trail, oldest first (entries of one instant in the order their transactions wrote them). */
-  const auditOf = (customerId: string) =>
-    query<{ action: string; actor: string; request_id: string | null; changes: Record<string, unknown> }>(
+  /**
+   * The customer's audit trail as stored, oldest first (entries of one instant in the order their
+   * transactions wrote them). Every call also holds the admin answer to the rows (decision 0062): the
+   * typed changes render to each stored row byte for byte (jsonb's key order included), and the
+   * deprecated Struct is the row.
+   */
+  async function auditOf(customerId: string) {
+    const rows = await query<{
+      id: string;
+      action: string;
+      actor: string;
+      request_id: string | null;
+      changes: JsonObject;
+    }>(
       kit.databaseUrl(),
-      'select action, actor, request_id, changes from customer_audit where customer_id = $1 order by occurred_at, xmin::text::bigint',
+      'select id, action, actor, request_id, changes from customer_audit where customer_id = $1 order by occurred_at, xmin::text::bigint',
       [customerId],
     );
+    const answered = new Map((await listAuditEntries(kit.em(), admin, customerId)).map((entry) => [entry.id, entry]));
+    return rows.map(({ id, ...row }) => {
+      const entry = answered.get(id);
+      if (!entry?.whatChanged) throw new Error(`audit entry ${id} answered without typed changes`);
+      expect(entry.changes).toEqual(row.changes);
+      expect(JSON.stringify(auditChangesJson(entry.whatChanged))).toBe(JSON.stringify(row.changes));
+      return row;
+    });
+  }
 
   /** Everything a refused write could have touched for one customer: its rows, files, audit and outbox. */
   const footprint = (customerId: string) =>

@@ -1,6 +1,6 @@
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { AuditEntrySchema, KybScope } from '@corridor/contracts/corridor/customer/v1/customer_pb';
+import { AuditChangesSchema, AuditEntrySchema, KybScope } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { GetCustomerResponseSchema } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
 import type { Customer } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import {
@@ -15,6 +15,7 @@ import {
   individualCustomer,
   OWNER_ID,
 } from '../../../test/public/customers/customer.fixtures.js';
+import { AUDIT_ROWS } from '@corridor/testing';
 import { CUSTOMER_FIELDS, OWNER_FIELDS } from './fields.js';
 import { adminCustomerJson, auditEntryJson, customerJson, uploadJson } from './render.js';
 
@@ -194,7 +195,7 @@ describe('rendering uploads and audit entries', () => {
     });
   });
 
-  it('an audit entry, its changes as JSON', () => {
+  it('an audit entry of a customer-kyb before decision 0062 (b), its changes from the Struct', () => {
     const entry = create(AuditEntrySchema, {
       id: 'a-1',
       customerId: CUSTOMER_ID,
@@ -221,5 +222,44 @@ describe('rendering uploads and audit entries', () => {
       },
       occurred_at: '2026-11-04T08:00:00.000Z',
     });
+  });
+});
+
+describe('rendering audit changes (decision 0062): typed, byte for byte what the Struct gave', () => {
+  /** An entry as customer-kyb answers it: from step (b) with both fields, before it with the Struct only. */
+  const answered = (row: (typeof AUDIT_ROWS)[number], typed: boolean) =>
+    fromBinary(
+      AuditEntrySchema,
+      toBinary(
+        AuditEntrySchema,
+        create(AuditEntrySchema, {
+          id: 'a-1',
+          customerId: CUSTOMER_ID,
+          action: row.action,
+          actor: 'admin',
+          changes: JSON.parse(row.answered) as JsonObject,
+          whatChanged: typed ? create(AuditChangesSchema, row.typed) : undefined,
+          occurredAt: timestampFromDate(new Date('2026-11-04T08:00:00.000Z')),
+        }),
+      ),
+    );
+
+  it.each(AUDIT_ROWS.map((row) => [row.action, row.shape, row] as const))('%s: %s', (_action, _shape, row) => {
+    const typed = JSON.stringify(auditEntryJson(answered(row, true)));
+    expect(typed).toBe(JSON.stringify(auditEntryJson(answered(row, false))));
+    expect(typed).toContain(`"changes":${row.answered},`);
+  });
+
+  it('the rows hold every action of AuditChanges', () => {
+    const actions = AuditChangesSchema.oneofs[0]?.fields.map((field) => field.localName);
+    expect(new Set(AUDIT_ROWS.map((row) => row.typed.action?.case))).toEqual(new Set(actions));
+  });
+
+  it('renders from the typed changes when customer-kyb sends them, not from the Struct', () => {
+    const row = AUDIT_ROWS.find(({ action }) => action === 'customer.upgraded');
+    if (!row) throw new Error('AUDIT_ROWS hold no upgrade');
+    const entry = answered(row, true);
+    entry.changes = { kyb_scope: { from: 'MINIMAL', to: 'FULL' } };
+    expect(JSON.stringify(auditEntryJson(entry).changes)).toBe(row.answered);
   });
 });

@@ -13,14 +13,15 @@ import {
   type KybDocument,
   type Owner,
 } from '@corridor/contracts/corridor/customer/v1/customer_pb';
-import { customerDataJson, ownerDataJson } from '@corridor/customer-json';
+import { auditChangesJson, customerDataJson, ownerDataJson } from '@corridor/customer-json';
 import type { CustomerType } from './fields.js';
 import { wordOf } from './vocabulary.js';
 import { isoOrNull } from '../../floor/times.js';
 
 /**
  * The JSON answers of the customer routes (decision 0008 "Responses"), from customer-kyb's messages:
- * the data fields from the typed data (decision 0061 step b), never the deprecated Struct.
+ * the data fields from the typed data (decision 0061 step b), never the deprecated Struct; an audit
+ * entry's changes from the typed changes (decision 0062).
  */
 
 export function fileJson(file: FileRef) {
@@ -117,6 +118,13 @@ export function uploadJson(upload: FileUpload) {
   };
 }
 
+/** An audit entry's changes from the typed `what_changed` (decision 0062). */
+function auditChanges(entry: AuditEntry) {
+  if (entry.whatChanged) return auditChangesJson(entry.whatChanged);
+  // Decision 0062 step (c) removes this: a customer-kyb released before step (b) sends the Struct only.
+  return entry.changes ?? {};
+}
+
 export function auditEntryJson(entry: AuditEntry) {
   return {
     id: entry.id,
@@ -124,7 +132,7 @@ export function auditEntryJson(entry: AuditEntry) {
     action: entry.action,
     actor: entry.actor,
     request_id: entry.requestId,
-    changes: entry.changes ?? {},
+    changes: auditChanges(entry),
     occurred_at: isoOrNull(entry.occurredAt),
   };
 }

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/customer/v1/customer.proto.
  */
 export const file_corridor_customer_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEimQUKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxI6CgppbmRpdmlkdWFsGBAgASgLMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSW5kaXZpZHVhbERhdGFIABI2CghidXNpbmVzcxgRIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YUgAEisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgYKBGRhdGFKBAgDEARKBAgEEAVKBAgFEAZKBAgGEAdSBmZpZWxkcyKzAgoFT3duZXISCgoCaWQYASABKAkSMgoGc3RhdHVzGAggASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuUmV2aWV3U3RhdHVzEhYKDmFkbWluX2NvbW1lbnRzGAMgAygJEi0KBGRhdGEYCSABKAsyHy5jb3JyaWRvci5jdXN0b21lci52MS5Pd25lckRhdGESLwoIaWRfZmlsZXMYBSADKAsyHS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlUmVmEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSgQIAhADSgQIBBAFUgZmaWVsZHMi1gMKDkluZGl2aWR1YWxEYXRhEhcKCmZpcnN0X25hbWUYCCABKAlIAIgBARIWCglsYXN0X25hbWUYCSABKAlIAYgBARIaCg1kYXRlX29mX2JpcnRoGAogASgJSAKIAQESOgoHaWRfdHlwZRgLIAEoDjIkLmNvcnJpZG9yLmN1c3RvbWVyLnYxLklkRG9jdW1lbnRUeXBlSAOIAQESFgoJaWRfbnVtYmVyGAwgASgJSASIAQESFAoHY291bnRyeRgBIAEoCUgFiAEBEhMKBnN0cmVldBgCIAEoCUgGiAEBEhEKBGNpdHkYAyABKAlIB4gBARISCgVzdGF0ZRgEIAEoCUgIiAEBEhUKCHppcF9jb2RlGAUgASgJSAmIAQESEgoFZW1haWwYBiABKAlICogBARISCgVwaG9uZRgHIAEoCUgLiAEBQg0KC19maXJzdF9uYW1lQgwKCl9sYXN0X25hbWVCEAoOX2RhdGVfb2ZfYmlydGhCCgoIX2lkX3R5cGVCDAoKX2lkX251bWJlckIKCghfY291bnRyeUIJCgdfc3RyZWV0QgcKBV9jaXR5QggKBl9zdGF0ZUILCglfemlwX2NvZGVCCAoGX2VtYWlsQggKBl9waG9uZSK4CgoMQnVzaW5lc3NEYXRhEhoKDWJ1c2luZXNzX25hbWUYCCABKAlIAIgBARIgChNyZWdpc3RyYXRpb25fbnVtYmVyGAkgASgJSAGIAQESIgoVaW5jb3Jwb3JhdGlvbl9jb3VudHJ5GAogASgJSAKIAQESGQoMdHJhZGluZ19uYW1lGAsgASgJSAOIAQESPgoNYnVzaW5lc3NfdHlwZRgMIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzVHlwZUgEiAEBEh8KEmluY29ycG9yYXRpb25fZGF0ZRgNIAEoCUgFiAEBEhoKDWluZHVzdHJ5X3R5cGUYDiABKAlIBogBARIhChRidXNpbmVzc19kZXNjcmlwdGlvbhgPIAEoCUgHiAEBEhQKB3dlYnNpdGUYECABKAlICIgBARJBCg9zb3VyY2Vfb2ZfZnVuZHMYESABKA4yIy5jb3JyaWRvci5jdXN0b21lci52MS5Tb3VyY2VPZkZ1bmRzSAmIAQESTgoYZXN0aW1hdGVkX2FubnVhbF9yZXZlbnVlGBIgASgOMicuY29ycmlkb3IuY3VzdG9tZXIudjEuQW5udWFsUmV2ZW51ZUJhbmRICogBARImChlleHBlY3RlZF9tb250aGx5X3BheW1lbnRzGBMgASgDSAuIAQESQgoPYWNjb3VudF9wdXJwb3NlGBQgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuQWNjb3VudFB1cnBvc2VIDIgBARIeChFvcGVyYXRpbmdfY291bnRyeRgVIAEoCUgNiAEBEh0KEG9wZXJhdGluZ19zdHJlZXQYFiABKAlIDogBARIbCg5vcGVyYXRpbmdfY2l0eRgXIAEoCUgPiAEBEhwKD29wZXJhdGluZ19zdGF0ZRgYIAEoCUgQiAEBEh8KEm9wZXJhdGluZ196aXBfY29kZRgZIAEoCUgRiAEBEhQKB2NvdW50cnkYASABKAlIEogBARITCgZzdHJlZXQYAiABKAlIE4gBARIRCgRjaXR5GAMgASgJSBSIAQESEgoFc3RhdGUYBCABKAlIFYgBARIVCgh6aXBfY29kZRgFIAEoCUgWiAEBEhIKBWVtYWlsGAYgASgJSBeIAQESEgoFcGhvbmUYByABKAlIGIgBAUIQCg5fYnVzaW5lc3NfbmFtZUIWChRfcmVnaXN0cmF0aW9uX251bWJlckIYChZfaW5jb3Jwb3JhdGlvbl9jb3VudHJ5Qg8KDV90cmFkaW5nX25hbWVCEAoOX2J1c2luZXNzX3R5cGVCFQoTX2luY29ycG9yYXRpb25fZGF0ZUIQCg5faW5kdXN0cnlfdHlwZUIXChVfYnVzaW5lc3NfZGVzY3JpcHRpb25CCgoIX3dlYnNpdGVCEgoQX3NvdXJjZV9vZl9mdW5kc0IbChlfZXN0aW1hdGVkX2FubnVhbF9yZXZlbnVlQhwKGl9leHBlY3RlZF9tb250aGx5X3BheW1lbnRzQhIKEF9hY2NvdW50X3B1cnBvc2VCFAoSX29wZXJhdGluZ19jb3VudHJ5QhMKEV9vcGVyYXRpbmdfc3RyZWV0QhEKD19vcGVyYXRpbmdfY2l0eUISChBfb3BlcmF0aW5nX3N0YXRlQhUKE19vcGVyYXRpbmdfemlwX2NvZGVCCgoIX2NvdW50cnlCCQoHX3N0cmVldEIHCgVfY2l0eUIICgZfc3RhdGVCCwoJX3ppcF9jb2RlQggKBl9lbWFpbEIICgZfcGhvbmUi3QcKCU93bmVyRGF0YRIXCgpmaXJzdF9uYW1lGAEgASgJSACIAQESFgoJbGFzdF9uYW1lGAIgASgJSAGIAQESIQoUb3duZXJzaGlwX3BlcmNlbnRhZ2UYAyABKAlIAogBARISCgVlbWFpbBgEIAEoCUgDiAEBEhIKBXBob25lGAUgASgJSASIAQESGgoNZGF0ZV9vZl9iaXJ0aBgGIAEoCUgFiAEBEhgKC25hdGlvbmFsaXR5GAcgASgJSAaIAQESEgoFdGl0bGUYCCABKAlIB4gBARIYCgtoYXNfY29udHJvbBgJIAEoCEgIiAEBEhYKCWlzX3NpZ25lchgKIAEoCEgJiAEBEiAKE2lzX2JlbmVmaWNpYWxfb3duZXIYCyABKAhICogBARITCgZzdHJlZXQYDCABKAlIC4gBARIRCgRjaXR5GA0gASgJSAyIAQESEgoFc3RhdGUYDiABKAlIDYgBARIVCgh6aXBfY29kZRgPIAEoCUgOiAEBEhQKB2NvdW50cnkYECABKAlID4gBARJDChBpZF9kb2N1bWVudF90eXBlGBEgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSWREb2N1bWVudFR5cGVIEIgBARIfChJpZF9kb2N1bWVudF9udW1iZXIYEiABKAlIEYgBARIgChNpZF9kb2N1bWVudF9jb3VudHJ5GBMgASgJSBKIAQESGwoOaWRfZXhwaXJ5X2RhdGUYFCABKAlIE4gBARIQCgN0aW4YFSABKAlIFIgBARITCgZpc19wZXAYFiABKAhIFYgBARIeChF1c2FfdGF4X3Jlc2lkZW5jeRgXIAEoCEgWiAEBQg0KC19maXJzdF9uYW1lQgwKCl9sYXN0X25hbWVCFwoVX293bmVyc2hpcF9wZXJjZW50YWdlQggKBl9lbWFpbEIICgZfcGhvbmVCEAoOX2RhdGVfb2ZfYmlydGhCDgoMX25hdGlvbmFsaXR5QggKBl90aXRsZUIOCgxfaGFzX2NvbnRyb2xCDAoKX2lzX3NpZ25lckIWChRfaXNfYmVuZWZpY2lhbF9vd25lckIJCgdfc3RyZWV0QgcKBV9jaXR5QggKBl9zdGF0ZUILCglfemlwX2NvZGVCCgoIX2NvdW50cnlCEwoRX2lkX2RvY3VtZW50X3R5cGVCFQoTX2lkX2RvY3VtZW50X251bWJlckIWChRfaWRfZG9jdW1lbnRfY291bnRyeUIRCg9faWRfZXhwaXJ5X2RhdGVCBgoEX3RpbkIJCgdfaXNfcGVwQhQKEl91c2FfdGF4X3Jlc2lkZW5jeSKzAgoLS3liRG9jdW1lbnQSCgoCaWQYASABKAkSMwoEdHlwZRgIIAEoDjIlLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50VHlwZRIyCgZzdGF0dXMYCSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5SZXZpZXdTdGF0dXMSFgoOYWRtaW5fY29tbWVudHMYBCADKAkSKwoEZmlsZRgFIAEoCzIdLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVSZWYSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBKBAgCEANKBAgDEAQigwEKB0ZpbGVSZWYSDwoHZmlsZV9pZBgBIAEoCRIMCgRzbG90GAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRISCgpzaXplX2J5dGVzGAQgASgEEi8KC3VwbG9hZGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL5AQoKRmlsZVVwbG9hZBIPCgdmaWxlX2lkGAEgASgJEhIKCnVwbG9hZF91cmwYAiABKAkSDgoGbWV0aG9kGAMgASgJEj4KB2hlYWRlcnMYBCADKAsyLS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlVXBsb2FkLkhlYWRlcnNFbnRyeRIuCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5tYXhfc2l6ZV9ieXRlcxgGIAEoBBouCgxIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASK7AQoKQXVkaXRFbnRyeRIKCgJpZBgBIAEoCRITCgtjdXN0b21lcl9pZBgCIAEoCRIOCgZhY3Rpb24YAyABKAkSDQoFYWN0b3IYBCABKAkSEgoKcmVxdWVzdF9pZBgFIAEoCRIoCgdjaGFuZ2VzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiagoIUGFnZUluZm8SFAoMY3VycmVudF9wYWdlGAEgASgNEhAKCHBlcl9wYWdlGAIgASgNEhEKCWxhc3RfcGFnZRgDIAEoDRINCgV0b3RhbBgEIAEoBBIUCgx0b3RhbF9jYXBwZWQYBSABKAgqZwoMQ3VzdG9tZXJUeXBlEh0KGUNVU1RPTUVSX1RZUEVfVU5TUEVDSUZJRUQQABIcChhDVVNUT01FUl9UWVBFX0lORElWSURVQUwQARIaChZDVVNUT01FUl9UWVBFX0JVU0lORVNTEAIqUAoIS3liU2NvcGUSGQoVS1lCX1NDT1BFX1VOU1BFQ0lGSUVEEAASEgoOS1lCX1NDT1BFX0ZVTEwQARIVChFLWUJfU0NPUEVfTUlOSU1BTBACKsIBChJWZXJpZmljYXRpb25TdGF0dXMSIwofVkVSSUZJQ0FUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh8KG1ZFUklGSUNBVElPTl9TVEFUVVNfUEVORElORxABEiIKHlZFUklGSUNBVElPTl9TVEFUVVNfUFJPQ0VTU0lORxACEiAKHFZFUklGSUNBVElPTl9TVEFUVVNfVkVSSUZJRUQQAxIgChxWRVJJRklDQVRJT05fU1RBVFVTX1JFSkVDVEVEEAQqngEKDFJldmlld1N0YXR1cxIdChlSRVZJRVdfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVUkVWSUVXX1NUQVRVU19QRU5ESU5HEAESHAoYUkVWSUVXX1NUQVRVU19QUk9DRVNTSU5HEAISGgoWUkVWSUVXX1NUQVRVU19BUFBST1ZFRBADEhoKFlJFVklFV19TVEFUVVNfUkVKRUNURUQQBCroAwoPS3liRG9jdW1lbnRUeXBlEiEKHUtZQl9ET0NVTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASMgouS1lCX0RPQ1VNRU5UX1RZUEVfQ0VSVElGSUNBVEVfT0ZfSU5DT1JQT1JBVElPThABEi8KK0tZQl9ET0NVTUVOVF9UWVBFX0FSVElDTEVTX09GX0lOQ09SUE9SQVRJT04QAhI2CjJLWUJfRE9DVU1FTlRfVFlQRV9CRU5FRklDSUFMX09XTkVSU0hJUF9DRVJUSUZJQ0FURRADEi0KKUtZQl9ET0NVTUVOVF9UWVBFX0lOQ09SUE9SQVRJT05fRE9DVU1FTlRTEAQSJwojS1lCX0RPQ1VNRU5UX1RZUEVfQ0FDX1NUQVRVU19SRVBPUlQQBRImCiJLWUJfRE9DVU1FTlRfVFlQRV9QUk9PRl9PRl9BRERSRVNTEAYSKgomS1lCX0RPQ1VNRU5UX1RZUEVfU0hBUkVIT0xERVJfUkVHSVNURVIQBxImCiJLWUJfRE9DVU1FTlRfVFlQRV9UQVhfUkVHSVNUUkFUSU9OEAgSJAogS1lCX0RPQ1VNRU5UX1RZUEVfQkFOS19TVEFURU1FTlQQCRIbChdLWUJfRE9DVU1FTlRfVFlQRV9PVEhFUhAKKrsBCg5JZERvY3VtZW50VHlwZRIgChxJRF9ET0NVTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASHQoZSURfRE9DVU1FTlRfVFlQRV9QQVNTUE9SVBABEiQKIElEX0RPQ1VNRU5UX1RZUEVfRFJJVkVSU19MSUNFTlNFEAISHAoYSURfRE9DVU1FTlRfVFlQRV9JRF9DQVJEEAMSJAogSURfRE9DVU1FTlRfVFlQRV9SRVNJREVOVF9QRVJNSVQQBCqFAgoMQnVzaW5lc3NUeXBlEh0KGUJVU0lORVNTX1RZUEVfVU5TUEVDSUZJRUQQABIdChlCVVNJTkVTU19UWVBFX0NPUlBPUkFUSU9OEAESIwofQlVTSU5FU1NfVFlQRV9HT1ZFUk5NRU5UX0VOVElUWRACEhUKEUJVU0lORVNTX1RZUEVfTExDEAMSHAoYQlVTSU5FU1NfVFlQRV9OT05fUFJPRklUEAQSFwoTQlVTSU5FU1NfVFlQRV9PVEhFUhAFEh0KGUJVU0lORVNTX1RZUEVfUEFSVE5FUlNISVAQBhIlCiFCVVNJTkVTU19UWVBFX1NPTEVfUFJPUFJJRVRPUlNISVAQByrjAQoNU291cmNlT2ZGdW5kcxIfChtTT1VSQ0VfT0ZfRlVORFNfVU5TUEVDSUZJRUQQABIkCiBTT1VSQ0VfT0ZfRlVORFNfQlVTSU5FU1NfUkVWRU5VRRABEiIKHlNPVVJDRV9PRl9GVU5EU19CVVNJTkVTU19MT0FOUxACEiUKIVNPVVJDRV9PRl9GVU5EU19JTlZFU1RNRU5UX0lOQ09NRRADEiUKIVNPVVJDRV9PRl9GVU5EU19USElSRF9QQVJUWV9GVU5EUxAEEhkKFVNPVVJDRV9PRl9GVU5EU19PVEhFUhAFKvoCChFBbm51YWxSZXZlbnVlQmFuZBIjCh9BTk5VQUxfUkVWRU5VRV9CQU5EX1VOU1BFQ0lGSUVEEAASHwobQU5OVUFMX1JFVkVOVUVfQkFORF8wXzk5OTk5EAESJQohQU5OVUFMX1JFVkVOVUVfQkFORF8xMDAwMDBfNDk5OTk5EAISJQohQU5OVUFMX1JFVkVOVUVfQkFORF81MDAwMDBfOTk5OTk5EAMSJwojQU5OVUFMX1JFVkVOVUVfQkFORF8xMDAwMDAwXzQ5OTk5OTkQBBIoCiRBTk5VQUxfUkVWRU5VRV9CQU5EXzUwMDAwMDBfMjQ5OTk5OTkQBRIpCiVBTk5VQUxfUkVWRU5VRV9CQU5EXzI1MDAwMDAwXzk5OTk5OTk5EAYSKwonQU5OVUFMX1JFVkVOVUVfQkFORF8xMDAwMDAwMDBfMjQ5OTk5OTk5EAcSJgoiQU5OVUFMX1JFVkVOVUVfQkFORF8yNTAwMDAwMDBfUExVUxAIKvsBCg5BY2NvdW50UHVycG9zZRIfChtBQ0NPVU5UX1BVUlBPU0VfVU5TUEVDSUZJRUQQABI7CjdBQ0NPVU5UX1BVUlBPU0VfUkVDRUlWRV9QQVlNRU5UU19GT1JfR09PRFNfQU5EX1NFUlZJQ0VTEAESOAo0QUNDT1VOVF9QVVJQT1NFX1NFTkRfUEFZTUVOVFNfRk9SX0dPT0RTX0FORF9TRVJWSUNFUxACEjYKMkFDQ09VTlRfUFVSUE9TRV9TRU5EX1JFQ0VJVkVfRlVORFNfUkVMQVRFRF9QQVJUSUVTEAMSGQoVQUNDT1VOVF9QVVJQT1NFX09USEVSEAQqfQoNT3duZXJGaWxlU2xvdBIfChtPV05FUl9GSUxFX1NMT1RfVU5TUEVDSUZJRUQQABIlCiFPV05FUl9GSUxFX1NMT1RfSURfRE9DVU1FTlRfRlJPTlQQARIkCiBPV05FUl9GSUxFX1NMT1RfSURfRE9DVU1FTlRfQkFDSxACKpsBChZJbmRpdmlkdWFsRmlsZUNhdGVnb3J5EigKJElORElWSURVQUxfRklMRV9DQVRFR09SWV9VTlNQRUNJRklFRBAAEisKJ0lORElWSURVQUxfRklMRV9DQVRFR09SWV9JREVOVElUWV9GUk9OVBABEioKJklORElWSURVQUxfRklMRV9DQVRFR09SWV9JREVOVElUWV9CQUNLEAJiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CiNjb3JyaWRvci9jdXN0b21lci92MS9jdXN0b21lci5wcm90bxIUY29ycmlkb3IuY3VzdG9tZXIudjEimQUKCEN1c3RvbWVyEgoKAmlkGAEgASgJEhMKC2J1c2luZXNzX2lkGAIgASgJEjAKBHR5cGUYDSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5DdXN0b21lclR5cGUSMQoJa3liX3Njb3BlGA4gASgOMh4uY29ycmlkb3IuY3VzdG9tZXIudjEuS3liU2NvcGUSRQoTdmVyaWZpY2F0aW9uX3N0YXR1cxgPIAEoDjIoLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlZlcmlmaWNhdGlvblN0YXR1cxI6CgppbmRpdmlkdWFsGBAgASgLMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSW5kaXZpZHVhbERhdGFIABI2CghidXNpbmVzcxgRIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YUgAEisKBm93bmVycxgHIAMoCzIbLmNvcnJpZG9yLmN1c3RvbWVyLnYxLk93bmVyEjQKCWRvY3VtZW50cxgIIAMoCzIhLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50Ei8KCGlkX2ZpbGVzGAkgAygLMh0uY29ycmlkb3IuY3VzdG9tZXIudjEuRmlsZVJlZhIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgYKBGRhdGFKBAgDEARKBAgEEAVKBAgFEAZKBAgGEAdSBmZpZWxkcyKzAgoFT3duZXISCgoCaWQYASABKAkSMgoGc3RhdHVzGAggASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuUmV2aWV3U3RhdHVzEhYKDmFkbWluX2NvbW1lbnRzGAMgAygJEi0KBGRhdGEYCSABKAsyHy5jb3JyaWRvci5jdXN0b21lci52MS5Pd25lckRhdGESLwoIaWRfZmlsZXMYBSADKAsyHS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlUmVmEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSgQIAhADSgQIBBAFUgZmaWVsZHMi1gMKDkluZGl2aWR1YWxEYXRhEhcKCmZpcnN0X25hbWUYCCABKAlIAIgBARIWCglsYXN0X25hbWUYCSABKAlIAYgBARIaCg1kYXRlX29mX2JpcnRoGAogASgJSAKIAQESOgoHaWRfdHlwZRgLIAEoDjIkLmNvcnJpZG9yLmN1c3RvbWVyLnYxLklkRG9jdW1lbnRUeXBlSAOIAQESFgoJaWRfbnVtYmVyGAwgASgJSASIAQESFAoHY291bnRyeRgBIAEoCUgFiAEBEhMKBnN0cmVldBgCIAEoCUgGiAEBEhEKBGNpdHkYAyABKAlIB4gBARISCgVzdGF0ZRgEIAEoCUgIiAEBEhUKCHppcF9jb2RlGAUgASgJSAmIAQESEgoFZW1haWwYBiABKAlICogBARISCgVwaG9uZRgHIAEoCUgLiAEBQg0KC19maXJzdF9uYW1lQgwKCl9sYXN0X25hbWVCEAoOX2RhdGVfb2ZfYmlydGhCCgoIX2lkX3R5cGVCDAoKX2lkX251bWJlckIKCghfY291bnRyeUIJCgdfc3RyZWV0QgcKBV9jaXR5QggKBl9zdGF0ZUILCglfemlwX2NvZGVCCAoGX2VtYWlsQggKBl9waG9uZSK4CgoMQnVzaW5lc3NEYXRhEhoKDWJ1c2luZXNzX25hbWUYCCABKAlIAIgBARIgChNyZWdpc3RyYXRpb25fbnVtYmVyGAkgASgJSAGIAQESIgoVaW5jb3Jwb3JhdGlvbl9jb3VudHJ5GAogASgJSAKIAQESGQoMdHJhZGluZ19uYW1lGAsgASgJSAOIAQESPgoNYnVzaW5lc3NfdHlwZRgMIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzVHlwZUgEiAEBEh8KEmluY29ycG9yYXRpb25fZGF0ZRgNIAEoCUgFiAEBEhoKDWluZHVzdHJ5X3R5cGUYDiABKAlIBogBARIhChRidXNpbmVzc19kZXNjcmlwdGlvbhgPIAEoCUgHiAEBEhQKB3dlYnNpdGUYECABKAlICIgBARJBCg9zb3VyY2Vfb2ZfZnVuZHMYESABKA4yIy5jb3JyaWRvci5jdXN0b21lci52MS5Tb3VyY2VPZkZ1bmRzSAmIAQESTgoYZXN0aW1hdGVkX2FubnVhbF9yZXZlbnVlGBIgASgOMicuY29ycmlkb3IuY3VzdG9tZXIudjEuQW5udWFsUmV2ZW51ZUJhbmRICogBARImChlleHBlY3RlZF9tb250aGx5X3BheW1lbnRzGBMgASgDSAuIAQESQgoPYWNjb3VudF9wdXJwb3NlGBQgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuQWNjb3VudFB1cnBvc2VIDIgBARIeChFvcGVyYXRpbmdfY291bnRyeRgVIAEoCUgNiAEBEh0KEG9wZXJhdGluZ19zdHJlZXQYFiABKAlIDogBARIbCg5vcGVyYXRpbmdfY2l0eRgXIAEoCUgPiAEBEhwKD29wZXJhdGluZ19zdGF0ZRgYIAEoCUgQiAEBEh8KEm9wZXJhdGluZ196aXBfY29kZRgZIAEoCUgRiAEBEhQKB2NvdW50cnkYASABKAlIEogBARITCgZzdHJlZXQYAiABKAlIE4gBARIRCgRjaXR5GAMgASgJSBSIAQESEgoFc3RhdGUYBCABKAlIFYgBARIVCgh6aXBfY29kZRgFIAEoCUgWiAEBEhIKBWVtYWlsGAYgASgJSBeIAQESEgoFcGhvbmUYByABKAlIGIgBAUIQCg5fYnVzaW5lc3NfbmFtZUIWChRfcmVnaXN0cmF0aW9uX251bWJlckIYChZfaW5jb3Jwb3JhdGlvbl9jb3VudHJ5Qg8KDV90cmFkaW5nX25hbWVCEAoOX2J1c2luZXNzX3R5cGVCFQoTX2luY29ycG9yYXRpb25fZGF0ZUIQCg5faW5kdXN0cnlfdHlwZUIXChVfYnVzaW5lc3NfZGVzY3JpcHRpb25CCgoIX3dlYnNpdGVCEgoQX3NvdXJjZV9vZl9mdW5kc0IbChlfZXN0aW1hdGVkX2FubnVhbF9yZXZlbnVlQhwKGl9leHBlY3RlZF9tb250aGx5X3BheW1lbnRzQhIKEF9hY2NvdW50X3B1cnBvc2VCFAoSX29wZXJhdGluZ19jb3VudHJ5QhMKEV9vcGVyYXRpbmdfc3RyZWV0QhEKD19vcGVyYXRpbmdfY2l0eUISChBfb3BlcmF0aW5nX3N0YXRlQhUKE19vcGVyYXRpbmdfemlwX2NvZGVCCgoIX2NvdW50cnlCCQoHX3N0cmVldEIHCgVfY2l0eUIICgZfc3RhdGVCCwoJX3ppcF9jb2RlQggKBl9lbWFpbEIICgZfcGhvbmUi3QcKCU93bmVyRGF0YRIXCgpmaXJzdF9uYW1lGAEgASgJSACIAQESFgoJbGFzdF9uYW1lGAIgASgJSAGIAQESIQoUb3duZXJzaGlwX3BlcmNlbnRhZ2UYAyABKAlIAogBARISCgVlbWFpbBgEIAEoCUgDiAEBEhIKBXBob25lGAUgASgJSASIAQESGgoNZGF0ZV9vZl9iaXJ0aBgGIAEoCUgFiAEBEhgKC25hdGlvbmFsaXR5GAcgASgJSAaIAQESEgoFdGl0bGUYCCABKAlIB4gBARIYCgtoYXNfY29udHJvbBgJIAEoCEgIiAEBEhYKCWlzX3NpZ25lchgKIAEoCEgJiAEBEiAKE2lzX2JlbmVmaWNpYWxfb3duZXIYCyABKAhICogBARITCgZzdHJlZXQYDCABKAlIC4gBARIRCgRjaXR5GA0gASgJSAyIAQESEgoFc3RhdGUYDiABKAlIDYgBARIVCgh6aXBfY29kZRgPIAEoCUgOiAEBEhQKB2NvdW50cnkYECABKAlID4gBARJDChBpZF9kb2N1bWVudF90eXBlGBEgASgOMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSWREb2N1bWVudFR5cGVIEIgBARIfChJpZF9kb2N1bWVudF9udW1iZXIYEiABKAlIEYgBARIgChNpZF9kb2N1bWVudF9jb3VudHJ5GBMgASgJSBKIAQESGwoOaWRfZXhwaXJ5X2RhdGUYFCABKAlIE4gBARIQCgN0aW4YFSABKAlIFIgBARITCgZpc19wZXAYFiABKAhIFYgBARIeChF1c2FfdGF4X3Jlc2lkZW5jeRgXIAEoCEgWiAEBQg0KC19maXJzdF9uYW1lQgwKCl9sYXN0X25hbWVCFwoVX293bmVyc2hpcF9wZXJjZW50YWdlQggKBl9lbWFpbEIICgZfcGhvbmVCEAoOX2RhdGVfb2ZfYmlydGhCDgoMX25hdGlvbmFsaXR5QggKBl90aXRsZUIOCgxfaGFzX2NvbnRyb2xCDAoKX2lzX3NpZ25lckIWChRfaXNfYmVuZWZpY2lhbF9vd25lckIJCgdfc3RyZWV0QgcKBV9jaXR5QggKBl9zdGF0ZUILCglfemlwX2NvZGVCCgoIX2NvdW50cnlCEwoRX2lkX2RvY3VtZW50X3R5cGVCFQoTX2lkX2RvY3VtZW50X251bWJlckIWChRfaWRfZG9jdW1lbnRfY291bnRyeUIRCg9faWRfZXhwaXJ5X2RhdGVCBgoEX3RpbkIJCgdfaXNfcGVwQhQKEl91c2FfdGF4X3Jlc2lkZW5jeSKzAgoLS3liRG9jdW1lbnQSCgoCaWQYASABKAkSMwoEdHlwZRgIIAEoDjIlLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50VHlwZRIyCgZzdGF0dXMYCSABKA4yIi5jb3JyaWRvci5jdXN0b21lci52MS5SZXZpZXdTdGF0dXMSFgoOYWRtaW5fY29tbWVudHMYBCADKAkSKwoEZmlsZRgFIAEoCzIdLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkZpbGVSZWYSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBKBAgCEANKBAgDEAQigwEKB0ZpbGVSZWYSDwoHZmlsZV9pZBgBIAEoCRIMCgRzbG90GAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRISCgpzaXplX2J5dGVzGAQgASgEEi8KC3VwbG9hZGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL5AQoKRmlsZVVwbG9hZBIPCgdmaWxlX2lkGAEgASgJEhIKCnVwbG9hZF91cmwYAiABKAkSDgoGbWV0aG9kGAMgASgJEj4KB2hlYWRlcnMYBCADKAsyLS5jb3JyaWRvci5jdXN0b21lci52MS5GaWxlVXBsb2FkLkhlYWRlcnNFbnRyeRIuCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5tYXhfc2l6ZV9ieXRlcxgGIAEoBBouCgxIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASL5AQoKQXVkaXRFbnRyeRIKCgJpZBgBIAEoCRITCgtjdXN0b21lcl9pZBgCIAEoCRIOCgZhY3Rpb24YAyABKAkSDQoFYWN0b3IYBCABKAkSEgoKcmVxdWVzdF9pZBgFIAEoCRIsCgdjaGFuZ2VzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEICGAESLwoLb2NjdXJyZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKDHdoYXRfY2hhbmdlZBgIIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcyKMGgoMQXVkaXRDaGFuZ2VzEk4KEGN1c3RvbWVyX2NyZWF0ZWQYASABKAsyMi5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuQ3VzdG9tZXJDcmVhdGVkSAASTgoQY3VzdG9tZXJfdXBkYXRlZBgCIAEoCzIyLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5DdXN0b21lclVwZGF0ZWRIABJICg1vd25lcl9yZW1vdmVkGAMgASgLMi8uY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLk93bmVyUmVtb3ZlZEgAElIKEmN1c3RvbWVyX3N1Ym1pdHRlZBgEIAEoCzI0LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5DdXN0b21lclN1Ym1pdHRlZEgAElAKEWN1c3RvbWVyX3Jldmlld2VkGAUgASgLMjMuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkN1c3RvbWVyUmV2aWV3ZWRIABJQChFjdXN0b21lcl91cGdyYWRlZBgGIAEoCzIzLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5DdXN0b21lclVwZ3JhZGVkSAASSgoOZmlsZXNfYXR0YWNoZWQYByABKAsyMC5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuRmlsZXNBdHRhY2hlZEgAElMKE293bmVyX2ZpbGVfYXR0YWNoZWQYCCABKAsyNC5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuT3duZXJGaWxlQXR0YWNoZWRIABJUChNkb2N1bWVudF9yZWdpc3RlcmVkGAkgASgLMjUuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkRvY3VtZW50UmVnaXN0ZXJlZEgAElAKEWRvY3VtZW50X3JlcGxhY2VkGAogASgLMjMuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkRvY3VtZW50UmVwbGFjZWRIABonCg9DdXN0b21lckNyZWF0ZWQSFAoMb3duZXJzX2FkZGVkGAEgAygJGvEBCg9DdXN0b21lclVwZGF0ZWQSVAoRaW5kaXZpZHVhbF9maWVsZHMYASABKAsyNy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuSW5kaXZpZHVhbERhdGFDaGFuZ2VIABJQCg9idXNpbmVzc19maWVsZHMYAiABKAsyNS5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuQnVzaW5lc3NEYXRhQ2hhbmdlSAASFgoOb3duZXJzX2NoYW5nZWQYAyADKAkSFAoMb3duZXJzX2FkZGVkGAQgAygJQggKBmZpZWxkcxpQCgxPd25lclJlbW92ZWQSEAoIb3duZXJfaWQYASABKAkSLgoFb3duZXIYAiABKAsyHy5jb3JyaWRvci5jdXN0b21lci52MS5Pd25lckRhdGEarQEKEUN1c3RvbWVyU3VibWl0dGVkElgKE3ZlcmlmaWNhdGlvbl9zdGF0dXMYASABKAsyOy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuVmVyaWZpY2F0aW9uU3RhdHVzQ2hhbmdlEj4KCXRvX3JldmlldxgCIAEoCzIrLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5Ub1JldmlldxotCghUb1JldmlldxIOCgZvd25lcnMYASADKAkSEQoJZG9jdW1lbnRzGAIgAygJGr0DChBDdXN0b21lclJldmlld2VkEk8KBm93bmVycxgBIAMoCzI/LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5DdXN0b21lclJldmlld2VkLk93bmVyc0VudHJ5ElUKCWRvY3VtZW50cxgCIAMoCzJCLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5DdXN0b21lclJldmlld2VkLkRvY3VtZW50c0VudHJ5ElgKE3ZlcmlmaWNhdGlvbl9zdGF0dXMYAyABKAsyOy5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuVmVyaWZpY2F0aW9uU3RhdHVzQ2hhbmdlGlEKC093bmVyc0VudHJ5EgsKA2tleRgBIAEoCRIxCgV2YWx1ZRgCIAEoDjIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLlJldmlld1N0YXR1czoCOAEaVAoORG9jdW1lbnRzRW50cnkSCwoDa2V5GAEgASgJEjEKBXZhbHVlGAIgASgOMiIuY29ycmlkb3IuY3VzdG9tZXIudjEuUmV2aWV3U3RhdHVzOgI4ARqPAgoQQ3VzdG9tZXJVcGdyYWRlZBJECglreWJfc2NvcGUYASABKAsyMS5jb3JyaWRvci5jdXN0b21lci52MS5BdWRpdENoYW5nZXMuS3liU2NvcGVDaGFuZ2USRQoGZmllbGRzGAIgASgLMjUuY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkJ1c2luZXNzRGF0YUNoYW5nZRIUCgxvd25lcnNfYWRkZWQYAyADKAkSWAoTdmVyaWZpY2F0aW9uX3N0YXR1cxgEIAEoCzI7LmNvcnJpZG9yLmN1c3RvbWVyLnYxLkF1ZGl0Q2hhbmdlcy5WZXJpZmljYXRpb25TdGF0dXNDaGFuZ2UaTAoNRmlsZXNBdHRhY2hlZBIPCgdpZF9maWxlGAEgASgJEhkKDGlkX2ZpbGVfYmFjaxgCIAEoCUgAiAEBQg8KDV9pZF9maWxlX2JhY2sajQEKEU93bmVyRmlsZUF0dGFjaGVkEhAKCG93bmVyX2lkGAEgASgJEjEKBHNsb3QYAiABKA4yIy5jb3JyaWRvci5jdXN0b21lci52MS5Pd25lckZpbGVTbG90Eg8KB2ZpbGVfaWQYAyABKAkSFQoIcmVwbGFjZWQYBCABKAlIAIgBAUILCglfcmVwbGFjZWQabwoSRG9jdW1lbnRSZWdpc3RlcmVkEhMKC2RvY3VtZW50X2lkGAEgASgJEjMKBHR5cGUYAiABKA4yJS5jb3JyaWRvci5jdXN0b21lci52MS5LeWJEb2N1bWVudFR5cGUSDwoHZmlsZV9pZBgDIAEoCRqxAQoQRG9jdW1lbnRSZXBsYWNlZBITCgtkb2N1bWVudF9pZBgBIAEoCRJACgdmaWxlX2lkGAIgASgLMi8uY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkZpbGVJZENoYW5nZRJGCgR0eXBlGAMgASgLMjguY29ycmlkb3IuY3VzdG9tZXIudjEuQXVkaXRDaGFuZ2VzLkt5YkRvY3VtZW50VHlwZUNoYW5nZRp8ChRJbmRpdmlkdWFsRGF0YUNoYW5nZRIyCgRmcm9tGAEgASgLMiQuY29ycmlkb3IuY3VzdG9tZXIudjEuSW5kaXZpZHVhbERhdGESMAoCdG8YAiABKAsyJC5jb3JyaWRvci5jdXN0b21lci52MS5JbmRpdmlkdWFsRGF0YRp2ChJCdXNpbmVzc0RhdGFDaGFuZ2USMAoEZnJvbRgBIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YRIuCgJ0bxgCIAEoCzIiLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkJ1c2luZXNzRGF0YRqIAQoYVmVyaWZpY2F0aW9uU3RhdHVzQ2hhbmdlEjYKBGZyb20YASABKA4yKC5jb3JyaWRvci5jdXN0b21lci52MS5WZXJpZmljYXRpb25TdGF0dXMSNAoCdG8YAiABKA4yKC5jb3JyaWRvci5jdXN0b21lci52MS5WZXJpZmljYXRpb25TdGF0dXMaeAoOS3liU2NvcGVDaGFuZ2USMQoEZnJvbRgBIAEoDjIeLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YlNjb3BlSACIAQESKgoCdG8YAiABKA4yHi5jb3JyaWRvci5jdXN0b21lci52MS5LeWJTY29wZUIHCgVfZnJvbRooCgxGaWxlSWRDaGFuZ2USDAoEZnJvbRgBIAEoCRIKCgJ0bxgCIAEoCRp/ChVLeWJEb2N1bWVudFR5cGVDaGFuZ2USMwoEZnJvbRgBIAEoDjIlLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50VHlwZRIxCgJ0bxgCIAEoDjIlLmNvcnJpZG9yLmN1c3RvbWVyLnYxLkt5YkRvY3VtZW50VHlwZUIICgZhY3Rpb24iagoIUGFnZUluZm8SFAoMY3VycmVudF9wYWdlGAEgASgNEhAKCHBlcl9wYWdlGAIgASgNEhEKCWxhc3RfcGFnZRgDIAEoDRINCgV0b3RhbBgEIAEoBBIUCgx0b3RhbF9jYXBwZWQYBSABKAgqZwoMQ3VzdG9tZXJUeXBlEh0KGUNVU1RPTUVSX1RZUEVfVU5TUEVDSUZJRUQQABIcChhDVVNUT01FUl9UWVBFX0lORElWSURVQUwQARIaChZDVVNUT01FUl9UWVBFX0JVU0lORVNTEAIqUAoIS3liU2NvcGUSGQoVS1lCX1NDT1BFX1VOU1BFQ0lGSUVEEAASEgoOS1lCX1NDT1BFX0ZVTEwQARIVChFLWUJfU0NPUEVfTUlOSU1BTBACKsIBChJWZXJpZmljYXRpb25TdGF0dXMSIwofVkVSSUZJQ0FUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh8KG1ZFUklGSUNBVElPTl9TVEFUVVNfUEVORElORxABEiIKHlZFUklGSUNBVElPTl9TVEFUVVNfUFJPQ0VTU0lORxACEiAKHFZFUklGSUNBVElPTl9TVEFUVVNfVkVSSUZJRUQQAxIgChxWRVJJRklDQVRJT05fU1RBVFVTX1JFSkVDVEVEEAQqngEKDFJldmlld1N0YXR1cxIdChlSRVZJRVdfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVUkVWSUVXX1NUQVRVU19QRU5ESU5HEAESHAoYUkVWSUVXX1NUQVRVU19QUk9DRVNTSU5HEAISGgoWUkVWSUVXX1NUQVRVU19BUFBST1ZFRBADEhoKFlJFVklFV19TVEFUVVNfUkVKRUNURUQQBCroAwoPS3liRG9jdW1lbnRUeXBlEiEKHUtZQl9ET0NVTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASMgouS1lCX0RPQ1VNRU5UX1RZUEVfQ0VSVElGSUNBVEVfT0ZfSU5DT1JQT1JBVElPThABEi8KK0tZQl9ET0NVTUVOVF9UWVBFX0FSVElDTEVTX09GX0lOQ09SUE9SQVRJT04QAhI2CjJLWUJfRE9DVU1FTlRfVFlQRV9CRU5FRklDSUFMX09XTkVSU0hJUF9DRVJUSUZJQ0FURRADEi0KKUtZQl9ET0NVTUVOVF9UWVBFX0lOQ09SUE9SQVRJT05fRE9DVU1FTlRTEAQSJwojS1lCX0RPQ1VNRU5UX1RZUEVfQ0FDX1NUQVRVU19SRVBPUlQQBRImCiJLWUJfRE9DVU1FTlRfVFlQRV9QUk9PRl9PRl9BRERSRVNTEAYSKgomS1lCX0RPQ1VNRU5UX1RZUEVfU0hBUkVIT0xERVJfUkVHSVNURVIQBxImCiJLWUJfRE9DVU1FTlRfVFlQRV9UQVhfUkVHSVNUUkFUSU9OEAgSJAogS1lCX0RPQ1VNRU5UX1RZUEVfQkFOS19TVEFURU1FTlQQCRIbChdLWUJfRE9DVU1FTlRfVFlQRV9PVEhFUhAKKrsBCg5JZERvY3VtZW50VHlwZRIgChxJRF9ET0NVTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASHQoZSURfRE9DVU1FTlRfVFlQRV9QQVNTUE9SVBABEiQKIElEX0RPQ1VNRU5UX1RZUEVfRFJJVkVSU19MSUNFTlNFEAISHAoYSURfRE9DVU1FTlRfVFlQRV9JRF9DQVJEEAMSJAogSURfRE9DVU1FTlRfVFlQRV9SRVNJREVOVF9QRVJNSVQQBCqFAgoMQnVzaW5lc3NUeXBlEh0KGUJVU0lORVNTX1RZUEVfVU5TUEVDSUZJRUQQABIdChlCVVNJTkVTU19UWVBFX0NPUlBPUkFUSU9OEAESIwofQlVTSU5FU1NfVFlQRV9HT1ZFUk5NRU5UX0VOVElUWRACEhUKEUJVU0lORVNTX1RZUEVfTExDEAMSHAoYQlVTSU5FU1NfVFlQRV9OT05fUFJPRklUEAQSFwoTQlVTSU5FU1NfVFlQRV9PVEhFUhAFEh0KGUJVU0lORVNTX1RZUEVfUEFSVE5FUlNISVAQBhIlCiFCVVNJTkVTU19UWVBFX1NPTEVfUFJPUFJJRVRPUlNISVAQByrjAQoNU291cmNlT2ZGdW5kcxIfChtTT1VSQ0VfT0ZfRlVORFNfVU5TUEVDSUZJRUQQABIkCiBTT1VSQ0VfT0ZfRlVORFNfQlVTSU5FU1NfUkVWRU5VRRABEiIKHlNPVVJDRV9PRl9GVU5EU19CVVNJTkVTU19MT0FOUxACEiUKIVNPVVJDRV9PRl9GVU5EU19JTlZFU1RNRU5UX0lOQ09NRRADEiUKIVNPVVJDRV9PRl9GVU5EU19USElSRF9QQVJUWV9GVU5EUxAEEhkKFVNPVVJDRV9PRl9GVU5EU19PVEhFUhAFKvoCChFBbm51YWxSZXZlbnVlQmFuZBIjCh9BTk5VQUxfUkVWRU5VRV9CQU5EX1VOU1BFQ0lGSUVEEAASHwobQU5OVUFMX1JFVkVOVUVfQkFORF8wXzk5OTk5EAESJQohQU5OVUFMX1JFVkVOVUVfQkFORF8xMDAwMDBfNDk5OTk5EAISJQohQU5OVUFMX1JFVkVOVUVfQkFORF81MDAwMDBfOTk5OTk5EAMSJwojQU5OVUFMX1JFVkVOVUVfQkFORF8xMDAwMDAwXzQ5OTk5OTkQBBIoCiRBTk5VQUxfUkVWRU5VRV9CQU5EXzUwMDAwMDBfMjQ5OTk5OTkQBRIpCiVBTk5VQUxfUkVWRU5VRV9CQU5EXzI1MDAwMDAwXzk5OTk5OTk5EAYSKwonQU5OVUFMX1JFVkVOVUVfQkFORF8xMDAwMDAwMDBfMjQ5OTk5OTk5EAcSJgoiQU5OVUFMX1JFVkVOVUVfQkFORF8yNTAwMDAwMDBfUExVUxAIKvsBCg5BY2NvdW50UHVycG9zZRIfChtBQ0NPVU5UX1BVUlBPU0VfVU5TUEVDSUZJRUQQABI7CjdBQ0NPVU5UX1BVUlBPU0VfUkVDRUlWRV9QQVlNRU5UU19GT1JfR09PRFNfQU5EX1NFUlZJQ0VTEAESOAo0QUNDT1VOVF9QVVJQT1NFX1NFTkRfUEFZTUVOVFNfRk9SX0dPT0RTX0FORF9TRVJWSUNFUxACEjYKMkFDQ09VTlRfUFVSUE9TRV9TRU5EX1JFQ0VJVkVfRlVORFNfUkVMQVRFRF9QQVJUSUVTEAMSGQoVQUNDT1VOVF9QVVJQT1NFX09USEVSEAQqfQoNT3duZXJGaWxlU2xvdBIfChtPV05FUl9GSUxFX1NMT1RfVU5TUEVDSUZJRUQQABIlCiFPV05FUl9GSUxFX1NMT1RfSURfRE9DVU1FTlRfRlJPTlQQARIkCiBPV05FUl9GSUxFX1NMT1RfSURfRE9DVU1FTlRfQkFDSxACKpsBChZJbmRpdmlkdWFsRmlsZUNhdGVnb3J5EigKJElORElWSURVQUxfRklMRV9DQVRFR09SWV9VTlNQRUNJRklFRBAAEisKJ0lORElWSURVQUxfRklMRV9DQVRFR09SWV9JREVOVElUWV9GUk9OVBABEioKJklORElWSURVQUxfRklMRV9DQVRFR09SWV9JREVOVElUWV9CQUNLEAJiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's customer (seed 2.1): an individual (KYC) or a business (KYB).
@@ -711,9 +711,11 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
   requestId: string;
 
   /**
-   * What changed, e.g. {"kyb_scope": {"from": "MINIMAL", "to": "FULL"}, "owners_added": [...]}.
+   * Deprecated (decision 0062): `what_changed` holds the same, typed. What changed as stored, e.g.
+   * {"kyb_scope": {"from": "MINIMAL", "to": "FULL"}, "owners_added": [...]}.
    *
-   * @generated from field: google.protobuf.Struct changes = 6;
+   * @generated from field: google.protobuf.Struct changes = 6 [deprecated = true];
+   * @deprecated
    */
   changes?: JsonObject | undefined;
 
@@ -721,6 +723,13 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
    * @generated from field: google.protobuf.Timestamp occurred_at = 7;
    */
   occurredAt?: Timestamp | undefined;
+
+  /**
+   * What the action changed.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges what_changed = 8;
+   */
+  whatChanged?: AuditChanges | undefined;
 };
 
 /**
@@ -729,6 +738,551 @@ export type AuditEntry = Message<"corridor.customer.v1.AuditEntry"> & {
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
   messageDesc(file_corridor_customer_v1_customer, 8);
+
+/**
+ * What an audited action changed (decision 0062): one message per action, one field per key of the
+ * admin API's `changes` (customer-json's auditChangesJson writes them). A from/to pair's value that
+ * may be null is optional: unset is null.
+ *
+ * @generated from message corridor.customer.v1.AuditChanges
+ */
+export type AuditChanges = Message<"corridor.customer.v1.AuditChanges"> & {
+  /**
+   * @generated from oneof corridor.customer.v1.AuditChanges.action
+   */
+  action: {
+    /**
+     * customer.created.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerCreated customer_created = 1;
+     */
+    value: AuditChanges_CustomerCreated;
+    case: "customerCreated";
+  } | {
+    /**
+     * customer.updated and customer.kyc_data_updated.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerUpdated customer_updated = 2;
+     */
+    value: AuditChanges_CustomerUpdated;
+    case: "customerUpdated";
+  } | {
+    /**
+     * owner.removed.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.OwnerRemoved owner_removed = 3;
+     */
+    value: AuditChanges_OwnerRemoved;
+    case: "ownerRemoved";
+  } | {
+    /**
+     * customer.submitted.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerSubmitted customer_submitted = 4;
+     */
+    value: AuditChanges_CustomerSubmitted;
+    case: "customerSubmitted";
+  } | {
+    /**
+     * customer.reviewed.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerReviewed customer_reviewed = 5;
+     */
+    value: AuditChanges_CustomerReviewed;
+    case: "customerReviewed";
+  } | {
+    /**
+     * customer.upgraded.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.CustomerUpgraded customer_upgraded = 6;
+     */
+    value: AuditChanges_CustomerUpgraded;
+    case: "customerUpgraded";
+  } | {
+    /**
+     * customer.files_attached.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.FilesAttached files_attached = 7;
+     */
+    value: AuditChanges_FilesAttached;
+    case: "filesAttached";
+  } | {
+    /**
+     * owner.file_attached.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.OwnerFileAttached owner_file_attached = 8;
+     */
+    value: AuditChanges_OwnerFileAttached;
+    case: "ownerFileAttached";
+  } | {
+    /**
+     * document.registered.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.DocumentRegistered document_registered = 9;
+     */
+    value: AuditChanges_DocumentRegistered;
+    case: "documentRegistered";
+  } | {
+    /**
+     * document.replaced.
+     *
+     * @generated from field: corridor.customer.v1.AuditChanges.DocumentReplaced document_replaced = 10;
+     */
+    value: AuditChanges_DocumentReplaced;
+    case: "documentReplaced";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.
+ * Use `create(AuditChangesSchema)` to create a new message.
+ */
+export const AuditChangesSchema: GenMessage<AuditChanges> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerCreated
+ */
+export type AuditChanges_CustomerCreated = Message<"corridor.customer.v1.AuditChanges.CustomerCreated"> & {
+  /**
+   * Empty for an individual.
+   *
+   * @generated from field: repeated string owners_added = 1;
+   */
+  ownersAdded: string[];
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerCreated.
+ * Use `create(AuditChanges_CustomerCreatedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerCreatedSchema: GenMessage<AuditChanges_CustomerCreated> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 0);
+
+/**
+ * Each key only when it changed something: unset data, empty lists are not written.
+ *
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerUpdated
+ */
+export type AuditChanges_CustomerUpdated = Message<"corridor.customer.v1.AuditChanges.CustomerUpdated"> & {
+  /**
+   * @generated from oneof corridor.customer.v1.AuditChanges.CustomerUpdated.fields
+   */
+  fields: {
+    /**
+     * @generated from field: corridor.customer.v1.AuditChanges.IndividualDataChange individual_fields = 1;
+     */
+    value: AuditChanges_IndividualDataChange;
+    case: "individualFields";
+  } | {
+    /**
+     * @generated from field: corridor.customer.v1.AuditChanges.BusinessDataChange business_fields = 2;
+     */
+    value: AuditChanges_BusinessDataChange;
+    case: "businessFields";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * @generated from field: repeated string owners_changed = 3;
+   */
+  ownersChanged: string[];
+
+  /**
+   * @generated from field: repeated string owners_added = 4;
+   */
+  ownersAdded: string[];
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerUpdated.
+ * Use `create(AuditChanges_CustomerUpdatedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerUpdatedSchema: GenMessage<AuditChanges_CustomerUpdated> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 1);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.OwnerRemoved
+ */
+export type AuditChanges_OwnerRemoved = Message<"corridor.customer.v1.AuditChanges.OwnerRemoved"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * The owner's data as it was, its set fields only (as stored).
+   *
+   * @generated from field: corridor.customer.v1.OwnerData owner = 2;
+   */
+  owner?: OwnerData | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.OwnerRemoved.
+ * Use `create(AuditChanges_OwnerRemovedSchema)` to create a new message.
+ */
+export const AuditChanges_OwnerRemovedSchema: GenMessage<AuditChanges_OwnerRemoved> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 2);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerSubmitted
+ */
+export type AuditChanges_CustomerSubmitted = Message<"corridor.customer.v1.AuditChanges.CustomerSubmitted"> & {
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.VerificationStatusChange verification_status = 1;
+   */
+  verificationStatus?: AuditChanges_VerificationStatusChange | undefined;
+
+  /**
+   * The owners and documents moved from PENDING to PROCESSING.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.ToReview to_review = 2;
+   */
+  toReview?: AuditChanges_ToReview | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerSubmitted.
+ * Use `create(AuditChanges_CustomerSubmittedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerSubmittedSchema: GenMessage<AuditChanges_CustomerSubmitted> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 3);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.ToReview
+ */
+export type AuditChanges_ToReview = Message<"corridor.customer.v1.AuditChanges.ToReview"> & {
+  /**
+   * @generated from field: repeated string owners = 1;
+   */
+  owners: string[];
+
+  /**
+   * @generated from field: repeated string documents = 2;
+   */
+  documents: string[];
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.ToReview.
+ * Use `create(AuditChanges_ToReviewSchema)` to create a new message.
+ */
+export const AuditChanges_ToReviewSchema: GenMessage<AuditChanges_ToReview> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 4);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerReviewed
+ */
+export type AuditChanges_CustomerReviewed = Message<"corridor.customer.v1.AuditChanges.CustomerReviewed"> & {
+  /**
+   * The judgement of each judged owner and document, by id.
+   *
+   * @generated from field: map<string, corridor.customer.v1.ReviewStatus> owners = 1;
+   */
+  owners: { [key: string]: ReviewStatus };
+
+  /**
+   * @generated from field: map<string, corridor.customer.v1.ReviewStatus> documents = 2;
+   */
+  documents: { [key: string]: ReviewStatus };
+
+  /**
+   * Set when the review had a verdict.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.VerificationStatusChange verification_status = 3;
+   */
+  verificationStatus?: AuditChanges_VerificationStatusChange | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerReviewed.
+ * Use `create(AuditChanges_CustomerReviewedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerReviewedSchema: GenMessage<AuditChanges_CustomerReviewed> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 5);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.CustomerUpgraded
+ */
+export type AuditChanges_CustomerUpgraded = Message<"corridor.customer.v1.AuditChanges.CustomerUpgraded"> & {
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.KybScopeChange kyb_scope = 1;
+   */
+  kybScope?: AuditChanges_KybScopeChange | undefined;
+
+  /**
+   * Written even when no field changed.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.BusinessDataChange fields = 2;
+   */
+  fields?: AuditChanges_BusinessDataChange | undefined;
+
+  /**
+   * @generated from field: repeated string owners_added = 3;
+   */
+  ownersAdded: string[];
+
+  /**
+   * Set when a VERIFIED business went back to PENDING.
+   *
+   * @generated from field: corridor.customer.v1.AuditChanges.VerificationStatusChange verification_status = 4;
+   */
+  verificationStatus?: AuditChanges_VerificationStatusChange | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.CustomerUpgraded.
+ * Use `create(AuditChanges_CustomerUpgradedSchema)` to create a new message.
+ */
+export const AuditChanges_CustomerUpgradedSchema: GenMessage<AuditChanges_CustomerUpgraded> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 6);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.FilesAttached
+ */
+export type AuditChanges_FilesAttached = Message<"corridor.customer.v1.AuditChanges.FilesAttached"> & {
+  /**
+   * @generated from field: string id_file = 1;
+   */
+  idFile: string;
+
+  /**
+   * @generated from field: optional string id_file_back = 2;
+   */
+  idFileBack?: string | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.FilesAttached.
+ * Use `create(AuditChanges_FilesAttachedSchema)` to create a new message.
+ */
+export const AuditChanges_FilesAttachedSchema: GenMessage<AuditChanges_FilesAttached> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 7);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.OwnerFileAttached
+ */
+export type AuditChanges_OwnerFileAttached = Message<"corridor.customer.v1.AuditChanges.OwnerFileAttached"> & {
+  /**
+   * @generated from field: string owner_id = 1;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.OwnerFileSlot slot = 2;
+   */
+  slot: OwnerFileSlot;
+
+  /**
+   * @generated from field: string file_id = 3;
+   */
+  fileId: string;
+
+  /**
+   * The file the slot held before.
+   *
+   * @generated from field: optional string replaced = 4;
+   */
+  replaced?: string | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.OwnerFileAttached.
+ * Use `create(AuditChanges_OwnerFileAttachedSchema)` to create a new message.
+ */
+export const AuditChanges_OwnerFileAttachedSchema: GenMessage<AuditChanges_OwnerFileAttached> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 8);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.DocumentRegistered
+ */
+export type AuditChanges_DocumentRegistered = Message<"corridor.customer.v1.AuditChanges.DocumentRegistered"> & {
+  /**
+   * @generated from field: string document_id = 1;
+   */
+  documentId: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.KybDocumentType type = 2;
+   */
+  type: KybDocumentType;
+
+  /**
+   * @generated from field: string file_id = 3;
+   */
+  fileId: string;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.DocumentRegistered.
+ * Use `create(AuditChanges_DocumentRegisteredSchema)` to create a new message.
+ */
+export const AuditChanges_DocumentRegisteredSchema: GenMessage<AuditChanges_DocumentRegistered> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 9);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.DocumentReplaced
+ */
+export type AuditChanges_DocumentReplaced = Message<"corridor.customer.v1.AuditChanges.DocumentReplaced"> & {
+  /**
+   * @generated from field: string document_id = 1;
+   */
+  documentId: string;
+
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.FileIdChange file_id = 2;
+   */
+  fileId?: AuditChanges_FileIdChange | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.AuditChanges.KybDocumentTypeChange type = 3;
+   */
+  type?: AuditChanges_KybDocumentTypeChange | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.DocumentReplaced.
+ * Use `create(AuditChanges_DocumentReplacedSchema)` to create a new message.
+ */
+export const AuditChanges_DocumentReplacedSchema: GenMessage<AuditChanges_DocumentReplaced> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 10);
+
+/**
+ * The data fields that changed: each one's value before in `from` and after in `to` (unset is
+ * null); a field is in the change when it is set in either.
+ *
+ * @generated from message corridor.customer.v1.AuditChanges.IndividualDataChange
+ */
+export type AuditChanges_IndividualDataChange = Message<"corridor.customer.v1.AuditChanges.IndividualDataChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.IndividualData from = 1;
+   */
+  from?: IndividualData | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.IndividualData to = 2;
+   */
+  to?: IndividualData | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.IndividualDataChange.
+ * Use `create(AuditChanges_IndividualDataChangeSchema)` to create a new message.
+ */
+export const AuditChanges_IndividualDataChangeSchema: GenMessage<AuditChanges_IndividualDataChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 11);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.BusinessDataChange
+ */
+export type AuditChanges_BusinessDataChange = Message<"corridor.customer.v1.AuditChanges.BusinessDataChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.BusinessData from = 1;
+   */
+  from?: BusinessData | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.BusinessData to = 2;
+   */
+  to?: BusinessData | undefined;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.BusinessDataChange.
+ * Use `create(AuditChanges_BusinessDataChangeSchema)` to create a new message.
+ */
+export const AuditChanges_BusinessDataChangeSchema: GenMessage<AuditChanges_BusinessDataChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 12);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.VerificationStatusChange
+ */
+export type AuditChanges_VerificationStatusChange = Message<"corridor.customer.v1.AuditChanges.VerificationStatusChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus from = 1;
+   */
+  from: VerificationStatus;
+
+  /**
+   * @generated from field: corridor.customer.v1.VerificationStatus to = 2;
+   */
+  to: VerificationStatus;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.VerificationStatusChange.
+ * Use `create(AuditChanges_VerificationStatusChangeSchema)` to create a new message.
+ */
+export const AuditChanges_VerificationStatusChangeSchema: GenMessage<AuditChanges_VerificationStatusChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 13);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.KybScopeChange
+ */
+export type AuditChanges_KybScopeChange = Message<"corridor.customer.v1.AuditChanges.KybScopeChange"> & {
+  /**
+   * Unset for a business stored without a scope.
+   *
+   * @generated from field: optional corridor.customer.v1.KybScope from = 1;
+   */
+  from?: KybScope | undefined;
+
+  /**
+   * @generated from field: corridor.customer.v1.KybScope to = 2;
+   */
+  to: KybScope;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.KybScopeChange.
+ * Use `create(AuditChanges_KybScopeChangeSchema)` to create a new message.
+ */
+export const AuditChanges_KybScopeChangeSchema: GenMessage<AuditChanges_KybScopeChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 14);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.FileIdChange
+ */
+export type AuditChanges_FileIdChange = Message<"corridor.customer.v1.AuditChanges.FileIdChange"> & {
+  /**
+   * @generated from field: string from = 1;
+   */
+  from: string;
+
+  /**
+   * @generated from field: string to = 2;
+   */
+  to: string;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.FileIdChange.
+ * Use `create(AuditChanges_FileIdChangeSchema)` to create a new message.
+ */
+export const AuditChanges_FileIdChangeSchema: GenMessage<AuditChanges_FileIdChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 15);
+
+/**
+ * @generated from message corridor.customer.v1.AuditChanges.KybDocumentTypeChange
+ */
+export type AuditChanges_KybDocumentTypeChange = Message<"corridor.customer.v1.AuditChanges.KybDocumentTypeChange"> & {
+  /**
+   * @generated from field: corridor.customer.v1.KybDocumentType from = 1;
+   */
+  from: KybDocumentType;
+
+  /**
+   * @generated from field: corridor.customer.v1.KybDocumentType to = 2;
+   */
+  to: KybDocumentType;
+};
+
+/**
+ * Describes the message corridor.customer.v1.AuditChanges.KybDocumentTypeChange.
+ * Use `create(AuditChanges_KybDocumentTypeChangeSchema)` to create a new message.
+ */
+export const AuditChanges_KybDocumentTypeChangeSchema: GenMessage<AuditChanges_KybDocumentTypeChange> = /*@__PURE__*/
+  messageDesc(file_corridor_customer_v1_customer, 9, 16);
 
 /**
  * The position of a page in a list (seed 4.4: 15 per page, newest first).
@@ -771,7 +1325,7 @@ export type PageInfo = Message<"corridor.customer.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_corridor_customer_v1_customer, 9);
+  messageDesc(file_corridor_customer_v1_customer, 10);
 
 /**
  * seed 2.1: the two kinds of customer.
