@@ -27,7 +27,7 @@ async function lockedRegistration(tx: EntityManager, businessId: string, webhook
 }
 
 /**
- * POST /webhook/{id}/rotate-secret (decision 0065): a new secret, shown in this answer only. The one
+ * POST /webhook/{id}/signing-secret/rotate (decision 0065): a new secret, shown in this answer only. The one
  * it replaces keeps signing until the overlap ends; a rotation during an overlap drops the oldest,
  * so two secrets sign at most. An overlap of 0 replaces the secret at once.
  */
@@ -58,7 +58,7 @@ export async function rotateSigningSecret(
   });
 }
 
-/** DELETE /webhook/{id}/previous-secret (decision 0065): the overlap ends now; only the current secret signs. */
+/** DELETE /webhook/{id}/signing-secret/previous (decision 0065): the overlap ends now; only the current secret signs. */
 export async function endSecretOverlap(
   em: EntityManager,
   context: NotificationContext,

@@ -1,3 +1,4 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { DomainError, invalidArgument, Status } from '@corridor/grpc';
 import { serveRoutes } from '../../../test/public/route-harness.js';
 import {
@@ -54,6 +55,7 @@ describe('the webhook routes (decision 0009)', () => {
     updated_at: UPDATED.toISOString(),
   };
   const { signing_secret: _secret, ...withoutSecret } = registered;
+  const NO_OVERLAP = { previous_signing_secret_last4: null, previous_signing_secret_expires_at: null };
 
   const cases = [
     [
@@ -82,6 +84,26 @@ describe('the webhook routes (decision 0009)', () => {
       registered,
     ],
     ['getWebhook', 'get', '/api/external/webhook', undefined, {}, 200, 'webhook retrieved', withoutSecret],
+    [
+      'rotateWebhookSecret',
+      'post',
+      `${W}/signing-secret/rotate`,
+      { overlap_seconds: 3600 },
+      { webhookId: WEBHOOK_ID, overlapSeconds: 3600 },
+      200,
+      'signing secret rotated',
+      { ...registered, ...NO_OVERLAP },
+    ],
+    [
+      'endWebhookSecretOverlap',
+      'delete',
+      `${W}/signing-secret/previous`,
+      undefined,
+      { webhookId: WEBHOOK_ID },
+      200,
+      'previous signing secret retired',
+      { ...withoutSecret, ...NO_OVERLAP },
+    ],
   ] as const;
 
   it('covers every route of the table', () => {
@@ -122,6 +144,49 @@ describe('the webhook routes (decision 0009)', () => {
     }
     expect(keysOf('WebhookWithSecret')).toContain('signing_secret');
     expect(keysOf('Webhook')).not.toContain('signing_secret');
+  });
+
+  it('rotation (decision 0065): webhook:write, the overlap answered, no body the default, a bad overlap 422 before notification', async () => {
+    for (const operationId of ['rotateWebhookSecret', 'endWebhookSecretOverlap']) {
+      expect(WEBHOOK_ROUTES.find((route) => route.operationId === operationId)?.scope).toBe('webhook:write');
+    }
+    const until = new Date('2026-11-22T10:30:00.000Z');
+    service.answers.set('rotateWebhookSecret', () => ({
+      webhook: webhookConfig({
+        previousSigningSecretLast4: 'old1',
+        previousSigningSecretExpiresAt: timestampFromDate(until),
+      }),
+    }));
+    const rotated = await call('post', `${W}/signing-secret/rotate`);
+    expect(rotated.body.data).toMatchObject({
+      signing_secret: SIGNING_SECRET,
+      previous_signing_secret_last4: 'old1',
+      previous_signing_secret_expires_at: until.toISOString(),
+    });
+    expect(service.calls[0]?.request).toMatchObject({ webhookId: WEBHOOK_ID });
+    expect(service.calls[0]?.request.overlapSeconds).toBeUndefined();
+    service.calls.length = 0;
+    for (const [overlap, problem] of [
+      [-1, 'must be from 0 to 604800 (7 days)'],
+      [604_801, 'must be from 0 to 604800 (7 days)'],
+      [1.5, 'must be a whole number of seconds'],
+      ['3600', expect.stringMatching(/whole number of seconds/)],
+    ] as const) {
+      expect(await call('post', `${W}/signing-secret/rotate`, { overlap_seconds: overlap })).toEqual({
+        status: 422,
+        body: {
+          status: false,
+          message: expect.stringMatching(/^overlap_seconds /),
+          code: 'VALIDATION_FAILED',
+          errors: { overlap_seconds: [problem] },
+        },
+      });
+    }
+    expect(await call('post', `${W}/signing-secret/rotate`, { overlap: 1 })).toMatchObject({
+      status: 422,
+      body: { errors: { overlap: [expect.any(String)] } },
+    });
+    expect(service.calls).toHaveLength(0);
   });
 
   it('answers a registered kyc_url as it is, an empty one as null', async () => {

@@ -1240,7 +1240,7 @@ export const NotificationService: GenService<{
     output: typeof GetWebhookResponseSchema;
   },
   /**
-   * POST /webhook/{id}/rotate-secret (decision 0065): a new signing secret, shown in this answer; the
+   * POST /webhook/{id}/signing-secret/rotate (decision 0065): a new signing secret, shown in this answer; the
    * one it replaces keeps signing beside it for the overlap (24 h unless asked, 0 to 7 days). A rotation
    * during an overlap drops the oldest secret: two sign at most.
    *
@@ -1252,7 +1252,7 @@ export const NotificationService: GenService<{
     output: typeof RotateWebhookSecretResponseSchema;
   },
   /**
-   * DELETE /webhook/{id}/previous-secret: ends the overlap now, only the current secret signs.
+   * DELETE /webhook/{id}/signing-secret/previous: ends the overlap now, only the current secret signs.
    *
    * @generated from rpc corridor.notification.v1.NotificationService.EndWebhookSecretOverlap
    */
