@@ -80,7 +80,7 @@ describe('notification: signing-secret rotation with overlap (real PostgreSQL; d
 
   /** Sends a delivery as the worker signs it at `now`, and returns what the receiver got. */
   async function deliveredAt(webhookId: string, now: Date) {
-    const delivery = { endpointId: webhookId, destination: 'collection' as const };
+    const delivery = { endpointId: webhookId, destination: 'collection_url' as const };
     const request = await requestFor(em(), context.secrets, delivery, now);
     if (!request) throw new Error('no registration');
     const deliveryId = `msg_${randomUUID()}`;
