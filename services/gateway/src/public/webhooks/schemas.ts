@@ -156,10 +156,8 @@ const webhookWithSecret: JsonSchema = {
   properties: withSecretProperties,
 };
 
-/** components.schemas of the webhook API. */
-export const webhookSchemaComponents: Record<string, JsonSchema> = {
-  Webhook: webhook,
-  WebhookWithSecret: webhookWithSecret,
+/** components.schemas of the rotation's answers, the public API's and the back office's (decision 0065). */
+export const rotationSchemaComponents: Record<string, JsonSchema> = {
   RotatedWebhook: closed(
     'The registration with its new signing secret, shown this once, and the overlap (decision 0065)',
     {
@@ -171,6 +169,13 @@ export const webhookSchemaComponents: Record<string, JsonSchema> = {
     ...webhookProperties,
     ...overlapProperties,
   }),
+};
+
+/** components.schemas of the webhook API. */
+export const webhookSchemaComponents: Record<string, JsonSchema> = {
+  Webhook: webhook,
+  WebhookWithSecret: webhookWithSecret,
+  ...rotationSchemaComponents,
 };
 
 const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });

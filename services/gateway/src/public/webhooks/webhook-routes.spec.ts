@@ -20,6 +20,8 @@ import { WEBHOOK_ROUTES, webhookSchemaComponents } from './index.js';
 describe('the webhook routes (decision 0009)', () => {
   let service: Awaited<ReturnType<typeof startFakeNotificationService>>;
   let routes: Awaited<ReturnType<typeof serveRoutes>>;
+  const audits: object[] = [];
+  let auditFails = false;
 
   beforeAll(async () => {
     service = await startFakeNotificationService();
@@ -28,6 +30,13 @@ describe('the webhook routes (decision 0009)', () => {
       { businessId: BUSINESS_ID, scopes: ['webhook:read', 'webhook:write'] },
       {
         notification: service.client,
+        members: {
+          recordAudit: async (request: object) => {
+            if (auditFails) throw new Error('identity is down');
+            audits.push(request);
+            return {};
+          },
+        },
       },
     );
   });
@@ -38,6 +47,8 @@ describe('the webhook routes (decision 0009)', () => {
   beforeEach(() => {
     service.calls.length = 0;
     service.answers.clear();
+    audits.length = 0;
+    auditFails = false;
   });
 
   const call = (...args: Parameters<typeof routes.call>) => routes.call(...args);
@@ -187,6 +198,39 @@ describe('the webhook routes (decision 0009)', () => {
       body: { errors: { overlap: [expect.any(String)] } },
     });
     expect(service.calls).toHaveLength(0);
+    expect(audits).toHaveLength(1);
+  });
+
+  it('records each rotation and early end in the business’s audit log, and answers the secret if that fails', async () => {
+    const until = new Date('2026-11-22T10:30:00.000Z');
+    service.answers.set('rotateWebhookSecret', () => ({
+      webhook: webhookConfig({
+        previousSigningSecretLast4: 'old1',
+        previousSigningSecretExpiresAt: timestampFromDate(until),
+      }),
+    }));
+    await call('post', `${W}/signing-secret/rotate`, { overlap_seconds: 86_400 });
+    await call('delete', `${W}/signing-secret/previous`);
+    expect(audits).toEqual([
+      {
+        businessId: BUSINESS_ID,
+        action: 'webhook.secret_rotated',
+        target: WEBHOOK_ID,
+        details: `Signing secret rotated through the API (client ci_test_1): …kYz1 signs now; the previous …old1 signs beside it until ${until.toISOString()}`,
+      },
+      {
+        businessId: BUSINESS_ID,
+        action: 'webhook.secret_overlap_ended',
+        target: WEBHOOK_ID,
+        details: 'Previous signing secret retired through the API (client ci_test_1): only …kYz1 signs',
+      },
+    ]);
+    expect(JSON.stringify(audits)).not.toContain(SIGNING_SECRET);
+    auditFails = true;
+    expect(await call('post', `${W}/signing-secret/rotate`)).toMatchObject({
+      status: 200,
+      body: { data: { signing_secret: SIGNING_SECRET } },
+    });
   });
 
   it('answers a registered kyc_url as it is, an empty one as null', async () => {

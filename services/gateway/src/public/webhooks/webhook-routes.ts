@@ -1,7 +1,8 @@
 import { readBody, requiredJsonObject } from '../../http/input.js';
 import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
-import { overlapEndedWebhookJson, rotatedWebhookJson, webhookJson, webhookWithSecretJson } from './render.js';
+import { overlapEndedWebhookJson, present, rotatedWebhookJson, webhookJson, webhookWithSecretJson } from './render.js';
+import { recordSecretChange } from './secret-audit.js';
 import {
   overlapEndedWebhookBody,
   registerWebhookBody,
@@ -35,19 +36,40 @@ async function updateWebhook({ req, res, clients, call }: RouteContext): Promise
   res.json({ message: 'webhook updated', data: webhookWithSecretJson(response) });
 }
 
-async function rotateSigningSecret({ req, res, clients, call }: RouteContext): Promise<void> {
+/** Who changed the secret, in the audit entry's words. */
+const byClient = ({ auth }: RouteContext) => `through the API (client ${auth.caller.clientId})`;
+
+async function rotateSigningSecret(context: RouteContext): Promise<void> {
+  const { req, res, clients, call, auth } = context;
   // No body is {}: the default overlap.
   const body = readBody(RotateSigningSecretBody, req.body);
   const response = await clients.notification.rotateWebhookSecret(
     { webhookId: pathParam(req, 'id'), overlapSeconds: body.overlap_seconds },
     call,
   );
-  res.json({ message: 'signing secret rotated', data: rotatedWebhookJson(response) });
+  const data = rotatedWebhookJson(response);
+  await recordSecretChange(
+    context,
+    auth.caller.businessId,
+    'webhook.secret_rotated',
+    present(response.webhook, 'webhook'),
+    byClient(context),
+  );
+  res.json({ message: 'signing secret rotated', data });
 }
 
-async function endSecretOverlap({ req, res, clients, call }: RouteContext): Promise<void> {
+async function endSecretOverlap(context: RouteContext): Promise<void> {
+  const { req, res, clients, call, auth } = context;
   const response = await clients.notification.endWebhookSecretOverlap({ webhookId: pathParam(req, 'id') }, call);
-  res.json({ message: 'previous signing secret retired', data: overlapEndedWebhookJson(response) });
+  const data = overlapEndedWebhookJson(response);
+  await recordSecretChange(
+    context,
+    auth.caller.businessId,
+    'webhook.secret_overlap_ended',
+    present(response.webhook, 'webhook'),
+    byClient(context),
+  );
+  res.json({ message: 'previous signing secret retired', data });
 }
 
 async function getWebhook({ res, clients, call }: RouteContext): Promise<void> {
@@ -105,6 +127,7 @@ export const WEBHOOK_ROUTES: readonly PublicRoute[] = [
     summary:
       'Rotate the signing secret: the answer shows the new one once; the replaced one keeps signing beside it for overlap_seconds (24 h unless sent), so receivers switch without losing a delivery',
     requestBody: rotateSigningSecretBody,
+    requestBodyRequired: false,
     responses: {
       200: {
         description: 'The registration with its new signing secret and the overlap of the replaced one',
