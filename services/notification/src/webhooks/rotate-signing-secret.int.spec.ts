@@ -1,4 +1,4 @@
-import { DomainError, Status } from '@corridor/grpc';
+import { Status } from '@corridor/grpc';
 import {
   createTestCertificates,
   integrationDatabase,
@@ -9,6 +9,7 @@ import {
 import { verifyWebhook } from '@corridor/webhook-signature';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { failure } from '../../test/webhooks/domain-failure.js';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
 import { requestFor } from '../deliveries/attempt-delivery.js';
@@ -30,15 +31,6 @@ const context: NotificationContext = {
   webhookUrls: { allowCidrs: ['127.0.0.0/8'] },
 };
 const BODY = '{"event":"collection.successful","data":{"transaction_id":"tx_1"}}';
-
-async function failure(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
-  return error;
-}
 
 describe('notification: signing-secret rotation with overlap (real PostgreSQL; decision 0065)', () => {
   const database = integrationDatabase('notification', notificationDatabase);
