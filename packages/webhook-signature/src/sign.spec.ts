@@ -1,4 +1,4 @@
-import { signWebhook } from './index.js';
+import { signWebhook, standardSigningKey } from './index.js';
 
 // Computed outside this code, with:
 //   printf '%s' "1700000000.$BODY" | openssl dgst -sha256 -hmac 'whsec_corridor_test'
@@ -18,7 +18,41 @@ describe('signWebhook', () => {
       'x-corridor-timestamp': '1700000000',
       'x-corridor-signature': COMPLETED_SIGNATURE,
       'x-corridor-webhook-id': 'wh_1',
+      'webhook-id': 'wh_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
     });
+  });
+
+  it('signs webhook-signature as the Standard Webhooks specification’s own test vector does', () => {
+    // The vector of the specification's reference libraries (secret, id, timestamp, payload, signature).
+    const headers = signWebhook({
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      body: '{"test": 2432232314}',
+      timestamp: 1_614_265_330,
+      webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    });
+    expect(headers['webhook-signature']).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  });
+
+  it('during a rotation: x-corridor-signature is the newest secret’s, webhook-signature has one entry per secret', () => {
+    const NEWEST = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const signedBy = (secret: string | string[]) =>
+      signWebhook({ secret, body: COMPLETED, timestamp: TIMESTAMP, webhookId: 'wh_1' });
+    const both = signedBy([NEWEST, SECRET]);
+    expect(both['x-corridor-signature']).toBe(signedBy(NEWEST)['x-corridor-signature']);
+    expect(both['webhook-signature']).toBe(
+      `${signedBy(NEWEST)['webhook-signature']} ${signedBy(SECRET)['webhook-signature']}`,
+    );
+    expect(signedBy(SECRET)['x-corridor-signature']).toBe(COMPLETED_SIGNATURE);
+    expect(() => signedBy([])).toThrow(/non-empty/);
+  });
+
+  it('keys webhook-signature with the bytes the secret encodes after whsec_, in either base64 alphabet', () => {
+    const bytes = Buffer.from('fbff00e1'.repeat(8), 'hex');
+    expect(standardSigningKey(`whsec_${bytes.toString('base64')}`)).toEqual(bytes);
+    // Secrets issued before decision 0065 are base64url.
+    expect(standardSigningKey(`whsec_${bytes.toString('base64url')}`)).toEqual(bytes);
   });
 
   it('signs a string body as its UTF-8 bytes, the same as the equivalent Buffer', () => {
@@ -67,7 +101,7 @@ describe('signWebhook', () => {
 
   it('refuses an empty secret and a webhook id that is not a clean header value', () => {
     expect(() => signWebhook({ secret: '', body: COMPLETED, timestamp: TIMESTAMP, webhookId: 'wh_1' })).toThrow(
-      /secret must be a non-empty string/,
+      /every secret must be a non-empty string/,
     );
     for (const webhookId of ['', 'wh 1', 'wh_1\r\nx-injected: 1']) {
       expect(() => signWebhook({ secret: SECRET, body: COMPLETED, timestamp: TIMESTAMP, webhookId })).toThrow(

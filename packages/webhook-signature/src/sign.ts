@@ -7,13 +7,22 @@ export const SIGNATURE_HEADER = 'x-corridor-signature';
 /** The same for every attempt and replay of one webhook: the key to deduplicate on. Not signed. */
 export const WEBHOOK_ID_HEADER = 'x-corridor-webhook-id';
 export const WEBHOOK_USER_AGENT = 'Corridor-Webhooks/1.0';
+/** Standard Webhooks (https://www.standardwebhooks.com/), beside the seed's headers (decision 0065). */
+export const STANDARD_ID_HEADER = 'webhook-id';
+export const STANDARD_TIMESTAMP_HEADER = 'webhook-timestamp';
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`, one entry per secret in force, space-separated. */
+export const STANDARD_SIGNATURE_HEADER = 'webhook-signature';
+const SECRET_PREFIX = 'whsec_';
 
 /** The raw body exactly as it goes over the wire; a string is sent, and signed, as UTF-8. */
 export type WebhookBody = string | Uint8Array;
 
 export interface SignWebhookInput {
-  /** The platform's `signing_secret`. */
-  secret: string;
+  /**
+   * The platform's `signing_secret`, or the secrets in force during a rotation, newest first: the
+   * newest signs x-corridor-signature, each signs an entry of webhook-signature (decision 0065).
+   */
+  secret: string | readonly string[];
   body: WebhookBody;
   /** Unix seconds of this attempt. Sign every attempt anew: receivers refuse timestamps over 5 minutes old. */
   timestamp: number;
@@ -27,6 +36,9 @@ export type SignedWebhookHeaders = {
   [TIMESTAMP_HEADER]: string;
   [SIGNATURE_HEADER]: string;
   [WEBHOOK_ID_HEADER]: string;
+  [STANDARD_ID_HEADER]: string;
+  [STANDARD_TIMESTAMP_HEADER]: string;
+  [STANDARD_SIGNATURE_HEADER]: string;
 };
 
 /** Largest 10-digit Unix time (year 2286); anything above it is almost surely milliseconds. */
@@ -37,9 +49,34 @@ export function webhookSignature(secret: string, timestamp: string, body: Webhoo
   return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(body).digest();
 }
 
+/**
+ * The Standard Webhooks key of a secret: the bytes its text after `whsec_` encodes in base64, as the
+ * `standardwebhooks` packages read it (either base64 alphabet: secrets issued before decision 0065
+ * are base64url).
+ */
+export function standardSigningKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+}
+
+/** One `v1,<base64>` entry: HMAC-SHA256 over `<id>.<timestamp>.<raw body>` (Standard Webhooks, symmetric). */
+export function standardSignature(secret: string, webhookId: string, timestamp: string, body: WebhookBody): string {
+  const mac = createHmac('sha256', standardSigningKey(secret)).update(`${webhookId}.${timestamp}.`, 'utf8');
+  return `v1,${mac.update(body).digest('base64')}`;
+}
+
+/** One secret or several, checked: a non-empty list of non-empty strings. */
+export function secretList(secret: string | readonly string[]): readonly [string, ...string[]] {
+  const secrets: readonly unknown[] = typeof secret === 'string' ? [secret] : secret;
+  const [first, ...rest] = Array.isArray(secrets) ? secrets : [];
+  if (first === undefined) throw new TypeError('secret must be a non-empty string or a non-empty array of them');
+  const nonEmpty = (s: unknown): s is string => typeof s === 'string' && s.length > 0;
+  if (!nonEmpty(first) || !rest.every(nonEmpty)) throw new TypeError('every secret must be a non-empty string');
+  return [first, ...rest];
+}
+
 /** The headers to send with `body`, which must then be sent byte for byte as given. */
 export function signWebhook({ secret, body, timestamp, webhookId }: SignWebhookInput): SignedWebhookHeaders {
-  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret must be a non-empty string');
+  const [newest, ...older] = secretList(secret);
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
     throw new TypeError('body must be the raw string or Buffer that will be sent');
   }
@@ -58,7 +95,11 @@ export function signWebhook({ secret, body, timestamp, webhookId }: SignWebhookI
     'content-type': 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
     [TIMESTAMP_HEADER]: ts,
-    [SIGNATURE_HEADER]: webhookSignature(secret, ts, body).toString('hex'),
+    // The seed's header holds one lowercase hex value (seed 6.4): the newest secret's.
+    [SIGNATURE_HEADER]: webhookSignature(newest, ts, body).toString('hex'),
     [WEBHOOK_ID_HEADER]: webhookId,
+    [STANDARD_ID_HEADER]: webhookId,
+    [STANDARD_TIMESTAMP_HEADER]: ts,
+    [STANDARD_SIGNATURE_HEADER]: [newest, ...older].map((s) => standardSignature(s, webhookId, ts, body)).join(' '),
   };
 }

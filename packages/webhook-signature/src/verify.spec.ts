@@ -271,6 +271,50 @@ describe('verifyWebhook', () => {
     });
   });
 
+  describe('Standard Webhooks headers during a rotation (decision 0065)', () => {
+    const OLD = SECRET;
+    const NEW = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const during = () => signWebhook({ secret: [NEW, OLD], body: BODY, timestamp: TIMESTAMP, webhookId: 'wh_1' });
+
+    it('verifies by any entry of webhook-signature: the old secret and the new one alike', () => {
+      for (const secret of [OLD, NEW, [OLD, NEW]]) {
+        expect(verifyWebhook({ secret, rawBody: BODY, headers: during(), now: at(TIMESTAMP) })).toEqual(PARSED);
+      }
+    });
+
+    it('refuses a third secret, and the old one once only the new one signs', () => {
+      const error = refusal({ secret: 'whsec_someone_else', rawBody: BODY, headers: during(), now: at(TIMESTAMP) });
+      expect(error.reason).toBe('SIGNATURE_MISMATCH');
+      expect(error.message).toMatch(/no v1 entry of webhook-signature matches wh_1\.1700000000\.<body>/);
+      const after = signWebhook({ secret: NEW, body: BODY, timestamp: TIMESTAMP, webhookId: 'wh_1' });
+      expectRefused(
+        { secret: OLD, rawBody: BODY, headers: after, now: at(TIMESTAMP) },
+        'SIGNATURE_MISMATCH',
+        /the signing secret/,
+      );
+    });
+
+    it('signs the webhook-id: the same body and time under another id is refused', () => {
+      const headers = { ...during(), 'webhook-id': 'wh_2' };
+      expectRefused({ secret: NEW, rawBody: BODY, headers, now: at(TIMESTAMP) }, 'SIGNATURE_MISMATCH', /wh_2\./);
+    });
+
+    it('skips entries of other versions and reads duplicate header lines', () => {
+      const [newest, oldest] = during()['webhook-signature'].split(' ');
+      const headers = { ...during(), 'webhook-signature': [`v1a,${newest?.slice(3)}`, `${oldest}`] };
+      expect(verifyWebhook({ secret: OLD, rawBody: BODY, headers, now: at(TIMESTAMP) })).toEqual(PARSED);
+      expectRefused({ secret: NEW, rawBody: BODY, headers, now: at(TIMESTAMP) }, 'SIGNATURE_MISMATCH', /no v1 entry/);
+    });
+
+    it('judges freshness by webhook-timestamp', () => {
+      expectRefused(
+        { secret: NEW, rawBody: BODY, headers: during(), now: at(TIMESTAMP + 301) },
+        'TIMESTAMP_OUT_OF_TOLERANCE',
+        /^webhook-timestamp 1700000000 is 301 s behind/,
+      );
+    });
+  });
+
   describe('misuse', () => {
     it('throws a TypeError, not a refusal, when the body was already parsed', () => {
       const parsedBody = JSON.parse(BODY) as unknown as string;

@@ -1,6 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import { TextDecoder } from 'node:util';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, type WebhookBody, webhookSignature } from './sign.js';
+import {
+  secretList,
+  SIGNATURE_HEADER,
+  STANDARD_ID_HEADER,
+  STANDARD_SIGNATURE_HEADER,
+  STANDARD_TIMESTAMP_HEADER,
+  standardSignature,
+  TIMESTAMP_HEADER,
+  type WebhookBody,
+  webhookSignature,
+} from './sign.js';
 
 export type WebhookVerificationFailure =
   'MISSING_HEADER' | 'MALFORMED_TIMESTAMP' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'SIGNATURE_MISMATCH' | 'MALFORMED_BODY';
@@ -70,44 +80,38 @@ export function verifyWebhook({
     throw new RangeError(`toleranceSeconds must be a finite number >= 0; got ${String(toleranceSeconds)}`);
   }
 
-  const timestamp = singleHeader(headers, TIMESTAMP_HEADER, 'MALFORMED_TIMESTAMP');
-  const signature = singleHeader(headers, SIGNATURE_HEADER, 'SIGNATURE_MISMATCH');
+  // webhook-signature carries every secret in force (decision 0065): it is read when sent, so a
+  // receiver still holding the previous secret verifies during a rotation's overlap.
+  const standard = headerValues(headers, STANDARD_SIGNATURE_HEADER);
+  const timestampHeader = standard.length > 0 ? STANDARD_TIMESTAMP_HEADER : TIMESTAMP_HEADER;
+  const timestamp = singleHeader(headers, timestampHeader, 'MALFORMED_TIMESTAMP');
   if (!/^[0-9]+$/.test(timestamp) || !Number.isSafeInteger(Number(timestamp))) {
     throw new WebhookVerificationError(
       'MALFORMED_TIMESTAMP',
-      `${TIMESTAMP_HEADER} must be Unix seconds (digits only); got ${quote(timestamp)}`,
+      `${timestampHeader} must be Unix seconds (digits only); got ${quote(timestamp)}`,
     );
   }
-  checkSignature(signature, secrets, timestamp, rawBody);
+  if (standard.length > 0) {
+    const webhookId = singleHeader(headers, STANDARD_ID_HEADER, 'SIGNATURE_MISMATCH');
+    checkStandardSignatures(standard, secrets, webhookId, timestamp, rawBody);
+  } else {
+    checkSignature(singleHeader(headers, SIGNATURE_HEADER, 'SIGNATURE_MISMATCH'), secrets, timestamp, rawBody);
+  }
 
   // Signature before freshness, so this reason means "authentic but stale": a replay or a wrong clock.
   const skew = Math.floor(now.getTime() / 1000) - Number(timestamp);
   if (Math.abs(skew) > toleranceSeconds) {
     throw new WebhookVerificationError(
       'TIMESTAMP_OUT_OF_TOLERANCE',
-      `${TIMESTAMP_HEADER} ${timestamp} is ${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} this ` +
+      `${timestampHeader} ${timestamp} is ${Math.abs(skew)} s ${skew > 0 ? 'behind' : 'ahead of'} this ` +
         `receiver's clock (${now.toISOString()}); at most ${toleranceSeconds} s is accepted`,
     );
   }
   return parseBody(rawBody);
 }
 
-function secretList(secret: string | readonly string[]): readonly string[] {
-  const secrets = typeof secret === 'string' ? [secret] : secret;
-  if (!Array.isArray(secrets) || secrets.length === 0) {
-    throw new TypeError('secret must be a non-empty string or a non-empty array of them');
-  }
-  if (!secrets.every((s): s is string => typeof s === 'string' && s.length > 0)) {
-    throw new TypeError('every secret must be a non-empty string');
-  }
-  return secrets;
-}
-
-/**
- * The one value of a header. Duplicates arrive as arrays, as several keys differing in case, or
- * joined with ", " (Node, Fetch); neither timestamp nor signature contains a comma, so they are split.
- */
-function singleHeader(headers: WebhookHeaderSource, name: string, conflictReason: WebhookVerificationFailure): string {
+/** Every value sent for a header, in any case of its name and however duplicates arrive. */
+function headerValues(headers: WebhookHeaderSource, name: string): string[] {
   const raw: string[] = [];
   if (typeof headers.get === 'function') {
     const value = (headers as { get(name: string): string | null }).get(name);
@@ -118,6 +122,15 @@ function singleHeader(headers: WebhookHeaderSource, name: string, conflictReason
       for (const item of Array.isArray(value) ? value : [value]) if (typeof item === 'string') raw.push(item);
     }
   }
+  return raw.filter((v) => v.trim() !== '');
+}
+
+/**
+ * The one value of a header. Duplicates arrive as arrays, as several keys differing in case, or
+ * joined with ", " (Node, Fetch); neither timestamp nor signature contains a comma, so they are split.
+ */
+function singleHeader(headers: WebhookHeaderSource, name: string, conflictReason: WebhookVerificationFailure): string {
+  const raw = headerValues(headers, name);
   const values = [...new Set(raw.flatMap((v) => v.split(',')).map((v) => v.trim()))].filter((v) => v !== '');
   const [first, ...rest] = values;
   if (first === undefined) {
@@ -152,6 +165,36 @@ function checkSignature(signature: string, secrets: readonly string[], timestamp
     throw new WebhookVerificationError(
       'SIGNATURE_MISMATCH',
       `${SIGNATURE_HEADER} does not match ${timestamp}.<body> under ` +
+        `${secrets.length === 1 ? 'the signing secret' : `any of the ${secrets.length} signing secrets`}; ` +
+        'check the secret and that rawBody is the exact bytes received, not re-serialised JSON',
+    );
+  }
+}
+
+/**
+ * Standard Webhooks: any `v1,` entry equal to one a secret makes; entries of other versions are
+ * skipped, as the specification says.
+ */
+function checkStandardSignatures(
+  values: readonly string[],
+  secrets: readonly string[],
+  webhookId: string,
+  timestamp: string,
+  rawBody: WebhookBody,
+): void {
+  const received = values.flatMap((value) => value.split(/\s+/)).filter((entry) => entry.startsWith('v1,'));
+  const expected = secrets.map((secret) => Buffer.from(standardSignature(secret, webhookId, timestamp, rawBody)));
+  // Every pair is compared, so the time taken does not tell which one (if any) matched.
+  let matched = false;
+  for (const entry of received.map((e) => Buffer.from(e))) {
+    for (const signature of expected) {
+      matched = (entry.length === signature.length && timingSafeEqual(entry, signature)) || matched;
+    }
+  }
+  if (!matched) {
+    throw new WebhookVerificationError(
+      'SIGNATURE_MISMATCH',
+      `no v1 entry of ${STANDARD_SIGNATURE_HEADER} matches ${webhookId}.${timestamp}.<body> under ` +
         `${secrets.length === 1 ? 'the signing secret' : `any of the ${secrets.length} signing secrets`}; ` +
         'check the secret and that rawBody is the exact bytes received, not re-serialised JSON',
     );

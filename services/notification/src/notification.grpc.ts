@@ -3,9 +3,11 @@ import {
   NotificationService,
   RecordListenAttemptResponseSchema,
   RegisterWebhookResponseSchema,
+  RotateWebhookSecretResponseSchema,
   ReplayDeliveryResponseSchema,
   ReplayFailedDeliveriesResponseSchema,
   TriggerMockWebhookResponseSchema,
+  type WebhookConfig,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import type { EntityManager, MikroORM } from '@corridor/db';
 import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
@@ -21,6 +23,7 @@ import {
 import { listenDeliveries, recordListenAttempt } from './deliveries/listen-api.js';
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
+import { endSecretOverlap, rotateSigningSecret } from './webhooks/rotate-signing-secret.js';
 import { updateWebhook } from './webhooks/update-webhook.js';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 
@@ -48,23 +51,46 @@ async function signingSecretOf(em: EntityManager, context: NotificationContext, 
  */
 export function notificationServiceRegistration({ orm, context }: { orm: MikroORM; context: NotificationContext }) {
   const em = () => orm.em.fork();
+
+  /**
+   * An idempotent call whose answer shows the signing secret it made. The stored answer leaves the
+   * secret out: it is kept sealed only (decision 0009). A replay shows the registration's current
+   * secret from its sealed copy, as the first answer did.
+   */
+  async function answerShowingSecret(
+    call: CallContext,
+    route: string,
+    schema: typeof RegisterWebhookResponseSchema | typeof RotateWebhookSecretResponseSchema,
+    effect: (tx: EntityManager) => Promise<WebhookConfig>,
+  ): Promise<{ webhook?: WebhookConfig }> {
+    let secret: string | undefined;
+    const stored: { webhook?: WebhookConfig } = await runIdempotent(em(), call, route, schema, async (tx) => {
+      const webhook = await effect(tx);
+      secret = webhook.signingSecret;
+      return create(schema, { webhook: { ...webhook, signingSecret: '' } });
+    });
+    const { webhook } = stored;
+    if (!webhook) return stored;
+    secret ??= await signingSecretOf(em(), context, businessOf(call), webhook.id);
+    return { webhook: { ...webhook, signingSecret: secret } };
+  }
+
   return registration(NotificationService, {
     async registerWebhook(request, call) {
-      // The stored answer leaves the signing secret out: it is kept sealed only (decision 0009). A
-      // replay shows it again from the registration's sealed copy, as the first answer did.
-      let secret: string | undefined;
-      const stored = await runIdempotent(em(), call, 'RegisterWebhook', RegisterWebhookResponseSchema, async (tx) => {
-        const webhook = await registerWebhook(tx, context, businessOf(call), request);
-        secret = webhook.signingSecret;
-        return create(RegisterWebhookResponseSchema, { webhook: { ...webhook, signingSecret: '' } });
-      });
-      const { webhook } = stored;
-      if (!webhook) return stored;
-      secret ??= await signingSecretOf(em(), context, businessOf(call), webhook.id);
-      return { webhook: { ...webhook, signingSecret: secret } };
+      return answerShowingSecret(call, 'RegisterWebhook', RegisterWebhookResponseSchema, (tx) =>
+        registerWebhook(tx, context, businessOf(call), request),
+      );
     },
     async updateWebhook(request, call) {
       return { webhook: await updateWebhook(em(), context, businessOf(call), request) };
+    },
+    async rotateWebhookSecret(request, call) {
+      return answerShowingSecret(call, 'RotateWebhookSecret', RotateWebhookSecretResponseSchema, (tx) =>
+        rotateSigningSecret(tx, context, businessOf(call), request),
+      );
+    },
+    async endWebhookSecretOverlap(request, call) {
+      return { webhook: await endSecretOverlap(em(), context, businessOf(call), request.webhookId) };
     },
     async getWebhook(_request, call) {
       return { webhook: await getWebhook(em(), businessOf(call)) };

@@ -513,6 +513,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/webhook/{id}/signing-secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret: the answer shows the new one once; the replaced one keeps signing beside it for overlap_seconds (24 h unless sent), so receivers switch without losing a delivery
+     * @description Requires the scope `webhook:write`.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/webhook/{id}/signing-secret/previous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End a rotation’s overlap now: from the next attempt on, only the current signing secret signs
+     * @description Requires the scope `webhook:write`.
+     */
+    delete: operations['endWebhookSecretOverlap'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/webhook/deliveries': {
     parameters: {
       query?: never;
@@ -5137,6 +5177,80 @@ export interface components {
       updated_at: string;
       /** @description HMAC-SHA256 key of the x-corridor-signature of every collection, payout and KYC webhook (seed 6.4); made once at registration, never changed by PUT. Keep it secret: GET shows only its last four characters. */
       signing_secret: string;
+    };
+    /** @description The registration with its new signing secret, shown this once, and the overlap (decision 0065) */
+    RotatedWebhook: {
+      /**
+       * Format: uuid
+       * @description the registration, for PUT /api/external/webhook/{id}
+       */
+      id: string;
+      /**
+       * Format: uri
+       * @description receives collection webhooks
+       */
+      collection_url: string;
+      /**
+       * Format: uri
+       * @description receives payout webhooks
+       */
+      payout_url: string;
+      /**
+       * Format: uri
+       * @description receives merchant KYC session webhooks and customer.status_changed (without it, customer.status_changed goes to collection_url); null when not registered
+       */
+      kyc_url: string | null;
+      /** @description the signing secret’s last four characters, to tell which secret you hold */
+      signing_secret_last4: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      /** @description HMAC-SHA256 key of the x-corridor-signature of every collection, payout and KYC webhook (seed 6.4); made once at registration, never changed by PUT. Keep it secret: GET shows only its last four characters. */
+      signing_secret: string;
+      /** @description the replaced secret’s last four characters while it still signs; null when no overlap is open */
+      previous_signing_secret_last4: string | null;
+      /**
+       * Format: date-time
+       * @description when the replaced secret stops signing; null when no overlap is open
+       */
+      previous_signing_secret_expires_at: string | null;
+    };
+    /** @description The registration without its signing secret, its overlap ended */
+    WebhookOverlapEnded: {
+      /**
+       * Format: uuid
+       * @description the registration, for PUT /api/external/webhook/{id}
+       */
+      id: string;
+      /**
+       * Format: uri
+       * @description receives collection webhooks
+       */
+      collection_url: string;
+      /**
+       * Format: uri
+       * @description receives payout webhooks
+       */
+      payout_url: string;
+      /**
+       * Format: uri
+       * @description receives merchant KYC session webhooks and customer.status_changed (without it, customer.status_changed goes to collection_url); null when not registered
+       */
+      kyc_url: string | null;
+      /** @description the signing secret’s last four characters, to tell which secret you hold */
+      signing_secret_last4: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      /** @description the replaced secret’s last four characters while it still signs; null when no overlap is open */
+      previous_signing_secret_last4: string | null;
+      /**
+       * Format: date-time
+       * @description when the replaced secret stops signing; null when no overlap is open
+       */
+      previous_signing_secret_expires_at: string | null;
     };
     /**
      * @description One event’s webhook to one of your URLs, as lists show it (without its attempts)
@@ -15662,6 +15776,229 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "overlap_seconds": 3600
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description how long the replaced secret keeps signing: 0 (not at all) to 604800 (7 days); 24 h when omitted
+           * @default 86400
+           */
+          overlap_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The registration with its new signing secret and the overlap of the replaced one */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "signing secret rotated",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "collection_url": "https://example.com/corridor",
+           *         "payout_url": "https://example.com/corridor",
+           *         "kyc_url": "https://example.com/corridor",
+           *         "signing_secret_last4": "exam",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "signing_secret": "whsec_Q2hhbmdlIG1lOiB0aGlzIGlzIGFuIGV4YW1wbGUgc2V",
+           *         "previous_signing_secret_last4": "exam",
+           *         "previous_signing_secret_expires_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'signing secret rotated';
+            data: components['schemas']['RotatedWebhook'];
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON), a query parameter is not UTF-8 (BAD_REQUEST), or another precondition failed; or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description This business has no registration with this id (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no registration with this id",
+           *       "code": "WEBHOOK_NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description overlap_seconds is not a whole number from 0 to 604800, or the body has an unknown property; or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "overlap_seconds is not a whole number from 0 to 604800, or the body has an unknown property",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  endWebhookSecretOverlap: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The registration, without its signing secret, with no overlap open */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "previous signing secret retired",
+           *       "data": {
+           *         "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *         "collection_url": "https://example.com/corridor",
+           *         "payout_url": "https://example.com/corridor",
+           *         "kyc_url": "https://example.com/corridor",
+           *         "signing_secret_last4": "exam",
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "previous_signing_secret_last4": "exam",
+           *         "previous_signing_secret_expires_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'previous signing secret retired';
+            data: components['schemas']['WebhookOverlapEnded'];
+          };
+        };
+      };
+      400: components['responses']['BadQuery'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description This business has no registration with this id (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no registration with this id",
+           *       "code": "WEBHOOK_NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

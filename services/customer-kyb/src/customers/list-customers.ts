@@ -185,7 +185,6 @@ export async function listAuditEntries(
     action: entry.action,
     actor: entry.actor,
     requestId: entry.requestId ?? '',
-    changes: entry.changes, // deprecated (decision 0062): gateways before step (b) answer from it
     occurredAt: timestampFromDate(entry.occurredAt),
     whatChanged: storedChanges(entry.action, entry.changes, customer.type),
   }));

@@ -112,6 +112,14 @@ const ROUTES: GuardedRoute[] = [
     },
     status: 303,
   },
+  {
+    capability: 'manage_webhooks',
+    method: 'POST',
+    pattern: '/webhooks/signing-secret/rotate',
+    fields: { overlap_hours: '24' },
+    status: 200,
+  },
+  { capability: 'manage_webhooks', method: 'POST', pattern: '/webhooks/signing-secret/retire', status: 303 },
   { capability: 'read', method: 'GET', pattern: '/webhooks/deliveries', status: 200 },
   {
     capability: 'manage_webhooks',
@@ -408,6 +416,10 @@ function answerAsServices(dashboard: Dashboard) {
   payments.answers.set('sandboxSettleCollection', () => ({ transaction: collection() }));
 
   notification.answers.set('getWebhook', () => ({ webhook: webhook() }));
+  notification.answers.set('rotateWebhookSecret', () => ({
+    webhook: { ...webhook(), signingSecret: `whsec_${'r'.repeat(43)}` },
+  }));
+  notification.answers.set('endWebhookSecretOverlap', () => ({ webhook: webhook() }));
   notification.answers.set('updateWebhook', (request) => ({
     webhook: { ...webhook(), payoutUrl: String(request.payoutUrl ?? webhook().payoutUrl) },
   }));

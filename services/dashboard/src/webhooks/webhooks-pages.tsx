@@ -88,6 +88,47 @@ function WebhookForm(props: { registered: boolean; values: WebhookUrls; problems
   );
 }
 
+/** Decision 0065: how long the replaced secret keeps signing, as a member chooses it (hours → label). */
+export const OVERLAP_HOURS: Readonly<Record<string, string>> = {
+  '0': 'Not at all: the new secret alone, at once',
+  '1': '1 hour',
+  '24': '24 hours',
+  '72': '3 days',
+  '168': '7 days',
+};
+export const DEFAULT_OVERLAP_HOURS = '24';
+
+/** Rotate the secret, and stop a replaced one early (decision 0065). */
+function SigningSecretForms() {
+  return (
+    <>
+      <h2>Rotate the signing secret</h2>
+      <p>
+        A new secret is shown once. For the overlap you choose, every webhook is signed with both the new and the
+        previous secret (<code>webhook-signature</code> carries one signature of each; <code>x-corridor-signature</code>{' '}
+        the new one), so your receiver can switch without missing a webhook.
+      </p>
+      <PostForm action="/webhooks/signing-secret/rotate">
+        <div className="field">
+          <label htmlFor="field-overlap_hours">Previous secret keeps signing for</label>
+          <select id="field-overlap_hours" name="overlap_hours" defaultValue={DEFAULT_OVERLAP_HOURS}>
+            {Object.entries(OVERLAP_HOURS).map(([hours, label]) => (
+              <option key={hours} value={hours}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit">Rotate the secret</button>
+      </PostForm>
+      <PostForm action="/webhooks/signing-secret/retire">
+        <p>Once your receiver uses the new secret, stop the previous one now instead of at the end of the overlap.</p>
+        <button type="submit">Stop the previous secret</button>
+      </PostForm>
+    </>
+  );
+}
+
 export interface WebhookView {
   webhook?: WebhookConfig;
   mayManage: boolean;
@@ -134,19 +175,27 @@ export function WebhookPage(props: WebhookView) {
           <h2>{webhook ? 'Change the URLs' : 'Register webhook URLs'}</h2>
           {webhook ? <p>A change applies from the next attempt of every delivery; the signing secret stays.</p> : null}
           <WebhookForm registered={!!webhook} values={values} problems={problems} />
+          {webhook ? <SigningSecretForms /> : null}
         </>
       ) : null}
     </>
   );
 }
 
-/** The only time the signing secret is shown: this answer to the registering POST (no-store). */
+/** The only time a signing secret is shown: this answer to the registering or rotating POST (no-store). */
 export function SigningSecretShownOnce({ webhook }: { webhook: WebhookConfig }) {
+  const previousUntil = dateOf(webhook.previousSigningSecretExpiresAt);
   return (
     <>
       <p className="warning" role="status">
         Copy the signing secret now and keep it in your secret store. Corridor cannot show it again.
       </p>
+      {previousUntil ? (
+        <p>
+          The previous secret (ending in {webhook.previousSigningSecretLast4}) signs beside it until{' '}
+          <Moment at={previousUntil} never="" />.
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Signing secret</dt>
         <dd>

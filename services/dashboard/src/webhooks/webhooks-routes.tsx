@@ -33,7 +33,14 @@ import {
 } from './deliveries-pages.js';
 import { EVENT_WORDS } from '@corridor/grpc/notification-words';
 import { isWord } from './vocabulary.js';
-import { SigningSecretShownOnce, urlsOf, WebhookPage, type WebhookUrls, type WebhookView } from './webhooks-pages.js';
+import {
+  OVERLAP_HOURS,
+  SigningSecretShownOnce,
+  urlsOf,
+  WebhookPage,
+  type WebhookUrls,
+  type WebhookView,
+} from './webhooks-pages.js';
 
 /**
  * A replay or a mock waits for the platform's receiver (up to 30 s, seed 6.4 rule 6) before
@@ -42,6 +49,7 @@ import { SigningSecretShownOnce, urlsOf, WebhookPage, type WebhookUrls, type Web
 const ATTEMPT_CALL_TIMEOUT_MS = 45_000;
 
 const WEBHOOK_NOTICES: Record<string, string> = {
+  retired: 'The previous signing secret no longer signs: only the current one does.',
   updated: 'The webhook URLs are changed; the next attempt of every delivery goes to them. The signing secret stays.',
   unchanged: 'Nothing was changed: those are the registered URLs.',
 };
@@ -219,6 +227,45 @@ export function webhooksRouter(deps: DashboardDependencies): Router {
       details: `Webhook URLs changed: ${changed.map((field) => `${field} ${after[field] || 'removed'}`).join(', ')}`,
     });
     res.redirect(303, '/webhooks?notice=updated');
+  });
+
+  // Decision 0065: a new secret, shown once; the previous one signs beside it for the overlap chosen.
+  router.post('/webhooks/signing-secret/rotate', requireMember('manage_webhooks'), async (req, res) => {
+    const current = await registrationOf(res);
+    if (!current) return res.redirect(303, '/webhooks');
+    const hours = textField(req, 'overlap_hours');
+    if (!Object.hasOwn(OVERLAP_HOURS, hours)) {
+      const problem = 'Choose how long the previous secret keeps signing.';
+      return sendWebhookPage(res, 422, { webhook: current, error: problem });
+    }
+    const { webhook } = await notification.rotateWebhookSecret(
+      { webhookId: current.id, overlapSeconds: Number(hours) * 3600 },
+      memberCall(res),
+    );
+    if (!webhook?.signingSecret) throw new Error('notification rotated a signing secret without answering it');
+    const until = webhook.previousSigningSecretExpiresAt;
+    await recordAudit(deps, req, res, {
+      action: 'webhook.secret_rotated',
+      target: current.id,
+      details: `Signing secret rotated: …${webhook.signingSecretLast4} signs now; ${
+        until
+          ? `the previous …${webhook.previousSigningSecretLast4} signs beside it for ${hours} h`
+          : 'the previous one stopped at once'
+      }`,
+    });
+    return sendPage(res, 200, 'Signing secret rotated', <SigningSecretShownOnce webhook={webhook} />);
+  });
+
+  router.post('/webhooks/signing-secret/retire', requireMember('manage_webhooks'), async (req, res) => {
+    const current = await registrationOf(res);
+    if (!current) return res.redirect(303, '/webhooks');
+    await notification.endWebhookSecretOverlap({ webhookId: current.id }, memberCall(res));
+    await recordAudit(deps, req, res, {
+      action: 'webhook.secret_overlap_ended',
+      target: current.id,
+      details: `Previous signing secret retired: only …${current.signingSecretLast4} signs`,
+    });
+    res.redirect(303, '/webhooks?notice=retired');
   });
 
   router.get('/webhooks/deliveries', requireMember('read'), async (req, res) => {

@@ -266,6 +266,63 @@ describe('webhooks', () => {
     });
   });
 
+  describe('signing-secret rotation (decision 0065)', () => {
+    it('rotates with the overlap chosen, shows the new secret once with the overlap, and records it', async () => {
+      const until = new Date('2026-11-24T10:00:00.000Z');
+      dashboard.notification.answers.set('rotateWebhookSecret', () => ({
+        webhook: webhookConfig({
+          previousSigningSecretLast4: 'old1',
+          previousSigningSecretExpiresAt: timestampFromDate(until),
+        }),
+      }));
+      const form = await owner.get('/webhooks');
+      expect(form.html).toContain('action="/webhooks/signing-secret/rotate"');
+      expect(form.html).toContain('<option value="24" selected="">24 hours</option>');
+      const page = await owner.post('/webhooks/signing-secret/rotate', { overlap_hours: '72' });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.html).toContain(`<code id="signing-secret" class="secret">${SIGNING_SECRET}</code>`);
+      expect(page.html).toContain('The previous secret (ending in old1) signs beside it until');
+      expect(page.html).toContain(`<time dateTime="${until.toISOString()}">`);
+      expect(callsOf('rotateWebhookSecret')[0]?.request).toMatchObject({
+        webhookId: WEBHOOK_ID,
+        overlapSeconds: 259_200,
+      });
+      const audits = dashboard.identity.callsOf('recordAudit');
+      expect(audits[0]?.request).toMatchObject({
+        action: 'webhook.secret_rotated',
+        target: WEBHOOK_ID,
+        details: 'Signing secret rotated: …kYz1 signs now; the previous …old1 signs beside it for 72 h',
+      });
+      expect(JSON.stringify(audits)).not.toContain(SIGNING_SECRET);
+    });
+
+    it('refuses an overlap not offered with 422, without asking notification', async () => {
+      await owner.get('/webhooks');
+      const page = await owner.post('/webhooks/signing-secret/rotate', { overlap_hours: '9999' });
+      expect(page.status).toBe(422);
+      expect(page.html).toContain('Choose how long the previous secret keeps signing.');
+      expect(callsOf('rotateWebhookSecret')).toHaveLength(0);
+    });
+
+    it('stops the previous secret on demand, records it and says so', async () => {
+      dashboard.notification.answers.set('endWebhookSecretOverlap', () => ({
+        webhook: webhookConfig({ signingSecret: '' }),
+      }));
+      await owner.get('/webhooks');
+      const page = await owner.post('/webhooks/signing-secret/retire', {});
+      expect(page).toMatchObject({ status: 303, location: '/webhooks?notice=retired' });
+      expect(callsOf('endWebhookSecretOverlap')[0]?.request).toMatchObject({ webhookId: WEBHOOK_ID });
+      expect(dashboard.identity.callsOf('recordAudit')[0]?.request).toMatchObject({
+        action: 'webhook.secret_overlap_ended',
+        details: 'Previous signing secret retired: only …kYz1 signs',
+      });
+      expect((await owner.get('/webhooks?notice=retired')).html).toContain(
+        'The previous signing secret no longer signs',
+      );
+    });
+  });
+
   describe('deliveries', () => {
     it('lists deliveries with every filter and the cursor passed, rows linking to each delivery', async () => {
       dashboard.notification.answers.set('listDeliveries', () => ({

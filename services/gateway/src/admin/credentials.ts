@@ -73,7 +73,7 @@ export const credentialSchemaComponents: Record<string, JsonSchema> = {
 
 const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
 
-const noStore: HeadersObject = {
+export const noStore: HeadersObject = {
   'Cache-Control': {
     description: 'A secret is never cached',
     required: true,

@@ -1,7 +1,7 @@
 import { ReviewInputSchema } from '@corridor/contracts/corridor/customer/v1/customer_input_pb';
 import { VerificationStatus } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { failedPrecondition } from '@corridor/grpc';
-import { jsonOfInput } from '@corridor/testing';
+import { AUDIT_ROWS, jsonOfInput } from '@corridor/testing';
 import { CUSTOMER_INPUT_WORDS } from '@corridor/contracts/customer-words';
 import { adminUnderTest } from '../../test/admin/admin-listener.fixture.js';
 import { BUSINESS_ID, businessCustomer, CUSTOMER_ID, OWNER_ID } from '../../test/public/customers/customer.fixtures.js';
@@ -119,6 +119,8 @@ describe('admin customer review (decision 0008 "Review")', () => {
   });
 
   it('GET /admin/customers/{id}/audit: the trail, oldest first', async () => {
+    const upgrade = AUDIT_ROWS.find((row) => row.action === 'customer.upgraded');
+    if (!upgrade) throw new Error('AUDIT_ROWS hold no upgrade');
     backOffice.answers.set('adminListAuditEntries', () => ({
       entries: [
         {
@@ -127,7 +129,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
           action: 'customer.upgraded',
           actor: 'credential:ci_test_1',
           requestId: 'req-9',
-          changes: { kyb_scope: { from: 'MINIMAL', to: 'FULL' } },
+          whatChanged: upgrade.typed,
           occurredAt: { seconds: 1_800_000_000n, nanos: 0 },
         },
       ],
@@ -143,7 +145,7 @@ describe('admin customer review (decision 0008 "Review")', () => {
             action: 'customer.upgraded',
             actor: 'credential:ci_test_1',
             request_id: 'req-9',
-            changes: { kyb_scope: { from: 'MINIMAL', to: 'FULL' } },
+            changes: JSON.parse(upgrade.answered),
             occurred_at: '2027-01-15T08:00:00.000Z',
           },
         ],

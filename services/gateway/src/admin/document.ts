@@ -10,6 +10,7 @@ import { credentialSchemaComponents } from './credentials.js';
 import { customerReviewSchemaComponents } from './customers.js';
 import { deadLetterSchemaComponents } from './dead-letters.js';
 import { memberSchemaComponents } from './members.js';
+import { rotationSchemaComponents } from '../public/webhooks/schemas.js';
 import { adminMoneySchemaComponents } from './json-schema.js';
 import { ADMIN_ROUTES } from './routes.js';
 import type { AdminRoute } from '../floor/route-context.js';
@@ -60,6 +61,7 @@ const adminComponents: ComponentsObject = {
     ...adminMoneySchemaComponents,
     ...deadLetterSchemaComponents,
     ...memberSchemaComponents,
+    ...rotationSchemaComponents,
   },
   responses: {
     ...components.responses,

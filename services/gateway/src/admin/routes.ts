@@ -8,6 +8,7 @@ import { MEMBER_ROUTES } from './members.js';
 import { PAYOUT_CONTROL_ROUTES } from './payout-controls.js';
 import { RATE_AND_FEE_ROUTES } from './rates-and-fees.js';
 import { WALLET_CONTROL_ROUTES } from './wallet-controls.js';
+import { WEBHOOK_SECRET_ROUTES } from './webhook-secrets.js';
 
 /**
  * Every route of the admin listener (DESIGN.md "Admin API"), in one table: the router and the admin
@@ -23,4 +24,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...WALLET_CONTROL_ROUTES,
   ...PAYOUT_CONTROL_ROUTES,
   ...DEAD_LETTER_ROUTES,
+  ...WEBHOOK_SECRET_ROUTES,
 ];

@@ -25,6 +25,8 @@ export interface RouteContext {
    * hook that answers `Idempotent-Replayed` when the service replayed a stored response.
    */
   call: CallSettings;
+  /** For what must not fail the request once its change is made (an audit entry not recorded). */
+  logger: Logger;
 }
 
 export interface PublicRoute extends DocumentedRoute {

@@ -455,7 +455,7 @@ describe('the OpenAPI document', () => {
       },
     );
 
-    it('has no other webhook route than these, the deliveries and mock routes of decision 0010 and listen’s of 0034', () => {
+    it('has no other webhook route than these, the deliveries and mock routes of decision 0010, listen’s of 0034 and rotation’s of 0065', () => {
       const DELIVERY_ROUTES = [
         ['get', '/api/external/webhook/deliveries', 'webhook:read'],
         ['get', '/api/external/webhook/deliveries/{id}', 'webhook:read'],
@@ -465,6 +465,9 @@ describe('the OpenAPI document', () => {
         // corridor listen (decision 0034).
         ['get', '/api/external/webhook/listen', 'webhook:read'],
         ['post', '/api/external/webhook/deliveries/{id}/listen-attempts', 'webhook:read'],
+        // Signing-secret rotation (decision 0065).
+        ['post', '/api/external/webhook/{id}/signing-secret/rotate', 'webhook:write'],
+        ['delete', '/api/external/webhook/{id}/signing-secret/previous', 'webhook:write'],
       ] as const;
       const documented = PUBLIC_ROUTES.filter((route) => /^\/api\/external\/webhook\b/.test(route.path));
       expect(documented.map((route) => `${route.method} ${route.path} ${route.scope}`).sort()).toEqual(

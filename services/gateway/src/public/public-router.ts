@@ -1,5 +1,6 @@
 import { callerMetadata, type CallSettings } from '@corridor/grpc';
 import { recordHttpRoute } from '@corridor/telemetry/route';
+import type { Logger } from '@corridor/logging';
 import type { Metadata } from '@grpc/grpc-js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { authenticate, type Authenticated, type AuthenticateDependencies } from '../auth/authenticate.js';
@@ -12,6 +13,8 @@ import type { PublicRoute, RouteContext } from '../floor/route-context.js';
 
 /** Where the public API lives: every route of PUBLIC_ROUTES is under it, and the router is mounted there. */
 export const PUBLIC_API_PREFIX = '/api/external';
+
+type PublicApiDependencies = AuthenticateDependencies & { bodyLimit: string; logger: Logger };
 
 /** Token, revocation, rate limit, then the route's scope; nothing else runs for a refused caller. */
 async function authorize(route: PublicRoute, req: Request, res: Response, deps: AuthenticateDependencies) {
@@ -37,7 +40,7 @@ function routeContext(
   req: Request,
   res: Response,
   auth: Authenticated,
-  deps: AuthenticateDependencies,
+  deps: PublicApiDependencies,
 ): RouteContext {
   let metadata: Metadata | undefined;
   const metadataOf = () =>
@@ -55,6 +58,7 @@ function routeContext(
     res,
     auth,
     clients: deps.clients,
+    logger: deps.logger,
     get metadata() {
       return metadataOf();
     },
@@ -71,7 +75,7 @@ function routeContext(
  * A route without a body is one handler, not a chain: every layer express steps through costs each
  * request (issue 35).
  */
-export function publicApiRouter(deps: AuthenticateDependencies & { bodyLimit: string }): Router {
+export function publicApiRouter(deps: PublicApiDependencies): Router {
   const router = Router();
   for (const route of PUBLIC_ROUTES) {
     if (!route.path.startsWith(`${PUBLIC_API_PREFIX}/`))

@@ -19,6 +19,7 @@ export async function serveRoutes(
   clients: Record<string, unknown>,
 ) {
   const app = express();
+  const logger = createLogger('test', { level: 'silent' });
   app.use(requestId);
   app.use(refuseHostileQuery);
   for (const route of routes) {
@@ -31,10 +32,11 @@ export async function serveRoutes(
         environment: 'sandbox',
         requestId: res.locals.requestId as string,
       });
-      await route.handle({ req, res, metadata, call: { metadata }, clients } as unknown as RouteContext);
+      const auth = { caller: { businessId: caller.businessId, clientId: 'ci_test_1', scopes: caller.scopes } };
+      await route.handle({ req, res, metadata, call: { metadata }, clients, logger, auth } as unknown as RouteContext);
     });
   }
-  app.use(errorHandler(createLogger('test', { level: 'silent' })));
+  app.use(errorHandler(logger));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

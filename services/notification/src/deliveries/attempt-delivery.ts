@@ -32,7 +32,8 @@ const tracer = trace.getTracer('@corridor/notification');
 
 export interface SignedRequest {
   url: string;
-  secret: string;
+  /** The secrets in force, newest first (decision 0065). */
+  secret: readonly string[];
 }
 
 /** The URL the delivery goes to now and the secret that signs it; undefined when the registration is gone. */
@@ -40,12 +41,13 @@ export async function requestFor(
   em: EntityManager,
   secrets: WebhookSecrets,
   delivery: Pick<Delivery, 'endpointId' | 'destination'>,
+  now: Date,
 ): Promise<SignedRequest | undefined> {
   const endpoint = await em.findOne(WebhookEndpoint, { id: delivery.endpointId });
   if (!endpoint) return undefined;
   return {
     url: urlOf(delivery.destination, endpoint),
-    secret: secrets.unseal(endpoint.signingSecretSealed, endpoint.id),
+    secret: secrets.inForce(endpoint, endpoint.id, now),
   };
 }
 
@@ -148,7 +150,7 @@ export async function attemptClaimed(
 ): Promise<{ number: number; result: AttemptResult }> {
   const request = {
     url: urlOf(delivery.destination, endpoint),
-    secret: runtime.secrets.unseal(endpoint.signingSecretSealed, delivery.endpointId),
+    secret: runtime.secrets.inForce(endpoint, delivery.endpointId, runtime.now()),
   };
   const { number, result } = await attemptInSpan(
     runtime,
@@ -176,7 +178,7 @@ export async function attemptDelivery(
     delivery,
     trigger,
     async () => {
-      const request = await requestFor(em, runtime.secrets, delivery);
+      const request = await requestFor(em, runtime.secrets, delivery, runtime.now());
       if (!request) throw new Error(`delivery ${delivery.id}: its webhook registration no longer exists`);
       const startedAt = runtime.now();
       const started = await deliveries.startAttempt({

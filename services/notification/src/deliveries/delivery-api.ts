@@ -228,7 +228,7 @@ export async function triggerMockWebhook(
     updatedAt: now,
     completedAt: null,
   };
-  const signedFor = await requestFor(em, runtime.secrets, draft);
+  const signedFor = await requestFor(em, runtime.secrets, draft, now);
   if (!signedFor) throw noRegistration();
   // Sent before it is stored: a mock is never retried, so there is nothing to resume if this call dies.
   const result = await runtime.sender.send({ ...signedFor, body: draft.body, webhookId: draft.id });

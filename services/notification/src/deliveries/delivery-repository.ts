@@ -265,7 +265,8 @@ export class DeliveryRepository {
          returning delivery_id, number, trigger
        )
        select i.interrupted, c.*, s.number as attempt_number, s.trigger as attempt_trigger,
-         e.collection_url, e.payout_url, e.kyc_url, e.signing_secret_sealed
+         e.collection_url, e.payout_url, e.kyc_url, e.signing_secret_sealed,
+         e.previous_signing_secret_sealed, e.previous_signing_secret_expires_at
        from (select json_agg(interrupted) as interrupted from interrupted) i
        left join (claimed c join started s on s.delivery_id = c.id join webhook_endpoint e on e.id = c.endpoint_id)
          on true`,

@@ -82,6 +82,8 @@ export function claimedDeliveryOf(row: Row): ClaimedDelivery {
       payoutUrl: String(row.payout_url),
       kycUrl: textOrNull(row.kyc_url),
       signingSecretSealed: row.signing_secret_sealed as Uint8Array,
+      previousSigningSecretSealed: (row.previous_signing_secret_sealed ?? null) as Uint8Array | null,
+      previousSigningSecretExpiresAt: dateOrNull(row.previous_signing_secret_expires_at),
     },
   };
 }

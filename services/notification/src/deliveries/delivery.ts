@@ -1,4 +1,5 @@
 import type { Destination, RegisteredUrls } from '../events/webhook-events.js';
+import type { SealedSigningSecrets } from '../secrets/webhook-secrets.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** listen: a copy `corridor listen` forwarded to a developer's machine, as it reported it (decision 0034). */
@@ -99,5 +100,5 @@ export interface ClaimedDelivery {
   /** The attempt the claim started: its number in the delivery's log and why it is made. */
   attempt: { number: number; trigger: 'scheduled' | 'replay' };
   /** The registration as it is now: its URLs and sealed secret (decision 0010: the URL registered now). */
-  endpoint: RegisteredUrls & { signingSecretSealed: Uint8Array };
+  endpoint: RegisteredUrls & SealedSigningSecrets;
 }

@@ -85,13 +85,13 @@ export async function listenDeliveries(
   const rows = await repository.listenAfter({ businessId, after, limit });
   if (rows.length === 0) return { deliveries: [], position: request.afterPosition };
 
-  const endpoints = new Map<string, { endpoint: WebhookEndpoint; secret: string } | undefined>();
+  const endpoints = new Map<string, { endpoint: WebhookEndpoint; secret: string[] } | undefined>();
   const registrationOf = async (endpointId: string) => {
     if (!endpoints.has(endpointId)) {
       const endpoint = await em.findOne(WebhookEndpoint, { id: endpointId, businessId });
       endpoints.set(
         endpointId,
-        endpoint ? { endpoint, secret: context.secrets.unseal(endpoint.signingSecretSealed, endpoint.id) } : undefined,
+        endpoint ? { endpoint, secret: context.secrets.inForce(endpoint, endpoint.id, context.now()) } : undefined,
       );
     }
     return endpoints.get(endpointId);

@@ -42,7 +42,8 @@ export interface WebhookRequest {
   url: string;
   /** The rendered body, sent byte for byte on every attempt (decision 0010). */
   body: string;
-  secret: string;
+  /** The secrets in force, newest first (decision 0065). */
+  secret: string | readonly string[];
   webhookId: string;
 }
 

@@ -7,6 +7,7 @@ import { Migration20261124500000DeliveryListIndexes } from './Migration202611245
 import { Migration20261125100000AttemptsInFlight } from './Migration20261125100000AttemptsInFlight.js';
 import { Migration20261126100000DeadLetters } from './Migration20261126100000DeadLetters.js';
 import { Migration20261201100000ListenPositions } from './Migration20261201100000ListenPositions.js';
+import { Migration20261202100000SigningSecretOverlap } from './Migration20261202100000SigningSecretOverlap.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261125100000AttemptsInFlight', class: Migration20261125100000AttemptsInFlight },
   { name: 'Migration20261126100000DeadLetters', class: Migration20261126100000DeadLetters },
   { name: 'Migration20261201100000ListenPositions', class: Migration20261201100000ListenPositions },
+  { name: 'Migration20261202100000SigningSecretOverlap', class: Migration20261202100000SigningSecretOverlap },
 ];

@@ -1,15 +1,30 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomInt } from 'node:crypto';
 
-/** Decision 0009: `whsec_` and 32 random bytes, base64url (43 characters). */
+/**
+ * Decision 0009: `whsec_` and 43 characters. Decision 0065: issued as letters and digits only, which
+ * every base64 decoder reads as 32 bytes (the Standard Webhooks key); the ones issued before are
+ * base64url and may hold `-` or `_`.
+ */
 const SIGNING_SECRET_PREFIX = 'whsec_';
 export const SIGNING_SECRET_PATTERN = /^whsec_[A-Za-z0-9_-]{43}$/;
+const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 43 characters of 62: 256 bits. */
+const SECRET_LENGTH = 43;
 
 /** Opened secrets kept at most; past it the memory starts over (registrations are one per business). */
 const MAX_OPENED = 10_000;
 
 /** A new webhook signing secret (seed 4.3, 6.4), made once per registration. */
 export function generateSigningSecret(): string {
-  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const characters = Array.from({ length: SECRET_LENGTH }, () => SECRET_ALPHABET[randomInt(SECRET_ALPHABET.length)]);
+  return `${SIGNING_SECRET_PREFIX}${characters.join('')}`;
+}
+
+/** A registration's sealed secrets: the current one, and the one a rotation replaced while its overlap lasts. */
+export interface SealedSigningSecrets {
+  signingSecretSealed: Uint8Array;
+  previousSigningSecretSealed?: Uint8Array | null;
+  previousSigningSecretExpiresAt?: Date | null;
 }
 
 /** What GET shows of a secret, so a platform can tell which one it holds. */
@@ -40,6 +55,17 @@ export class WebhookSecrets {
     cipher.setAAD(Buffer.from(boundTo));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
+  }
+
+  /**
+   * The secrets that sign a delivery made at `now`, newest first: the current one, and the previous
+   * one until its overlap ends (decision 0065).
+   */
+  inForce(endpoint: SealedSigningSecrets, endpointId: string, now: Date): string[] {
+    const current = this.unseal(endpoint.signingSecretSealed, endpointId);
+    const { previousSigningSecretSealed: previous, previousSigningSecretExpiresAt: until } = endpoint;
+    if (!previous || !until || until.getTime() <= now.getTime()) return [current];
+    return [current, this.unseal(previous, endpointId)];
   }
 
   /** Throws when the data was changed, sealed for another endpoint, or under another master key. */

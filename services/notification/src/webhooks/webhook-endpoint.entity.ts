@@ -17,6 +17,13 @@ export const WebhookEndpoint = defineEntity({
     kycUrl: p.text().nullable(),
     signingSecretSealed: p.blob(),
     signingSecretLast4: p.text(),
+    /**
+     * The secret a rotation replaced, sealed as it was, while it still signs beside the current one
+     * (decision 0065); null when no overlap is open. Past expiresAt it no longer signs.
+     */
+    previousSigningSecretSealed: p.blob().nullable(),
+    previousSigningSecretLast4: p.text().nullable(),
+    previousSigningSecretExpiresAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,7 +1,8 @@
-import { DomainError, Status } from '@corridor/grpc';
+import { Status } from '@corridor/grpc';
 import type { ResolvedAddress } from '@corridor/ssrf-guard';
 import { integrationDatabase, query } from '@corridor/testing';
 import { randomUUID } from 'node:crypto';
+import { failure } from '../../test/webhooks/domain-failure.js';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
 import { SIGNING_SECRET_PATTERN, WebhookSecrets } from '../secrets/webhook-secrets.js';
@@ -64,16 +65,6 @@ const change = (webhookId: string, { collection_url, payout_url, kyc_url }: Urls
         ? { case: 'removeKycUrl' as const, value: true }
         : { case: 'kycUrl' as const, value: kyc_url },
 });
-
-/** The DomainError a call fails with. */
-async function failure(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
-  return error;
-}
 
 describe('notification: webhook configuration (real PostgreSQL, injected DNS)', () => {
   const database = integrationDatabase('notification', notificationDatabase);

@@ -1,4 +1,4 @@
-import { create, fromBinary, toBinary, type JsonObject } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AuditChangesSchema, AuditEntrySchema, KybScope } from '@corridor/contracts/corridor/customer/v1/customer_pb';
 import { GetCustomerResponseSchema } from '@corridor/contracts/corridor/customer/v1/customer_service_pb';
@@ -194,40 +194,11 @@ describe('rendering uploads and audit entries', () => {
       max_size_bytes: 10485760,
     });
   });
-
-  it('an audit entry of a customer-kyb before decision 0062 (b), its changes from the Struct', () => {
-    const entry = create(AuditEntrySchema, {
-      id: 'a-1',
-      customerId: CUSTOMER_ID,
-      action: 'customer.upgraded',
-      actor: 'credential:ci_test_1',
-      requestId: 'req-1',
-      changes: {
-        kyb_scope: { from: 'MINIMAL', to: 'FULL' },
-        owners_added: [OWNER_ID],
-        website: { from: null, to: 'x' },
-      },
-      occurredAt: timestampFromDate(new Date('2026-11-04T08:00:00.000Z')),
-    });
-    expect(auditEntryJson(fromBinary(AuditEntrySchema, toBinary(AuditEntrySchema, entry)))).toEqual({
-      id: 'a-1',
-      customer_id: CUSTOMER_ID,
-      action: 'customer.upgraded',
-      actor: 'credential:ci_test_1',
-      request_id: 'req-1',
-      changes: {
-        kyb_scope: { from: 'MINIMAL', to: 'FULL' },
-        owners_added: [OWNER_ID],
-        website: { from: null, to: 'x' },
-      },
-      occurred_at: '2026-11-04T08:00:00.000Z',
-    });
-  });
 });
 
-describe('rendering audit changes (decision 0062): typed, byte for byte what the Struct gave', () => {
-  /** An entry as customer-kyb answers it: from step (b) with both fields, before it with the Struct only. */
-  const answered = (row: (typeof AUDIT_ROWS)[number], typed: boolean) =>
+describe('rendering audit changes (decision 0062): typed, byte for byte the stored row', () => {
+  /** An entry as customer-kyb answers it, over the wire. */
+  const answered = (row: (typeof AUDIT_ROWS)[number]) =>
     fromBinary(
       AuditEntrySchema,
       toBinary(
@@ -237,17 +208,14 @@ describe('rendering audit changes (decision 0062): typed, byte for byte what the
           customerId: CUSTOMER_ID,
           action: row.action,
           actor: 'admin',
-          changes: JSON.parse(row.answered) as JsonObject,
-          whatChanged: typed ? create(AuditChangesSchema, row.typed) : undefined,
+          whatChanged: create(AuditChangesSchema, row.typed),
           occurredAt: timestampFromDate(new Date('2026-11-04T08:00:00.000Z')),
         }),
       ),
     );
 
   it.each(AUDIT_ROWS.map((row) => [row.action, row.shape, row] as const))('%s: %s', (_action, _shape, row) => {
-    const typed = JSON.stringify(auditEntryJson(answered(row, true)));
-    expect(typed).toBe(JSON.stringify(auditEntryJson(answered(row, false))));
-    expect(typed).toContain(`"changes":${row.answered},`);
+    expect(JSON.stringify(auditEntryJson(answered(row)))).toContain(`"changes":${row.answered},`);
   });
 
   it('the rows hold every action of AuditChanges', () => {
@@ -255,11 +223,11 @@ describe('rendering audit changes (decision 0062): typed, byte for byte what the
     expect(new Set(AUDIT_ROWS.map((row) => row.typed.action?.case))).toEqual(new Set(actions));
   });
 
-  it('renders from the typed changes when customer-kyb sends them, not from the Struct', () => {
-    const row = AUDIT_ROWS.find(({ action }) => action === 'customer.upgraded');
-    if (!row) throw new Error('AUDIT_ROWS hold no upgrade');
-    const entry = answered(row, true);
-    entry.changes = { kyb_scope: { from: 'MINIMAL', to: 'FULL' } };
-    expect(JSON.stringify(auditEntryJson(entry).changes)).toBe(row.answered);
+  it('an entry without typed changes is a defect (a customer-kyb before 0.3.0), not an empty change', () => {
+    const [row] = AUDIT_ROWS;
+    if (!row) throw new Error('AUDIT_ROWS is empty');
+    const entry = answered(row);
+    entry.whatChanged = undefined;
+    expect(() => auditEntryJson(entry)).toThrow('customer-kyb returned no audit entry changes');
   });
 });

@@ -118,13 +118,6 @@ export function uploadJson(upload: FileUpload) {
   };
 }
 
-/** An audit entry's changes from the typed `what_changed` (decision 0062). */
-function auditChanges(entry: AuditEntry) {
-  if (entry.whatChanged) return auditChangesJson(entry.whatChanged);
-  // Decision 0062 step (c) removes this: a customer-kyb released before step (b) sends the Struct only.
-  return entry.changes ?? {};
-}
-
 export function auditEntryJson(entry: AuditEntry) {
   return {
     id: entry.id,
@@ -132,7 +125,7 @@ export function auditEntryJson(entry: AuditEntry) {
     action: entry.action,
     actor: entry.actor,
     request_id: entry.requestId,
-    changes: auditChanges(entry),
+    changes: auditChangesJson(present(entry.whatChanged, 'audit entry changes')),
     occurred_at: isoOrNull(entry.occurredAt),
   };
 }

@@ -27,6 +27,30 @@ export function webhookJson(response: { webhook?: WebhookConfig }) {
   return render(present(response.webhook, 'webhook'), {});
 }
 
+/** Decision 0065: the secret a rotation replaced, while it still signs; nulls when no overlap is open. */
+function overlapOf(webhook: WebhookConfig) {
+  const until = webhook.previousSigningSecretExpiresAt;
+  return {
+    previous_signing_secret_last4: until ? webhook.previousSigningSecretLast4 : null,
+    previous_signing_secret_expires_at: until ? iso(until) : null,
+  };
+}
+
+/** The registration as the rotation answers it: the new signing secret, shown this once, and the overlap. */
+export function rotatedWebhookJson(response: { webhook?: WebhookConfig }) {
+  const webhook = present(response.webhook, 'webhook');
+  return {
+    ...render(webhook, { signing_secret: present(webhook.signingSecret, 'signing_secret') }),
+    ...overlapOf(webhook),
+  };
+}
+
+/** The registration once its overlap is ended: without the secret. */
+export function overlapEndedWebhookJson(response: { webhook?: WebhookConfig }) {
+  const webhook = present(response.webhook, 'webhook');
+  return { ...render(webhook, {}), ...overlapOf(webhook) };
+}
+
 /** The registration as POST and PUT answer it: with the signing secret (seed 4.3). */
 export function webhookWithSecretJson(response: { webhook?: WebhookConfig }) {
   const webhook = present(response.webhook, 'webhook');

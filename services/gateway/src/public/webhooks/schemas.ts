@@ -108,6 +108,46 @@ const withSecretProperties = {
   },
 } satisfies Record<string, JsonSchema>;
 
+/** Decision 0065: the overlap of a rotation. */
+const overlapProperties = {
+  previous_signing_secret_last4: {
+    type: ['string', 'null'],
+    minLength: 4,
+    maxLength: 4,
+    description: 'the replaced secret’s last four characters while it still signs; null when no overlap is open',
+  },
+  previous_signing_secret_expires_at: {
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'when the replaced secret stops signing; null when no overlap is open',
+  },
+} satisfies Record<string, JsonSchema>;
+
+const closed = (description: string, properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  description,
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});
+
+export const rotateSigningSecretBody: JsonSchema = {
+  type: 'object',
+  description:
+    'Optional. Every delivery is signed with both the new and the replaced secret for overlap_seconds (webhook-signature carries one entry each; x-corridor-signature the new one), then with the new one alone (decision 0065).',
+  additionalProperties: false,
+  properties: {
+    overlap_seconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 604800,
+      default: 86400,
+      description: 'how long the replaced secret keeps signing: 0 (not at all) to 604800 (7 days); 24 h when omitted',
+    },
+  },
+  examples: [{ overlap_seconds: 3600 }],
+};
+
 const webhookWithSecret: JsonSchema = {
   type: 'object',
   description: 'The business’s webhook registration with its signing secret (seed 4.3)',
@@ -116,10 +156,26 @@ const webhookWithSecret: JsonSchema = {
   properties: withSecretProperties,
 };
 
+/** components.schemas of the rotation's answers, the public API's and the back office's (decision 0065). */
+export const rotationSchemaComponents: Record<string, JsonSchema> = {
+  RotatedWebhook: closed(
+    'The registration with its new signing secret, shown this once, and the overlap (decision 0065)',
+    {
+      ...withSecretProperties,
+      ...overlapProperties,
+    },
+  ),
+  WebhookOverlapEnded: closed('The registration without its signing secret, its overlap ended', {
+    ...webhookProperties,
+    ...overlapProperties,
+  }),
+};
+
 /** components.schemas of the webhook API. */
 export const webhookSchemaComponents: Record<string, JsonSchema> = {
   Webhook: webhook,
   WebhookWithSecret: webhookWithSecret,
+  ...rotationSchemaComponents,
 };
 
 const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
@@ -134,3 +190,5 @@ const successBody = (message: string, data: JsonSchema): JsonSchema => ({
 
 export const webhookBody = (message: string) => successBody(message, schema('Webhook'));
 export const webhookWithSecretBody = (message: string) => successBody(message, schema('WebhookWithSecret'));
+export const rotatedWebhookBody = (message: string) => successBody(message, schema('RotatedWebhook'));
+export const overlapEndedWebhookBody = (message: string) => successBody(message, schema('WebhookOverlapEnded'));

@@ -49,6 +49,16 @@ export const UpdateWebhookBody = z.strictObject({
 type RegisterInit = MessageInitShape<typeof RegisterWebhookRequestSchema>;
 type UpdateInit = MessageInitShape<typeof UpdateWebhookRequestSchema>;
 
+/** Decision 0065: how long the replaced secret keeps signing; omitted is 24 h. */
+export const RotateSigningSecretBody = z.strictObject({
+  overlap_seconds: z
+    .number({ error: typeProblem('a whole number of seconds') })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(0, { error: 'must be from 0 to 604800 (7 days)' })
+    .max(604_800, { error: 'must be from 0 to 604800 (7 days)' })
+    .optional(),
+});
+
 /** POST /webhook: kyc_url omitted and null both mean none (seed 2.4). */
 export function registerWebhookRequest(body: z.output<typeof RegisterWebhookBody>): RegisterInit {
   return {

@@ -1,3 +1,4 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { DomainError, invalidArgument, Status } from '@corridor/grpc';
 import { serveRoutes } from '../../../test/public/route-harness.js';
 import {
@@ -19,6 +20,8 @@ import { WEBHOOK_ROUTES, webhookSchemaComponents } from './index.js';
 describe('the webhook routes (decision 0009)', () => {
   let service: Awaited<ReturnType<typeof startFakeNotificationService>>;
   let routes: Awaited<ReturnType<typeof serveRoutes>>;
+  const audits: object[] = [];
+  let auditFails = false;
 
   beforeAll(async () => {
     service = await startFakeNotificationService();
@@ -27,6 +30,13 @@ describe('the webhook routes (decision 0009)', () => {
       { businessId: BUSINESS_ID, scopes: ['webhook:read', 'webhook:write'] },
       {
         notification: service.client,
+        members: {
+          recordAudit: async (request: object) => {
+            if (auditFails) throw new Error('identity is down');
+            audits.push(request);
+            return {};
+          },
+        },
       },
     );
   });
@@ -37,6 +47,8 @@ describe('the webhook routes (decision 0009)', () => {
   beforeEach(() => {
     service.calls.length = 0;
     service.answers.clear();
+    audits.length = 0;
+    auditFails = false;
   });
 
   const call = (...args: Parameters<typeof routes.call>) => routes.call(...args);
@@ -54,6 +66,7 @@ describe('the webhook routes (decision 0009)', () => {
     updated_at: UPDATED.toISOString(),
   };
   const { signing_secret: _secret, ...withoutSecret } = registered;
+  const NO_OVERLAP = { previous_signing_secret_last4: null, previous_signing_secret_expires_at: null };
 
   const cases = [
     [
@@ -82,6 +95,26 @@ describe('the webhook routes (decision 0009)', () => {
       registered,
     ],
     ['getWebhook', 'get', '/api/external/webhook', undefined, {}, 200, 'webhook retrieved', withoutSecret],
+    [
+      'rotateWebhookSecret',
+      'post',
+      `${W}/signing-secret/rotate`,
+      { overlap_seconds: 3600 },
+      { webhookId: WEBHOOK_ID, overlapSeconds: 3600 },
+      200,
+      'signing secret rotated',
+      { ...registered, ...NO_OVERLAP },
+    ],
+    [
+      'endWebhookSecretOverlap',
+      'delete',
+      `${W}/signing-secret/previous`,
+      undefined,
+      { webhookId: WEBHOOK_ID },
+      200,
+      'previous signing secret retired',
+      { ...withoutSecret, ...NO_OVERLAP },
+    ],
   ] as const;
 
   it('covers every route of the table', () => {
@@ -122,6 +155,82 @@ describe('the webhook routes (decision 0009)', () => {
     }
     expect(keysOf('WebhookWithSecret')).toContain('signing_secret');
     expect(keysOf('Webhook')).not.toContain('signing_secret');
+  });
+
+  it('rotation (decision 0065): webhook:write, the overlap answered, no body the default, a bad overlap 422 before notification', async () => {
+    for (const operationId of ['rotateWebhookSecret', 'endWebhookSecretOverlap']) {
+      expect(WEBHOOK_ROUTES.find((route) => route.operationId === operationId)?.scope).toBe('webhook:write');
+    }
+    const until = new Date('2026-11-22T10:30:00.000Z');
+    service.answers.set('rotateWebhookSecret', () => ({
+      webhook: webhookConfig({
+        previousSigningSecretLast4: 'old1',
+        previousSigningSecretExpiresAt: timestampFromDate(until),
+      }),
+    }));
+    const rotated = await call('post', `${W}/signing-secret/rotate`);
+    expect(rotated.body.data).toMatchObject({
+      signing_secret: SIGNING_SECRET,
+      previous_signing_secret_last4: 'old1',
+      previous_signing_secret_expires_at: until.toISOString(),
+    });
+    expect(service.calls[0]?.request).toMatchObject({ webhookId: WEBHOOK_ID });
+    expect(service.calls[0]?.request.overlapSeconds).toBeUndefined();
+    service.calls.length = 0;
+    for (const [overlap, problem] of [
+      [-1, 'must be from 0 to 604800 (7 days)'],
+      [604_801, 'must be from 0 to 604800 (7 days)'],
+      [1.5, 'must be a whole number of seconds'],
+      ['3600', expect.stringMatching(/whole number of seconds/)],
+    ] as const) {
+      expect(await call('post', `${W}/signing-secret/rotate`, { overlap_seconds: overlap })).toEqual({
+        status: 422,
+        body: {
+          status: false,
+          message: expect.stringMatching(/^overlap_seconds /),
+          code: 'VALIDATION_FAILED',
+          errors: { overlap_seconds: [problem] },
+        },
+      });
+    }
+    expect(await call('post', `${W}/signing-secret/rotate`, { overlap: 1 })).toMatchObject({
+      status: 422,
+      body: { errors: { overlap: [expect.any(String)] } },
+    });
+    expect(service.calls).toHaveLength(0);
+    expect(audits).toHaveLength(1);
+  });
+
+  it('records each rotation and early end in the business’s audit log, and answers the secret if that fails', async () => {
+    const until = new Date('2026-11-22T10:30:00.000Z');
+    service.answers.set('rotateWebhookSecret', () => ({
+      webhook: webhookConfig({
+        previousSigningSecretLast4: 'old1',
+        previousSigningSecretExpiresAt: timestampFromDate(until),
+      }),
+    }));
+    await call('post', `${W}/signing-secret/rotate`, { overlap_seconds: 86_400 });
+    await call('delete', `${W}/signing-secret/previous`);
+    expect(audits).toEqual([
+      {
+        businessId: BUSINESS_ID,
+        action: 'webhook.secret_rotated',
+        target: WEBHOOK_ID,
+        details: `Signing secret rotated through the API (client ci_test_1): …kYz1 signs now; the previous …old1 signs beside it until ${until.toISOString()}`,
+      },
+      {
+        businessId: BUSINESS_ID,
+        action: 'webhook.secret_overlap_ended',
+        target: WEBHOOK_ID,
+        details: 'Previous signing secret retired through the API (client ci_test_1): only …kYz1 signs',
+      },
+    ]);
+    expect(JSON.stringify(audits)).not.toContain(SIGNING_SECRET);
+    auditFails = true;
+    expect(await call('post', `${W}/signing-secret/rotate`)).toMatchObject({
+      status: 200,
+      body: { data: { signing_secret: SIGNING_SECRET } },
+    });
   });
 
   it('answers a registered kyc_url as it is, an empty one as null', async () => {

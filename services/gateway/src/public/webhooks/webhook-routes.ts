@@ -1,11 +1,21 @@
 import { readBody, requiredJsonObject } from '../../http/input.js';
 import { pathParam } from '../../http/path-params.js';
 import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
-import { webhookJson, webhookWithSecretJson } from './render.js';
-import { registerWebhookBody, updateWebhookBody, webhookBody, webhookWithSecretBody } from './schemas.js';
+import { overlapEndedWebhookJson, present, rotatedWebhookJson, webhookJson, webhookWithSecretJson } from './render.js';
+import { recordSecretChange } from './secret-audit.js';
+import {
+  overlapEndedWebhookBody,
+  registerWebhookBody,
+  rotateSigningSecretBody,
+  rotatedWebhookBody,
+  updateWebhookBody,
+  webhookBody,
+  webhookWithSecretBody,
+} from './schemas.js';
 import {
   RegisterWebhookBody,
   registerWebhookRequest,
+  RotateSigningSecretBody,
   UpdateWebhookBody,
   updateWebhookRequest,
 } from './webhook-requests.js';
@@ -24,6 +34,42 @@ async function updateWebhook({ req, res, clients, call }: RouteContext): Promise
   const body = readBody(UpdateWebhookBody, requiredJsonObject(req.body));
   const response = await clients.notification.updateWebhook(updateWebhookRequest(pathParam(req, 'id'), body), call);
   res.json({ message: 'webhook updated', data: webhookWithSecretJson(response) });
+}
+
+/** Who changed the secret, in the audit entry's words. */
+const byClient = ({ auth }: RouteContext) => `through the API (client ${auth.caller.clientId})`;
+
+async function rotateSigningSecret(context: RouteContext): Promise<void> {
+  const { req, res, clients, call, auth } = context;
+  // No body is {}: the default overlap.
+  const body = readBody(RotateSigningSecretBody, req.body);
+  const response = await clients.notification.rotateWebhookSecret(
+    { webhookId: pathParam(req, 'id'), overlapSeconds: body.overlap_seconds },
+    call,
+  );
+  const data = rotatedWebhookJson(response);
+  await recordSecretChange(
+    context,
+    auth.caller.businessId,
+    'webhook.secret_rotated',
+    present(response.webhook, 'webhook'),
+    byClient(context),
+  );
+  res.json({ message: 'signing secret rotated', data });
+}
+
+async function endSecretOverlap(context: RouteContext): Promise<void> {
+  const { req, res, clients, call, auth } = context;
+  const response = await clients.notification.endWebhookSecretOverlap({ webhookId: pathParam(req, 'id') }, call);
+  const data = overlapEndedWebhookJson(response);
+  await recordSecretChange(
+    context,
+    auth.caller.businessId,
+    'webhook.secret_overlap_ended',
+    present(response.webhook, 'webhook'),
+    byClient(context),
+  );
+  res.json({ message: 'previous signing secret retired', data });
 }
 
 async function getWebhook({ res, clients, call }: RouteContext): Promise<void> {
@@ -72,6 +118,42 @@ export const WEBHOOK_ROUTES: readonly PublicRoute[] = [
       422: { description: `${invalidUrls}; or collection_url or payout_url sent as null` },
     },
     handle: updateWebhook,
+  },
+  {
+    method: 'post',
+    path: '/api/external/webhook/{id}/signing-secret/rotate',
+    scope: 'webhook:write',
+    operationId: 'rotateWebhookSecret',
+    summary:
+      'Rotate the signing secret: the answer shows the new one once; the replaced one keeps signing beside it for overlap_seconds (24 h unless sent), so receivers switch without losing a delivery',
+    requestBody: rotateSigningSecretBody,
+    requestBodyRequired: false,
+    responses: {
+      200: {
+        description: 'The registration with its new signing secret and the overlap of the replaced one',
+        schema: rotatedWebhookBody('signing secret rotated'),
+      },
+      404: { description: 'This business has no registration with this id (WEBHOOK_NOT_FOUND)' },
+      422: {
+        description: 'overlap_seconds is not a whole number from 0 to 604800, or the body has an unknown property',
+      },
+    },
+    handle: rotateSigningSecret,
+  },
+  {
+    method: 'delete',
+    path: '/api/external/webhook/{id}/signing-secret/previous',
+    scope: 'webhook:write',
+    operationId: 'endWebhookSecretOverlap',
+    summary: 'End a rotation’s overlap now: from the next attempt on, only the current signing secret signs',
+    responses: {
+      200: {
+        description: 'The registration, without its signing secret, with no overlap open',
+        schema: overlapEndedWebhookBody('previous signing secret retired'),
+      },
+      404: { description: 'This business has no registration with this id (WEBHOOK_NOT_FOUND)' },
+    },
+    handle: endSecretOverlap,
   },
   {
     method: 'get',

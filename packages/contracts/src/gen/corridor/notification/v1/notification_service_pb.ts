@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file corridor/notification/v1/notification_service.proto.
  */
 export const file_corridor_notification_v1_notification_service: GenFile = /*@__PURE__*/
-  fileDesc("CjNjb3JyaWRvci9ub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SGGNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MSKDAgoNV2ViaG9va0NvbmZpZxIKCgJpZBgBIAEoCRITCgtidXNpbmVzc19pZBgCIAEoCRIWCg5jb2xsZWN0aW9uX3VybBgDIAEoCRISCgpwYXlvdXRfdXJsGAQgASgJEg8KB2t5Y191cmwYBSABKAkSFgoOc2lnbmluZ19zZWNyZXQYBiABKAkSHAoUc2lnbmluZ19zZWNyZXRfbGFzdDQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAicgoWUmVnaXN0ZXJXZWJob29rUmVxdWVzdBIWCg5jb2xsZWN0aW9uX3VybBgCIAEoCRISCgpwYXlvdXRfdXJsGAMgASgJEhQKB2t5Y191cmwYBCABKAlIAIgBAUIKCghfa3ljX3VybEoECAEQAlIEYm9keSJTChdSZWdpc3RlcldlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWcizQEKFFVwZGF0ZVdlYmhvb2tSZXF1ZXN0EhIKCndlYmhvb2tfaWQYASABKAkSGwoOY29sbGVjdGlvbl91cmwYAyABKAlIAYgBARIXCgpwYXlvdXRfdXJsGAQgASgJSAKIAQESEQoHa3ljX3VybBgFIAEoCUgAEhgKDnJlbW92ZV9reWNfdXJsGAYgASgISABCEAoOa3ljX3VybF9jaGFuZ2VCEQoPX2NvbGxlY3Rpb25fdXJsQg0KC19wYXlvdXRfdXJsSgQIAhADUgRib2R5IlEKFVVwZGF0ZVdlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciEwoRR2V0V2ViaG9va1JlcXVlc3QiTgoSR2V0V2ViaG9va1Jlc3BvbnNlEjgKB3dlYmhvb2sYASABKAsyJy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0NvbmZpZyKLBAoPV2ViaG9va0RlbGl2ZXJ5EgoKAmlkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJEjoKCmV2ZW50X3R5cGUYDiABKA4yJi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0V2ZW50EkEKC2Rlc3RpbmF0aW9uGA8gASgOMiwuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZXN0aW5hdGlvbhILCgN1cmwYBSABKAkSOAoGc3RhdHVzGBAgASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkRlbGl2ZXJ5U3RhdHVzEhUKDWF0dGVtcHRfY291bnQYByABKA0SMwoPbmV4dF9hdHRlbXB0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRtb2NrGAkgASgIEgwKBGJvZHkYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOgoIYXR0ZW1wdHMYDSADKAsyKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0F0dGVtcHRKBAgDEARKBAgEEAVKBAgGEAci8gIKDldlYmhvb2tBdHRlbXB0Eg4KBm51bWJlchgBIAEoDRI5Cgd0cmlnZ2VyGAogASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkF0dGVtcHRUcmlnZ2VyEi4KCnN0YXJ0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2R1cmF0aW9uX21zGAQgASgNEjkKB291dGNvbWUYCyABKA4yKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuQXR0ZW1wdE91dGNvbWUSEwoLc3RhdHVzX2NvZGUYBiABKA0SQAoLZXJyb3JfY2xhc3MYDCABKA4yKy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuQXR0ZW1wdEVycm9yQ2xhc3MSFQoNZXJyb3JfbWVzc2FnZRgIIAEoCRIVCg1yZXNwb25zZV9ib2R5GAkgASgJSgQIAhADSgQIBRAGSgQIBxAIImoKCFBhZ2VJbmZvEhQKDGN1cnJlbnRfcGFnZRgBIAEoDRIQCghwZXJfcGFnZRgCIAEoDRIRCglsYXN0X3BhZ2UYAyABKA0SDQoFdG90YWwYBCABKAQSFAoMdG90YWxfY2FwcGVkGAUgASgIIu0CChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSPQoGc3RhdHVzGAcgASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkRlbGl2ZXJ5U3RhdHVzSACIAQESPwoKZXZlbnRfdHlwZRgIIAEoDjImLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRXZlbnRIAYgBARIwCgxjcmVhdGVkX2Zyb20YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHBhZ2UYBSABKA0SPgoLY3Vyc29yX3BhZ2UYBiABKAsyKS5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2VSZXF1ZXN0QgkKB19zdGF0dXNCDQoLX2V2ZW50X3R5cGVKBAgBEAJKBAgCEAMiwgEKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USPQoKZGVsaXZlcmllcxgBIAMoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSMAoEcGFnZRgCIAEoCzIiLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5QYWdlSW5mbxI3CgtjdXJzb3JfcGFnZRgDIAEoCzIiLmNvcnJpZG9yLnBhZ2luYXRpb24udjEuQ3Vyc29yUGFnZSIpChJHZXREZWxpdmVyeVJlcXVlc3QSEwoLZGVsaXZlcnlfaWQYASABKAkiUgoTR2V0RGVsaXZlcnlSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkiLAoVUmVwbGF5RGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIpABChZSZXBsYXlEZWxpdmVyeVJlc3BvbnNlEjsKCGRlbGl2ZXJ5GAEgASgLMikuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZWxpdmVyeRI5CgdhdHRlbXB0GAIgASgLMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tBdHRlbXB0IpABCh1SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVxdWVzdBIpCgVzaW5jZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoFdW50aWwYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCCAoGX3VudGlsSgQIARACUgRib2R5IjAKHlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXNwb25zZRIOCgZxdWV1ZWQYASABKA0ihQEKGVRyaWdnZXJNb2NrV2ViaG9va1JlcXVlc3QSNQoFZXZlbnQYAiABKA4yJi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0V2ZW50EiUKBGRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SgQIARACUgRib2R5IpQBChpUcmlnZ2VyTW9ja1dlYmhvb2tSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSOQoHYXR0ZW1wdBgCIAEoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdCJAChdMaXN0ZW5EZWxpdmVyaWVzUmVxdWVzdBIWCg5hZnRlcl9wb3NpdGlvbhgBIAEoCRINCgVsaW1pdBgCIAEoDSLbAQoQTGlzdGVuZWREZWxpdmVyeRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSEAoIcG9zaXRpb24YAiABKAkSSAoHaGVhZGVycxgDIAMoCzI3LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0ZW5lZERlbGl2ZXJ5LkhlYWRlcnNFbnRyeRouCgxIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJsChhMaXN0ZW5EZWxpdmVyaWVzUmVzcG9uc2USPgoKZGVsaXZlcmllcxgBIAMoCzIqLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0ZW5lZERlbGl2ZXJ5EhAKCHBvc2l0aW9uGAIgASgJIp4BChpSZWNvcmRMaXN0ZW5BdHRlbXB0UmVxdWVzdBITCgtkZWxpdmVyeV9pZBgBIAEoCRIYCgtzdGF0dXNfY29kZRgCIAEoDUgAiAEBEhMKC2R1cmF0aW9uX21zGAMgASgNEhUKDWVycm9yX21lc3NhZ2UYBCABKAkSFQoNcmVzcG9uc2VfYm9keRgFIAEoCUIOCgxfc3RhdHVzX2NvZGUiWAobUmVjb3JkTGlzdGVuQXR0ZW1wdFJlc3BvbnNlEjkKB2F0dGVtcHQYASABKAsyKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0F0dGVtcHQqnAQKDFdlYmhvb2tFdmVudBIdChlXRUJIT09LX0VWRU5UX1VOU1BFQ0lGSUVEEAASKQolV0VCSE9PS19FVkVOVF9DVVNUT01FUl9TVEFUVVNfQ0hBTkdFRBABEjAKLFdFQkhPT0tfRVZFTlRfTUVSQ0hBTlRfS1lDX1NFU1NJT05fQ09NUExFVEVEEAISLgoqV0VCSE9PS19FVkVOVF9NRVJDSEFOVF9LWUNfU0VTU0lPTl9FWFBJUkVEEAMSJwojV0VCSE9PS19FVkVOVF9DT0xMRUNUSU9OX1NVQ0NFU1NGVUwQBBIjCh9XRUJIT09LX0VWRU5UX0NPTExFQ1RJT05fRkFJTEVEEAUSJAogV0VCSE9PS19FVkVOVF9DT0xMRUNUSU9OX0VYUElSRUQQBhIiCh5XRUJIT09LX0VWRU5UX1JFRlVORF9JTklUSUFURUQQBxIYChRXRUJIT09LX0VWRU5UX1JFRlVORBAIEiAKHFdFQkhPT0tfRVZFTlRfUEFZT1VUX1BFTkRJTkcQCRIjCh9XRUJIT09LX0VWRU5UX1BBWU9VVF9QUk9DRVNTSU5HEAoSIwofV0VCSE9PS19FVkVOVF9QQVlPVVRfU1VDQ0VTU0ZVTBALEh8KG1dFQkhPT0tfRVZFTlRfUEFZT1VUX0ZBSUxFRBAMEiEKHVdFQkhPT0tfRVZFTlRfUEFZT1VUX1JFVkVSU0VEEA0qpgEKEldlYmhvb2tEZXN0aW5hdGlvbhIjCh9XRUJIT09LX0RFU1RJTkFUSU9OX1VOU1BFQ0lGSUVEEAASHwobV0VCSE9PS19ERVNUSU5BVElPTl9LWUNfVVJMEAESJgoiV0VCSE9PS19ERVNUSU5BVElPTl9DT0xMRUNUSU9OX1VSTBACEiIKHldFQkhPT0tfREVTVElOQVRJT05fUEFZT1VUX1VSTBADKokBCg5EZWxpdmVyeVN0YXR1cxIfChtERUxJVkVSWV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdERUxJVkVSWV9TVEFUVVNfUEVORElORxABEh0KGURFTElWRVJZX1NUQVRVU19TVUNDRUVERUQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMqogEKDkF0dGVtcHRUcmlnZ2VyEh8KG0FUVEVNUFRfVFJJR0dFUl9VTlNQRUNJRklFRBAAEh0KGUFUVEVNUFRfVFJJR0dFUl9TQ0hFRFVMRUQQARIaChZBVFRFTVBUX1RSSUdHRVJfUkVQTEFZEAISGAoUQVRURU1QVF9UUklHR0VSX01PQ0sQAxIaChZBVFRFTVBUX1RSSUdHRVJfTElTVEVOEAQqrAEKDkF0dGVtcHRPdXRjb21lEh8KG0FUVEVNUFRfT1VUQ09NRV9VTlNQRUNJRklFRBAAEh0KGUFUVEVNUFRfT1VUQ09NRV9JTl9GTElHSFQQARIdChlBVFRFTVBUX09VVENPTUVfU1VDQ0VFREVEEAISGgoWQVRURU1QVF9PVVRDT01FX0ZBSUxFRBADEh8KG0FUVEVNUFRfT1VUQ09NRV9JTlRFUlJVUFRFRBAEKskCChFBdHRlbXB0RXJyb3JDbGFzcxIjCh9BVFRFTVBUX0VSUk9SX0NMQVNTX1VOU1BFQ0lGSUVEEAASIwofQVRURU1QVF9FUlJPUl9DTEFTU19IVFRQX1NUQVRVUxABEh8KG0FUVEVNUFRfRVJST1JfQ0xBU1NfVElNRU9VVBACEh8KG0FUVEVNUFRfRVJST1JfQ0xBU1NfQ09OTkVDVBADEhsKF0FUVEVNUFRfRVJST1JfQ0xBU1NfVExTEAQSIAocQVRURU1QVF9FUlJPUl9DTEFTU19SRURJUkVDVBAFEicKI0FUVEVNUFRfRVJST1JfQ0xBU1NfQUREUkVTU19SRUZVU0VEEAYSGwoXQVRURU1QVF9FUlJPUl9DTEFTU19ETlMQBxIjCh9BVFRFTVBUX0VSUk9SX0NMQVNTX0lOVEVSUlVQVEVEEAgyzQkKE05vdGlmaWNhdGlvblNlcnZpY2USdgoPUmVnaXN0ZXJXZWJob29rEjAuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlZ2lzdGVyV2ViaG9va1JlcXVlc3QaMS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVnaXN0ZXJXZWJob29rUmVzcG9uc2UScAoNVXBkYXRlV2ViaG9vaxIuLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVXZWJob29rUmVxdWVzdBovLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVXZWJob29rUmVzcG9uc2USZwoKR2V0V2ViaG9vaxIrLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXRXZWJob29rUmVxdWVzdBosLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXRXZWJob29rUmVzcG9uc2UScwoOTGlzdERlbGl2ZXJpZXMSLy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GjAuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkxpc3REZWxpdmVyaWVzUmVzcG9uc2USagoLR2V0RGVsaXZlcnkSLC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0RGVsaXZlcnlSZXF1ZXN0Gi0uY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkdldERlbGl2ZXJ5UmVzcG9uc2UScwoOUmVwbGF5RGVsaXZlcnkSLy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVwbGF5RGVsaXZlcnlSZXF1ZXN0GjAuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlcGxheURlbGl2ZXJ5UmVzcG9uc2USiwEKFlJlcGxheUZhaWxlZERlbGl2ZXJpZXMSNy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVwbGF5RmFpbGVkRGVsaXZlcmllc1JlcXVlc3QaOC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVwbGF5RmFpbGVkRGVsaXZlcmllc1Jlc3BvbnNlEn8KElRyaWdnZXJNb2NrV2ViaG9vaxIzLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5UcmlnZ2VyTW9ja1dlYmhvb2tSZXF1ZXN0GjQuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlRyaWdnZXJNb2NrV2ViaG9va1Jlc3BvbnNlEnkKEExpc3RlbkRlbGl2ZXJpZXMSMS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuTGlzdGVuRGVsaXZlcmllc1JlcXVlc3QaMi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuTGlzdGVuRGVsaXZlcmllc1Jlc3BvbnNlEoIBChNSZWNvcmRMaXN0ZW5BdHRlbXB0EjQuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlY29yZExpc3RlbkF0dGVtcHRSZXF1ZXN0GjUuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlY29yZExpc3RlbkF0dGVtcHRSZXNwb25zZWIGcHJvdG8z", [file_corridor_pagination_v1_cursor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CjNjb3JyaWRvci9ub3RpZmljYXRpb24vdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SGGNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MSLyAgoNV2ViaG9va0NvbmZpZxIKCgJpZBgBIAEoCRITCgtidXNpbmVzc19pZBgCIAEoCRIWCg5jb2xsZWN0aW9uX3VybBgDIAEoCRISCgpwYXlvdXRfdXJsGAQgASgJEg8KB2t5Y191cmwYBSABKAkSFgoOc2lnbmluZ19zZWNyZXQYBiABKAkSHAoUc2lnbmluZ19zZWNyZXRfbGFzdDQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJQodcHJldmlvdXNfc2lnbmluZ19zZWNyZXRfbGFzdDQYCiABKAkSRgoicHJldmlvdXNfc2lnbmluZ19zZWNyZXRfZXhwaXJlc19hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAicgoWUmVnaXN0ZXJXZWJob29rUmVxdWVzdBIWCg5jb2xsZWN0aW9uX3VybBgCIAEoCRISCgpwYXlvdXRfdXJsGAMgASgJEhQKB2t5Y191cmwYBCABKAlIAIgBAUIKCghfa3ljX3VybEoECAEQAlIEYm9keSJTChdSZWdpc3RlcldlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWcizQEKFFVwZGF0ZVdlYmhvb2tSZXF1ZXN0EhIKCndlYmhvb2tfaWQYASABKAkSGwoOY29sbGVjdGlvbl91cmwYAyABKAlIAYgBARIXCgpwYXlvdXRfdXJsGAQgASgJSAKIAQESEQoHa3ljX3VybBgFIAEoCUgAEhgKDnJlbW92ZV9reWNfdXJsGAYgASgISABCEAoOa3ljX3VybF9jaGFuZ2VCEQoPX2NvbGxlY3Rpb25fdXJsQg0KC19wYXlvdXRfdXJsSgQIAhADUgRib2R5IlEKFVVwZGF0ZVdlYmhvb2tSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciYgoaUm90YXRlV2ViaG9va1NlY3JldFJlcXVlc3QSEgoKd2ViaG9va19pZBgBIAEoCRIcCg9vdmVybGFwX3NlY29uZHMYAiABKAVIAIgBAUISChBfb3ZlcmxhcF9zZWNvbmRzIlcKG1JvdGF0ZVdlYmhvb2tTZWNyZXRSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciNAoeRW5kV2ViaG9va1NlY3JldE92ZXJsYXBSZXF1ZXN0EhIKCndlYmhvb2tfaWQYASABKAkiWwofRW5kV2ViaG9va1NlY3JldE92ZXJsYXBSZXNwb25zZRI4Cgd3ZWJob29rGAEgASgLMicuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tDb25maWciEwoRR2V0V2ViaG9va1JlcXVlc3QiTgoSR2V0V2ViaG9va1Jlc3BvbnNlEjgKB3dlYmhvb2sYASABKAsyJy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0NvbmZpZyKLBAoPV2ViaG9va0RlbGl2ZXJ5EgoKAmlkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJEjoKCmV2ZW50X3R5cGUYDiABKA4yJi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0V2ZW50EkEKC2Rlc3RpbmF0aW9uGA8gASgOMiwuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZXN0aW5hdGlvbhILCgN1cmwYBSABKAkSOAoGc3RhdHVzGBAgASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkRlbGl2ZXJ5U3RhdHVzEhUKDWF0dGVtcHRfY291bnQYByABKA0SMwoPbmV4dF9hdHRlbXB0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRtb2NrGAkgASgIEgwKBGJvZHkYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOgoIYXR0ZW1wdHMYDSADKAsyKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0F0dGVtcHRKBAgDEARKBAgEEAVKBAgGEAci8gIKDldlYmhvb2tBdHRlbXB0Eg4KBm51bWJlchgBIAEoDRI5Cgd0cmlnZ2VyGAogASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkF0dGVtcHRUcmlnZ2VyEi4KCnN0YXJ0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2R1cmF0aW9uX21zGAQgASgNEjkKB291dGNvbWUYCyABKA4yKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuQXR0ZW1wdE91dGNvbWUSEwoLc3RhdHVzX2NvZGUYBiABKA0SQAoLZXJyb3JfY2xhc3MYDCABKA4yKy5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuQXR0ZW1wdEVycm9yQ2xhc3MSFQoNZXJyb3JfbWVzc2FnZRgIIAEoCRIVCg1yZXNwb25zZV9ib2R5GAkgASgJSgQIAhADSgQIBRAGSgQIBxAIImoKCFBhZ2VJbmZvEhQKDGN1cnJlbnRfcGFnZRgBIAEoDRIQCghwZXJfcGFnZRgCIAEoDRIRCglsYXN0X3BhZ2UYAyABKA0SDQoFdG90YWwYBCABKAQSFAoMdG90YWxfY2FwcGVkGAUgASgIIu0CChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSPQoGc3RhdHVzGAcgASgOMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLkRlbGl2ZXJ5U3RhdHVzSACIAQESPwoKZXZlbnRfdHlwZRgIIAEoDjImLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRXZlbnRIAYgBARIwCgxjcmVhdGVkX2Zyb20YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHBhZ2UYBSABKA0SPgoLY3Vyc29yX3BhZ2UYBiABKAsyKS5jb3JyaWRvci5wYWdpbmF0aW9uLnYxLkN1cnNvclBhZ2VSZXF1ZXN0QgkKB19zdGF0dXNCDQoLX2V2ZW50X3R5cGVKBAgBEAJKBAgCEAMiwgEKFkxpc3REZWxpdmVyaWVzUmVzcG9uc2USPQoKZGVsaXZlcmllcxgBIAMoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSMAoEcGFnZRgCIAEoCzIiLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5QYWdlSW5mbxI3CgtjdXJzb3JfcGFnZRgDIAEoCzIiLmNvcnJpZG9yLnBhZ2luYXRpb24udjEuQ3Vyc29yUGFnZSIpChJHZXREZWxpdmVyeVJlcXVlc3QSEwoLZGVsaXZlcnlfaWQYASABKAkiUgoTR2V0RGVsaXZlcnlSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkiLAoVUmVwbGF5RGVsaXZlcnlSZXF1ZXN0EhMKC2RlbGl2ZXJ5X2lkGAEgASgJIpABChZSZXBsYXlEZWxpdmVyeVJlc3BvbnNlEjsKCGRlbGl2ZXJ5GAEgASgLMikuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tEZWxpdmVyeRI5CgdhdHRlbXB0GAIgASgLMiguY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLldlYmhvb2tBdHRlbXB0IpABCh1SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVxdWVzdBIpCgVzaW5jZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoFdW50aWwYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQFCCAoGX3VudGlsSgQIARACUgRib2R5IjAKHlJlcGxheUZhaWxlZERlbGl2ZXJpZXNSZXNwb25zZRIOCgZxdWV1ZWQYASABKA0ihQEKGVRyaWdnZXJNb2NrV2ViaG9va1JlcXVlc3QSNQoFZXZlbnQYAiABKA4yJi5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0V2ZW50EiUKBGRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SgQIARACUgRib2R5IpQBChpUcmlnZ2VyTW9ja1dlYmhvb2tSZXNwb25zZRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSOQoHYXR0ZW1wdBgCIAEoCzIoLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rQXR0ZW1wdCJAChdMaXN0ZW5EZWxpdmVyaWVzUmVxdWVzdBIWCg5hZnRlcl9wb3NpdGlvbhgBIAEoCRINCgVsaW1pdBgCIAEoDSLbAQoQTGlzdGVuZWREZWxpdmVyeRI7CghkZWxpdmVyeRgBIAEoCzIpLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5XZWJob29rRGVsaXZlcnkSEAoIcG9zaXRpb24YAiABKAkSSAoHaGVhZGVycxgDIAMoCzI3LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0ZW5lZERlbGl2ZXJ5LkhlYWRlcnNFbnRyeRouCgxIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJsChhMaXN0ZW5EZWxpdmVyaWVzUmVzcG9uc2USPgoKZGVsaXZlcmllcxgBIAMoCzIqLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0ZW5lZERlbGl2ZXJ5EhAKCHBvc2l0aW9uGAIgASgJIp4BChpSZWNvcmRMaXN0ZW5BdHRlbXB0UmVxdWVzdBITCgtkZWxpdmVyeV9pZBgBIAEoCRIYCgtzdGF0dXNfY29kZRgCIAEoDUgAiAEBEhMKC2R1cmF0aW9uX21zGAMgASgNEhUKDWVycm9yX21lc3NhZ2UYBCABKAkSFQoNcmVzcG9uc2VfYm9keRgFIAEoCUIOCgxfc3RhdHVzX2NvZGUiWAobUmVjb3JkTGlzdGVuQXR0ZW1wdFJlc3BvbnNlEjkKB2F0dGVtcHQYASABKAsyKC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuV2ViaG9va0F0dGVtcHQqnAQKDFdlYmhvb2tFdmVudBIdChlXRUJIT09LX0VWRU5UX1VOU1BFQ0lGSUVEEAASKQolV0VCSE9PS19FVkVOVF9DVVNUT01FUl9TVEFUVVNfQ0hBTkdFRBABEjAKLFdFQkhPT0tfRVZFTlRfTUVSQ0hBTlRfS1lDX1NFU1NJT05fQ09NUExFVEVEEAISLgoqV0VCSE9PS19FVkVOVF9NRVJDSEFOVF9LWUNfU0VTU0lPTl9FWFBJUkVEEAMSJwojV0VCSE9PS19FVkVOVF9DT0xMRUNUSU9OX1NVQ0NFU1NGVUwQBBIjCh9XRUJIT09LX0VWRU5UX0NPTExFQ1RJT05fRkFJTEVEEAUSJAogV0VCSE9PS19FVkVOVF9DT0xMRUNUSU9OX0VYUElSRUQQBhIiCh5XRUJIT09LX0VWRU5UX1JFRlVORF9JTklUSUFURUQQBxIYChRXRUJIT09LX0VWRU5UX1JFRlVORBAIEiAKHFdFQkhPT0tfRVZFTlRfUEFZT1VUX1BFTkRJTkcQCRIjCh9XRUJIT09LX0VWRU5UX1BBWU9VVF9QUk9DRVNTSU5HEAoSIwofV0VCSE9PS19FVkVOVF9QQVlPVVRfU1VDQ0VTU0ZVTBALEh8KG1dFQkhPT0tfRVZFTlRfUEFZT1VUX0ZBSUxFRBAMEiEKHVdFQkhPT0tfRVZFTlRfUEFZT1VUX1JFVkVSU0VEEA0qpgEKEldlYmhvb2tEZXN0aW5hdGlvbhIjCh9XRUJIT09LX0RFU1RJTkFUSU9OX1VOU1BFQ0lGSUVEEAASHwobV0VCSE9PS19ERVNUSU5BVElPTl9LWUNfVVJMEAESJgoiV0VCSE9PS19ERVNUSU5BVElPTl9DT0xMRUNUSU9OX1VSTBACEiIKHldFQkhPT0tfREVTVElOQVRJT05fUEFZT1VUX1VSTBADKokBCg5EZWxpdmVyeVN0YXR1cxIfChtERUxJVkVSWV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdERUxJVkVSWV9TVEFUVVNfUEVORElORxABEh0KGURFTElWRVJZX1NUQVRVU19TVUNDRUVERUQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMqogEKDkF0dGVtcHRUcmlnZ2VyEh8KG0FUVEVNUFRfVFJJR0dFUl9VTlNQRUNJRklFRBAAEh0KGUFUVEVNUFRfVFJJR0dFUl9TQ0hFRFVMRUQQARIaChZBVFRFTVBUX1RSSUdHRVJfUkVQTEFZEAISGAoUQVRURU1QVF9UUklHR0VSX01PQ0sQAxIaChZBVFRFTVBUX1RSSUdHRVJfTElTVEVOEAQqrAEKDkF0dGVtcHRPdXRjb21lEh8KG0FUVEVNUFRfT1VUQ09NRV9VTlNQRUNJRklFRBAAEh0KGUFUVEVNUFRfT1VUQ09NRV9JTl9GTElHSFQQARIdChlBVFRFTVBUX09VVENPTUVfU1VDQ0VFREVEEAISGgoWQVRURU1QVF9PVVRDT01FX0ZBSUxFRBADEh8KG0FUVEVNUFRfT1VUQ09NRV9JTlRFUlJVUFRFRBAEKskCChFBdHRlbXB0RXJyb3JDbGFzcxIjCh9BVFRFTVBUX0VSUk9SX0NMQVNTX1VOU1BFQ0lGSUVEEAASIwofQVRURU1QVF9FUlJPUl9DTEFTU19IVFRQX1NUQVRVUxABEh8KG0FUVEVNUFRfRVJST1JfQ0xBU1NfVElNRU9VVBACEh8KG0FUVEVNUFRfRVJST1JfQ0xBU1NfQ09OTkVDVBADEhsKF0FUVEVNUFRfRVJST1JfQ0xBU1NfVExTEAQSIAocQVRURU1QVF9FUlJPUl9DTEFTU19SRURJUkVDVBAFEicKI0FUVEVNUFRfRVJST1JfQ0xBU1NfQUREUkVTU19SRUZVU0VEEAYSGwoXQVRURU1QVF9FUlJPUl9DTEFTU19ETlMQBxIjCh9BVFRFTVBUX0VSUk9SX0NMQVNTX0lOVEVSUlVQVEVEEAgy4wsKE05vdGlmaWNhdGlvblNlcnZpY2USdgoPUmVnaXN0ZXJXZWJob29rEjAuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlJlZ2lzdGVyV2ViaG9va1JlcXVlc3QaMS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVnaXN0ZXJXZWJob29rUmVzcG9uc2UScAoNVXBkYXRlV2ViaG9vaxIuLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVXZWJob29rUmVxdWVzdBovLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5VcGRhdGVXZWJob29rUmVzcG9uc2USZwoKR2V0V2ViaG9vaxIrLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXRXZWJob29rUmVxdWVzdBosLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXRXZWJob29rUmVzcG9uc2USggEKE1JvdGF0ZVdlYmhvb2tTZWNyZXQSNC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUm90YXRlV2ViaG9va1NlY3JldFJlcXVlc3QaNS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUm90YXRlV2ViaG9va1NlY3JldFJlc3BvbnNlEo4BChdFbmRXZWJob29rU2VjcmV0T3ZlcmxhcBI4LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5FbmRXZWJob29rU2VjcmV0T3ZlcmxhcFJlcXVlc3QaOS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuRW5kV2ViaG9va1NlY3JldE92ZXJsYXBSZXNwb25zZRJzCg5MaXN0RGVsaXZlcmllcxIvLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0RGVsaXZlcmllc1JlcXVlc3QaMC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJqCgtHZXREZWxpdmVyeRIsLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5HZXREZWxpdmVyeVJlcXVlc3QaLS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuR2V0RGVsaXZlcnlSZXNwb25zZRJzCg5SZXBsYXlEZWxpdmVyeRIvLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlEZWxpdmVyeVJlcXVlc3QaMC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVwbGF5RGVsaXZlcnlSZXNwb25zZRKLAQoWUmVwbGF5RmFpbGVkRGVsaXZlcmllcxI3LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVxdWVzdBo4LmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5SZXBsYXlGYWlsZWREZWxpdmVyaWVzUmVzcG9uc2USfwoSVHJpZ2dlck1vY2tXZWJob29rEjMuY29ycmlkb3Iubm90aWZpY2F0aW9uLnYxLlRyaWdnZXJNb2NrV2ViaG9va1JlcXVlc3QaNC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuVHJpZ2dlck1vY2tXZWJob29rUmVzcG9uc2USeQoQTGlzdGVuRGVsaXZlcmllcxIxLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0ZW5EZWxpdmVyaWVzUmVxdWVzdBoyLmNvcnJpZG9yLm5vdGlmaWNhdGlvbi52MS5MaXN0ZW5EZWxpdmVyaWVzUmVzcG9uc2USggEKE1JlY29yZExpc3RlbkF0dGVtcHQSNC5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVjb3JkTGlzdGVuQXR0ZW1wdFJlcXVlc3QaNS5jb3JyaWRvci5ub3RpZmljYXRpb24udjEuUmVjb3JkTGlzdGVuQXR0ZW1wdFJlc3BvbnNlYgZwcm90bzM", [file_corridor_pagination_v1_cursor, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A platform's webhook registration (seed 2.4).
@@ -72,6 +72,19 @@ export type WebhookConfig = Message<"corridor.notification.v1.WebhookConfig"> & 
    * @generated from field: google.protobuf.Timestamp updated_at = 9;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * While a rotation's overlap lasts (decision 0065): the previous secret's last four characters and
+   * when it stops signing; empty and absent otherwise.
+   *
+   * @generated from field: string previous_signing_secret_last4 = 10;
+   */
+  previousSigningSecretLast4: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp previous_signing_secret_expires_at = 11;
+   */
+  previousSigningSecretExpiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -197,6 +210,85 @@ export const UpdateWebhookResponseSchema: GenMessage<UpdateWebhookResponse> = /*
   messageDesc(file_corridor_notification_v1_notification_service, 4);
 
 /**
+ * @generated from message corridor.notification.v1.RotateWebhookSecretRequest
+ */
+export type RotateWebhookSecretRequest = Message<"corridor.notification.v1.RotateWebhookSecretRequest"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+
+  /**
+   * How long the replaced secret keeps signing, 0 to 604800 (7 days); absent: 86400 (24 h).
+   *
+   * @generated from field: optional int32 overlap_seconds = 2;
+   */
+  overlapSeconds?: number | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.RotateWebhookSecretRequest.
+ * Use `create(RotateWebhookSecretRequestSchema)` to create a new message.
+ */
+export const RotateWebhookSecretRequestSchema: GenMessage<RotateWebhookSecretRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 5);
+
+/**
+ * @generated from message corridor.notification.v1.RotateWebhookSecretResponse
+ */
+export type RotateWebhookSecretResponse = Message<"corridor.notification.v1.RotateWebhookSecretResponse"> & {
+  /**
+   * With the new signing_secret.
+   *
+   * @generated from field: corridor.notification.v1.WebhookConfig webhook = 1;
+   */
+  webhook?: WebhookConfig | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.RotateWebhookSecretResponse.
+ * Use `create(RotateWebhookSecretResponseSchema)` to create a new message.
+ */
+export const RotateWebhookSecretResponseSchema: GenMessage<RotateWebhookSecretResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 6);
+
+/**
+ * @generated from message corridor.notification.v1.EndWebhookSecretOverlapRequest
+ */
+export type EndWebhookSecretOverlapRequest = Message<"corridor.notification.v1.EndWebhookSecretOverlapRequest"> & {
+  /**
+   * @generated from field: string webhook_id = 1;
+   */
+  webhookId: string;
+};
+
+/**
+ * Describes the message corridor.notification.v1.EndWebhookSecretOverlapRequest.
+ * Use `create(EndWebhookSecretOverlapRequestSchema)` to create a new message.
+ */
+export const EndWebhookSecretOverlapRequestSchema: GenMessage<EndWebhookSecretOverlapRequest> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 7);
+
+/**
+ * @generated from message corridor.notification.v1.EndWebhookSecretOverlapResponse
+ */
+export type EndWebhookSecretOverlapResponse = Message<"corridor.notification.v1.EndWebhookSecretOverlapResponse"> & {
+  /**
+   * Without the secret.
+   *
+   * @generated from field: corridor.notification.v1.WebhookConfig webhook = 1;
+   */
+  webhook?: WebhookConfig | undefined;
+};
+
+/**
+ * Describes the message corridor.notification.v1.EndWebhookSecretOverlapResponse.
+ * Use `create(EndWebhookSecretOverlapResponseSchema)` to create a new message.
+ */
+export const EndWebhookSecretOverlapResponseSchema: GenMessage<EndWebhookSecretOverlapResponse> = /*@__PURE__*/
+  messageDesc(file_corridor_notification_v1_notification_service, 8);
+
+/**
  * @generated from message corridor.notification.v1.GetWebhookRequest
  */
 export type GetWebhookRequest = Message<"corridor.notification.v1.GetWebhookRequest"> & {
@@ -207,7 +299,7 @@ export type GetWebhookRequest = Message<"corridor.notification.v1.GetWebhookRequ
  * Use `create(GetWebhookRequestSchema)` to create a new message.
  */
 export const GetWebhookRequestSchema: GenMessage<GetWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 5);
+  messageDesc(file_corridor_notification_v1_notification_service, 9);
 
 /**
  * @generated from message corridor.notification.v1.GetWebhookResponse
@@ -224,7 +316,7 @@ export type GetWebhookResponse = Message<"corridor.notification.v1.GetWebhookRes
  * Use `create(GetWebhookResponseSchema)` to create a new message.
  */
 export const GetWebhookResponseSchema: GenMessage<GetWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 6);
+  messageDesc(file_corridor_notification_v1_notification_service, 10);
 
 /**
  * One event's webhook to one of the business's URLs (unique per event and registration).
@@ -315,7 +407,7 @@ export type WebhookDelivery = Message<"corridor.notification.v1.WebhookDelivery"
  * Use `create(WebhookDeliverySchema)` to create a new message.
  */
 export const WebhookDeliverySchema: GenMessage<WebhookDelivery> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 7);
+  messageDesc(file_corridor_notification_v1_notification_service, 11);
 
 /**
  * One HTTP request of a delivery, recorded when it starts. Never holds a secret or a request header.
@@ -384,7 +476,7 @@ export type WebhookAttempt = Message<"corridor.notification.v1.WebhookAttempt"> 
  * Use `create(WebhookAttemptSchema)` to create a new message.
  */
 export const WebhookAttemptSchema: GenMessage<WebhookAttempt> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 8);
+  messageDesc(file_corridor_notification_v1_notification_service, 12);
 
 /**
  * @generated from message corridor.notification.v1.PageInfo
@@ -425,7 +517,7 @@ export type PageInfo = Message<"corridor.notification.v1.PageInfo"> & {
  * Use `create(PageInfoSchema)` to create a new message.
  */
 export const PageInfoSchema: GenMessage<PageInfo> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 9);
+  messageDesc(file_corridor_notification_v1_notification_service, 13);
 
 /**
  * @generated from message corridor.notification.v1.ListDeliveriesRequest
@@ -473,7 +565,7 @@ export type ListDeliveriesRequest = Message<"corridor.notification.v1.ListDelive
  * Use `create(ListDeliveriesRequestSchema)` to create a new message.
  */
 export const ListDeliveriesRequestSchema: GenMessage<ListDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 10);
+  messageDesc(file_corridor_notification_v1_notification_service, 14);
 
 /**
  * @generated from message corridor.notification.v1.ListDeliveriesResponse
@@ -504,7 +596,7 @@ export type ListDeliveriesResponse = Message<"corridor.notification.v1.ListDeliv
  * Use `create(ListDeliveriesResponseSchema)` to create a new message.
  */
 export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 11);
+  messageDesc(file_corridor_notification_v1_notification_service, 15);
 
 /**
  * @generated from message corridor.notification.v1.GetDeliveryRequest
@@ -521,7 +613,7 @@ export type GetDeliveryRequest = Message<"corridor.notification.v1.GetDeliveryRe
  * Use `create(GetDeliveryRequestSchema)` to create a new message.
  */
 export const GetDeliveryRequestSchema: GenMessage<GetDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 12);
+  messageDesc(file_corridor_notification_v1_notification_service, 16);
 
 /**
  * @generated from message corridor.notification.v1.GetDeliveryResponse
@@ -538,7 +630,7 @@ export type GetDeliveryResponse = Message<"corridor.notification.v1.GetDeliveryR
  * Use `create(GetDeliveryResponseSchema)` to create a new message.
  */
 export const GetDeliveryResponseSchema: GenMessage<GetDeliveryResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 13);
+  messageDesc(file_corridor_notification_v1_notification_service, 17);
 
 /**
  * @generated from message corridor.notification.v1.ReplayDeliveryRequest
@@ -555,7 +647,7 @@ export type ReplayDeliveryRequest = Message<"corridor.notification.v1.ReplayDeli
  * Use `create(ReplayDeliveryRequestSchema)` to create a new message.
  */
 export const ReplayDeliveryRequestSchema: GenMessage<ReplayDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 14);
+  messageDesc(file_corridor_notification_v1_notification_service, 18);
 
 /**
  * @generated from message corridor.notification.v1.ReplayDeliveryResponse
@@ -579,7 +671,7 @@ export type ReplayDeliveryResponse = Message<"corridor.notification.v1.ReplayDel
  * Use `create(ReplayDeliveryResponseSchema)` to create a new message.
  */
 export const ReplayDeliveryResponseSchema: GenMessage<ReplayDeliveryResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 15);
+  messageDesc(file_corridor_notification_v1_notification_service, 19);
 
 /**
  * Failed deliveries created in [since, until); notification checks that since is before until.
@@ -605,7 +697,7 @@ export type ReplayFailedDeliveriesRequest = Message<"corridor.notification.v1.Re
  * Use `create(ReplayFailedDeliveriesRequestSchema)` to create a new message.
  */
 export const ReplayFailedDeliveriesRequestSchema: GenMessage<ReplayFailedDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 16);
+  messageDesc(file_corridor_notification_v1_notification_service, 20);
 
 /**
  * @generated from message corridor.notification.v1.ReplayFailedDeliveriesResponse
@@ -624,7 +716,7 @@ export type ReplayFailedDeliveriesResponse = Message<"corridor.notification.v1.R
  * Use `create(ReplayFailedDeliveriesResponseSchema)` to create a new message.
  */
 export const ReplayFailedDeliveriesResponseSchema: GenMessage<ReplayFailedDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 17);
+  messageDesc(file_corridor_notification_v1_notification_service, 21);
 
 /**
  * @generated from message corridor.notification.v1.TriggerMockWebhookRequest
@@ -649,7 +741,7 @@ export type TriggerMockWebhookRequest = Message<"corridor.notification.v1.Trigge
  * Use `create(TriggerMockWebhookRequestSchema)` to create a new message.
  */
 export const TriggerMockWebhookRequestSchema: GenMessage<TriggerMockWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 18);
+  messageDesc(file_corridor_notification_v1_notification_service, 22);
 
 /**
  * @generated from message corridor.notification.v1.TriggerMockWebhookResponse
@@ -671,7 +763,7 @@ export type TriggerMockWebhookResponse = Message<"corridor.notification.v1.Trigg
  * Use `create(TriggerMockWebhookResponseSchema)` to create a new message.
  */
 export const TriggerMockWebhookResponseSchema: GenMessage<TriggerMockWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 19);
+  messageDesc(file_corridor_notification_v1_notification_service, 23);
 
 /**
  * @generated from message corridor.notification.v1.ListenDeliveriesRequest
@@ -697,7 +789,7 @@ export type ListenDeliveriesRequest = Message<"corridor.notification.v1.ListenDe
  * Use `create(ListenDeliveriesRequestSchema)` to create a new message.
  */
 export const ListenDeliveriesRequestSchema: GenMessage<ListenDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 20);
+  messageDesc(file_corridor_notification_v1_notification_service, 24);
 
 /**
  * One delivery as the listener forwards it.
@@ -733,7 +825,7 @@ export type ListenedDelivery = Message<"corridor.notification.v1.ListenedDeliver
  * Use `create(ListenedDeliverySchema)` to create a new message.
  */
 export const ListenedDeliverySchema: GenMessage<ListenedDelivery> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 21);
+  messageDesc(file_corridor_notification_v1_notification_service, 25);
 
 /**
  * @generated from message corridor.notification.v1.ListenDeliveriesResponse
@@ -757,7 +849,7 @@ export type ListenDeliveriesResponse = Message<"corridor.notification.v1.ListenD
  * Use `create(ListenDeliveriesResponseSchema)` to create a new message.
  */
 export const ListenDeliveriesResponseSchema: GenMessage<ListenDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 22);
+  messageDesc(file_corridor_notification_v1_notification_service, 26);
 
 /**
  * @generated from message corridor.notification.v1.RecordListenAttemptRequest
@@ -798,7 +890,7 @@ export type RecordListenAttemptRequest = Message<"corridor.notification.v1.Recor
  * Use `create(RecordListenAttemptRequestSchema)` to create a new message.
  */
 export const RecordListenAttemptRequestSchema: GenMessage<RecordListenAttemptRequest> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 23);
+  messageDesc(file_corridor_notification_v1_notification_service, 27);
 
 /**
  * @generated from message corridor.notification.v1.RecordListenAttemptResponse
@@ -815,7 +907,7 @@ export type RecordListenAttemptResponse = Message<"corridor.notification.v1.Reco
  * Use `create(RecordListenAttemptResponseSchema)` to create a new message.
  */
 export const RecordListenAttemptResponseSchema: GenMessage<RecordListenAttemptResponse> = /*@__PURE__*/
-  messageDesc(file_corridor_notification_v1_notification_service, 24);
+  messageDesc(file_corridor_notification_v1_notification_service, 28);
 
 /**
  * The public webhook events (seed 6, decision 0010). The API's word is the event name, whose dots
@@ -1146,6 +1238,28 @@ export const NotificationService: GenService<{
     methodKind: "unary";
     input: typeof GetWebhookRequestSchema;
     output: typeof GetWebhookResponseSchema;
+  },
+  /**
+   * POST /webhook/{id}/signing-secret/rotate (decision 0065): a new signing secret, shown in this answer; the
+   * one it replaces keeps signing beside it for the overlap (24 h unless asked, 0 to 7 days). A rotation
+   * during an overlap drops the oldest secret: two sign at most.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.RotateWebhookSecret
+   */
+  rotateWebhookSecret: {
+    methodKind: "unary";
+    input: typeof RotateWebhookSecretRequestSchema;
+    output: typeof RotateWebhookSecretResponseSchema;
+  },
+  /**
+   * DELETE /webhook/{id}/signing-secret/previous: ends the overlap now, only the current secret signs.
+   *
+   * @generated from rpc corridor.notification.v1.NotificationService.EndWebhookSecretOverlap
+   */
+  endWebhookSecretOverlap: {
+    methodKind: "unary";
+    input: typeof EndWebhookSecretOverlapRequestSchema;
+    output: typeof EndWebhookSecretOverlapResponseSchema;
   },
   /**
    * GET /webhook/deliveries: the business's deliveries, newest first, 15 a page, with filters.
