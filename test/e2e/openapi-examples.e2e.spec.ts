@@ -489,6 +489,9 @@ describe('every documented example succeeds on a fresh sandbox (issue 31 part 4)
       path: { id: typeof listened?.delivery_id === 'string' ? listened.delivery_id : undefined },
     });
     await send('updateWebhook', { path: { id: idOf(registration) }, body: toReceiver(exampleBody('updateWebhook')) });
+    // Decision 0065: a rotation with its example's overlap, then the overlap ended early.
+    await send('rotateWebhookSecret', { path: { id: idOf(registration) } });
+    await send('endWebhookSecretOverlap', { path: { id: idOf(registration) } });
 
     // Reference data.
     for (const operationId of ['listCurrencies', 'quoteRate', 'getFees', 'listWallets', 'listBanks', 'lookupAccount']) {

@@ -16856,7 +16856,7 @@ export interface operations {
            *     : listening from 48213_00000000-0000-0000-0000-000000000000
            *
            *     id: 48230_0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10
-           *     data: {"delivery_id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10","event":"customer.status_changed","destination":"kyc_url","url":"https://platform.example/hooks/kyc","mock":false,"created_at":"2026-11-21T09:00:00.120Z","body":"{\"event\":\"customer.status_changed\",\"data\":{\"customer_id\":\"9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45\",\"old_status\":\"PROCESSING\",\"new_status\":\"VERIFIED\"}}","headers":{"content-type":"application/json","user-agent":"Corridor-Webhooks/1.0","x-corridor-timestamp":"1763715600","x-corridor-signature":"5f2b9c0e6a1d4f3e8b7c2a9d0e1f4a6b3c8d7e2f1a0b9c4d6e5f3a2b1c0d9e8f","x-corridor-webhook-id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10"}}
+           *     data: {"delivery_id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10","event":"customer.status_changed","destination":"kyc_url","url":"https://platform.example/hooks/kyc","mock":false,"created_at":"2026-11-21T09:00:00.120Z","body":"{\"event\":\"customer.status_changed\",\"data\":{\"customer_id\":\"9c4e1b7a-5d2f-4e8a-b3c6-7f1a0d2e9b45\",\"old_status\":\"PROCESSING\",\"new_status\":\"VERIFIED\"}}","headers":{"content-type":"application/json","user-agent":"Corridor-Webhooks/1.0","x-corridor-timestamp":"1763715600","x-corridor-signature":"5f2b9c0e6a1d4f3e8b7c2a9d0e1f4a6b3c8d7e2f1a0b9c4d6e5f3a2b1c0d9e8f","x-corridor-webhook-id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10","webhook-id":"0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10","webhook-timestamp":"1763715600","webhook-signature":"v1,Xyucdmodfz6LfCqdDh9KazyNfi8aC5xNblPzKxwNno8="}}
            *
            *     : heartbeat
            */
