@@ -22,3 +22,10 @@ export {
   type WebhookHeaderSource,
   type WebhookVerificationFailure,
 } from './verify.js';
+export {
+  listMissedEvents,
+  type FetchHistoryPage,
+  type HistoryEvent,
+  type HistoryPage,
+  type ListMissedEventsInput,
+} from './missed-events.js';
