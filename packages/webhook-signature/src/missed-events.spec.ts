@@ -50,7 +50,7 @@ describe('listMissedEvents (decision 0067)', () => {
       Response.json({ data: [], meta: { next_cursor: null } }),
       Response.json({ code: 'SCOPE_MISSING' }, { status: 403 }),
     ];
-    const fetch = (url: URL | RequestInfo, init?: RequestInit) => {
+    const fetch = (url: string | URL | Request, init?: RequestInit) => {
       calls.push({ url: String(url), authorization: new Headers(init?.headers).get('authorization') });
       return Promise.resolve(answers.shift() ?? Response.error());
     };
