@@ -821,7 +821,8 @@ export type ListenedDelivery = Message<"corridor.notification.v1.ListenedDeliver
 
   /**
    * content-type, user-agent, x-corridor-timestamp, x-corridor-signature, x-corridor-webhook-id: signed
-   * now, over delivery.body, with the registration's secret (which never leaves notification).
+   * now, over delivery.body, with the registration's secret (which never leaves notification); and
+   * x-corridor-sequence for an event of the history (decision 0067).
    *
    * @generated from field: map<string, string> headers = 3;
    */
