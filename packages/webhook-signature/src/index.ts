@@ -1,5 +1,6 @@
 export {
   signWebhook,
+  SEQUENCE_HEADER,
   SIGNATURE_HEADER,
   STANDARD_ID_HEADER,
   STANDARD_SIGNATURE_HEADER,
@@ -21,3 +22,10 @@ export {
   type WebhookHeaderSource,
   type WebhookVerificationFailure,
 } from './verify.js';
+export {
+  listMissedEvents,
+  type FetchHistoryPage,
+  type HistoryEvent,
+  type HistoryPage,
+  type ListMissedEventsInput,
+} from './missed-events.js';

@@ -91,6 +91,17 @@ describe('signWebhook', () => {
     expect(new Headers(headers).get('X-Corridor-Signature')).toBe(COMPLETED_SIGNATURE);
   });
 
+  it('names the event’s sequence number in x-corridor-sequence when given, outside what is signed (decision 0067)', () => {
+    const input = { secret: SECRET, body: COMPLETED, timestamp: TIMESTAMP, webhookId: 'wh_1' };
+    const numbered = signWebhook({ ...input, sequence: 42 });
+    expect(numbered['x-corridor-sequence']).toBe('42');
+    expect(numbered['x-corridor-signature']).toBe(COMPLETED_SIGNATURE);
+    expect('x-corridor-sequence' in signWebhook(input)).toBe(false);
+    for (const sequence of [0, -1, 1.5]) {
+      expect(() => signWebhook({ ...input, sequence })).toThrow(/sequence must be a whole number from 1/);
+    }
+  });
+
   it('refuses a millisecond, fractional or negative timestamp', () => {
     const sign = (timestamp: number) => () =>
       signWebhook({ secret: SECRET, body: COMPLETED, timestamp, webhookId: 'wh_1' });

@@ -12,6 +12,11 @@ export const STANDARD_ID_HEADER = 'webhook-id';
 export const STANDARD_TIMESTAMP_HEADER = 'webhook-timestamp';
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`, one entry per secret in force, space-separated. */
 export const STANDARD_SIGNATURE_HEADER = 'webhook-signature';
+/**
+ * The event's number in the business's sequence (decision 0067): 1, 2, 3, … without gaps. Not signed;
+ * a receiver that finds a gap asks the history (listMissedEvents), which its API token authenticates.
+ */
+export const SEQUENCE_HEADER = 'x-corridor-sequence';
 const SECRET_PREFIX = 'whsec_';
 
 /** The raw body exactly as it goes over the wire; a string is sent, and signed, as UTF-8. */
@@ -27,6 +32,8 @@ export interface SignWebhookInput {
   /** Unix seconds of this attempt. Sign every attempt anew: receivers refuse timestamps over 5 minutes old. */
   timestamp: number;
   webhookId: string;
+  /** The event's number in its business's sequence; none for a mock, which is no event of the history. */
+  sequence?: number;
 }
 
 /** A type alias, not an interface, so it can be passed wherever `Record<string, string>` is expected. */
@@ -39,6 +46,7 @@ export type SignedWebhookHeaders = {
   [STANDARD_ID_HEADER]: string;
   [STANDARD_TIMESTAMP_HEADER]: string;
   [STANDARD_SIGNATURE_HEADER]: string;
+  [SEQUENCE_HEADER]?: string;
 };
 
 /** Largest 10-digit Unix time (year 2286); anything above it is almost surely milliseconds. */
@@ -75,7 +83,7 @@ export function secretList(secret: string | readonly string[]): readonly [string
 }
 
 /** The headers to send with `body`, which must then be sent byte for byte as given. */
-export function signWebhook({ secret, body, timestamp, webhookId }: SignWebhookInput): SignedWebhookHeaders {
+export function signWebhook({ secret, body, timestamp, webhookId, sequence }: SignWebhookInput): SignedWebhookHeaders {
   const [newest, ...older] = secretList(secret);
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
     throw new TypeError('body must be the raw string or Buffer that will be sent');
@@ -90,6 +98,9 @@ export function signWebhook({ secret, body, timestamp, webhookId }: SignWebhookI
   if (typeof webhookId !== 'string' || !/^[\x21-\x7e]+$/.test(webhookId)) {
     throw new TypeError(`webhookId must be non-empty visible ASCII; got ${JSON.stringify(webhookId)}`);
   }
+  if (sequence !== undefined && (!Number.isSafeInteger(sequence) || sequence < 1)) {
+    throw new RangeError(`sequence must be a whole number from 1; got ${String(sequence)}`);
+  }
   const ts = String(timestamp);
   return {
     'content-type': 'application/json',
@@ -101,5 +112,6 @@ export function signWebhook({ secret, body, timestamp, webhookId }: SignWebhookI
     [STANDARD_ID_HEADER]: webhookId,
     [STANDARD_TIMESTAMP_HEADER]: ts,
     [STANDARD_SIGNATURE_HEADER]: [newest, ...older].map((s) => standardSignature(s, webhookId, ts, body)).join(' '),
+    ...(sequence === undefined ? {} : { [SEQUENCE_HEADER]: String(sequence) }),
   };
 }

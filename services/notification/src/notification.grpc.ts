@@ -21,6 +21,7 @@ import {
   triggerMockWebhook,
 } from './deliveries/delivery-api.js';
 import { listenDeliveries, recordListenAttempt } from './deliveries/listen-api.js';
+import { getEvent, listEvents } from './history/history-api.js';
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
 import { endSecretOverlap, rotateSigningSecret } from './webhooks/rotate-signing-secret.js';
@@ -100,6 +101,12 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     },
     async getDelivery(request, call) {
       return { delivery: await getDelivery(em(), businessOf(call), request.deliveryId) };
+    },
+    async listEvents(request, call) {
+      return listEvents(em(), businessOf(call), request);
+    },
+    async getEvent(request, call) {
+      return { event: await getEvent(em(), businessOf(call), request.eventId) };
     },
     // An attempt waits on the platform's receiver for up to 30 s: it runs outside the key's
     // transaction (which would hold a pooled connection that long), the key claimed before it.

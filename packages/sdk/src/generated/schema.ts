@@ -693,6 +693,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/event': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the business’s events, newest first, in cursor pages (per_page, default 15): every event its webhooks carried or would carry, kept at least 30 days, registered URL or not; filters type, from and to (ISO 8601 date-times with a time zone, on created_at, from inclusive, to exclusive)
+     * @description Requires the scope `webhook:read`.
+     */
+    get: operations['listEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/event/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read one event of the history, with the body its webhooks carried or would carry and its sequence
+     * @description Requires the scope `webhook:read`.
+     */
+    get: operations['getEvent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/currency': {
     parameters: {
       query?: never;
@@ -5595,6 +5635,50 @@ export interface components {
       error_message: string | null;
       /** @description the first 4 KiB of your endpoint’s reply; null when it sent none */
       response_body: string | null;
+    };
+    /**
+     * @description An event your webhooks carried, or would have carried had a URL been registered; kept at least 30 days
+     * @example {
+     *       "id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+     *       "event": "collection.successful",
+     *       "sequence": 42,
+     *       "payload": {
+     *         "event": "collection.successful",
+     *         "data": {
+     *           "transaction_id": "2d9f6a13-8c4b-4e07-a5d2-6b1e9c3f0a48",
+     *           "amount": "250.00",
+     *           "currency": "CAD"
+     *         }
+     *       },
+     *       "occurred_at": "2026-11-21T09:00:00.080Z",
+     *       "created_at": "2026-11-21T09:00:00.120Z"
+     *     }
+     */
+    Event: {
+      /**
+       * Format: uuid
+       * @description the event; the event_id of its deliveries
+       */
+      id: string;
+      /** @description the event name: customer.status_changed, merchant.kyc.session.completed, merchant.kyc.session.expired, collection.successful, collection.failed, collection.expired, refund_initiated, refund, payout.pending, payout.processing, payout.successful, payout.failed, payout.reversed */
+      event: string;
+      /** @description its number among your business’s events: 1, 2, 3, … without gaps, in the order they were committed; also the x-corridor-sequence header of every attempt */
+      sequence: number;
+      /** @description the body its webhooks carried or would carry, parsed */
+      payload: {
+        event: string;
+        data: Record<string, never>;
+      };
+      /**
+       * Format: date-time
+       * @description when it happened
+       */
+      occurred_at: string;
+      /**
+       * Format: date-time
+       * @description when it entered the history; from and to filter on it
+       */
+      created_at: string;
     };
     /** @description A currency Corridor holds wallets in */
     Currency: {
@@ -17080,6 +17164,216 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        type?:
+          | 'customer.status_changed'
+          | 'merchant.kyc.session.completed'
+          | 'merchant.kyc.session.expired'
+          | 'collection.successful'
+          | 'collection.failed'
+          | 'collection.expired'
+          | 'refund_initiated'
+          | 'refund'
+          | 'payout.pending'
+          | 'payout.processing'
+          | 'payout.successful'
+          | 'payout.failed'
+          | 'payout.reversed';
+        from?: string;
+        to?: string;
+        cursor?: string;
+        per_page?: number;
+      };
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page of events */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+           *           "event": "collection.successful",
+           *           "sequence": 42,
+           *           "payload": {
+           *             "event": "collection.successful",
+           *             "data": {
+           *               "transaction_id": "2d9f6a13-8c4b-4e07-a5d2-6b1e9c3f0a48",
+           *               "amount": "250.00",
+           *               "currency": "CAD"
+           *             }
+           *           },
+           *           "occurred_at": "2026-11-21T09:00:00.080Z",
+           *           "created_at": "2026-11-21T09:00:00.120Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": null,
+           *         "last": null,
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "path": "https://api.corridor.example/api/external/event",
+           *         "per_page": 15,
+           *         "next_cursor": null,
+           *         "prev_cursor": null
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Event'][];
+            links: {
+              /** @description always null: a cursor list has no first-page link */
+              first: null;
+              /** @description always null: a cursor list has no last-page link */
+              last: null;
+              /** @description newer events, with your filters; null on the first page */
+              prev: string | null;
+              /** @description older events, with your filters; null on the last page */
+              next: string | null;
+            };
+            meta: {
+              /**
+               * Format: uri
+               * @description this list’s URL without a query
+               */
+              path: string;
+              per_page: number;
+              /** @description opaque; send it as cursor for the next page */
+              next_cursor: string | null;
+              /** @description opaque; send it as cursor for the previous page */
+              prev_cursor: string | null;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadQuery'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description An unknown or repeated query parameter, an unknown type, from or to not an ISO 8601 date-time with a time zone, from not before to, per_page not from 1 to 100, or a cursor this list did not return; `errors` names each parameter */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "an unknown or repeated query parameter, an unknown type, from or to not an ISO 8601 date-time with a time zone, from not before to, per_page not from 1 to 100, or a cursor this list did not return",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  getEvent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "event retrieved",
+           *       "data": {
+           *         "id": "6f1d2a9e-81c4-4b7a-a5f0-3c2d1e0f9a88",
+           *         "event": "collection.successful",
+           *         "sequence": 42,
+           *         "payload": {
+           *           "event": "collection.successful",
+           *           "data": {
+           *             "transaction_id": "2d9f6a13-8c4b-4e07-a5d2-6b1e9c3f0a48",
+           *             "amount": "250.00",
+           *             "currency": "CAD"
+           *           }
+           *         },
+           *         "occurred_at": "2026-11-21T09:00:00.080Z",
+           *         "created_at": "2026-11-21T09:00:00.120Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'event retrieved';
+            data: components['schemas']['Event'];
+          };
+        };
+      };
+      400: components['responses']['BadQuery'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description This business has no event with this id (EVENT_NOT_FOUND; kept 30 days), or the id is not a UUID */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no event with this id",
+           *       "code": "EVENT_NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -106,7 +106,12 @@ function attemptInSpan<Recorded>(
       try {
         const { number, request } = await start();
         span.setAttribute('corridor.webhook.attempt', number);
-        const result = await runtime.sender.send({ ...request, body: delivery.body, webhookId: delivery.id });
+        const result = await runtime.sender.send({
+          ...request,
+          body: delivery.body,
+          webhookId: delivery.id,
+          sequence: delivery.sequence ?? undefined,
+        });
         const now = runtime.now();
         const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
         const recorded = await finish({

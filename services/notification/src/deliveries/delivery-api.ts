@@ -36,7 +36,7 @@ const noRegistration = () =>
   );
 const noDelivery = (id: string) => notFound('DELIVERY_NOT_FOUND', `webhook delivery ${id} not found`);
 
-function invalid(problems: FieldProblems): never {
+export function invalid(problems: FieldProblems): never {
   const errors = problems.errors;
   throw invalidArgument(firstProblemMessage(errors), errors);
 }
@@ -45,7 +45,7 @@ function invalid(problems: FieldProblems): never {
  * A request's enum as the word notification stores, or undefined (absent); UNSPECIFIED or a value
  * this build does not know is a problem naming the public field.
  */
-function wordOf<E extends number>(
+export function wordOf<E extends number>(
   vocabulary: ProtoVocabulary<E>,
   value: E | undefined,
   field: string,
@@ -222,6 +222,7 @@ export async function triggerMockWebhook(
     replayRequestedAt: null,
     leaseUntil: null,
     mock: true,
+    sequence: null,
     traceContext: {},
     eventOccurredAt: now,
     createdAt: now,

@@ -57,6 +57,7 @@ export function toDeliveryProto(delivery: Delivery, urls: RegisteredUrls, attemp
       ? { nextAttemptAt: timestampFromDate(delivery.nextAttemptAt) }
       : {}),
     mock: delivery.mock,
+    sequence: BigInt(delivery.sequence ?? 0),
     body: delivery.body,
     createdAt: timestampFromDate(delivery.createdAt),
     updatedAt: timestampFromDate(delivery.updatedAt),

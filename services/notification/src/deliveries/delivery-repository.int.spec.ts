@@ -82,6 +82,7 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
       replayRequestedAt: null,
       leaseUntil: null,
       mock: true,
+      sequence: null,
       traceContext,
       eventOccurredAt: at,
       createdAt: at,

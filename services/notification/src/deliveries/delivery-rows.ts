@@ -36,6 +36,7 @@ export function deliveryOf(row: Row): Delivery {
     replayRequestedAt: dateOrNull(row.replay_requested_at),
     leaseUntil: dateOrNull(row.lease_until),
     mock: Boolean(row.mock),
+    sequence: numberOrNull(row.sequence ?? null),
     traceContext: (typeof row.trace_context === 'string' ? JSON.parse(row.trace_context) : row.trace_context) as Record<
       string,
       string

@@ -2,6 +2,7 @@ import type { MikroORM } from '@corridor/db';
 import type { Logger } from '@corridor/logging';
 import { AnswerRecorder } from './answer-recorder.js';
 import { attemptClaimed, observeInterrupted, type DeliveryRuntime } from './attempt-delivery.js';
+import { EventHistoryRepository } from '../history/event-history-repository.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import type { ClaimedDelivery } from './delivery.js';
 
@@ -168,22 +169,31 @@ export class DeliveryWorker {
     });
   }
 
-  /** Deletes ended deliveries past retention, a batch at a time, at most hourly. */
+  /** Deletes ended deliveries and the event history past retention, a batch at a time, at most hourly. */
   private async sweepIfDue(): Promise<void> {
     const { orm, runtime, retentionDays, logger } = this.options;
     const now = runtime.now();
     if (now.getTime() - this.lastSweep < RETENTION_SWEEP_INTERVAL_MS) return;
     this.lastSweep = now.getTime();
     const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
+    const deleted = await this.inBatches(() =>
+      new DeliveryRepository(orm.em.fork()).deleteEnded({ completedBefore: cutoff, limit: RETENTION_BATCH }),
+    );
+    if (deleted > 0) logger.info({ deleted, cutoff }, 'webhook deliveries past retention deleted');
+    // Decision 0066: the history keeps an event as long as a delivery of it can be kept.
+    const events = await this.inBatches(() =>
+      new EventHistoryRepository(orm.em.fork()).deleteOlder({ createdBefore: cutoff, limit: RETENTION_BATCH }),
+    );
+    if (events > 0) logger.info({ deleted: events, cutoff }, 'webhook events past retention deleted');
+  }
+
+  /** Runs a batch delete until a batch is short or the worker stops; returns how many it deleted. */
+  private async inBatches(batch: () => Promise<number>): Promise<number> {
     let deleted = 0;
     for (;;) {
-      const batch = await new DeliveryRepository(orm.em.fork()).deleteEnded({
-        completedBefore: cutoff,
-        limit: RETENTION_BATCH,
-      });
-      deleted += batch;
-      if (batch < RETENTION_BATCH || this.stopping) break;
+      const count = await batch();
+      deleted += count;
+      if (count < RETENTION_BATCH || this.stopping) return deleted;
     }
-    if (deleted > 0) logger.info({ deleted, cutoff }, 'webhook deliveries past retention deleted');
   }
 }

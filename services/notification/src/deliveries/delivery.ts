@@ -25,6 +25,8 @@ export interface Delivery {
   replayRequestedAt: Date | null;
   leaseUntil: Date | null;
   mock: boolean;
+  /** The event's number in its business's sequence (decision 0067); null for a mock. */
+  sequence: number | null;
   traceContext: Record<string, string>;
   eventOccurredAt: Date;
   createdAt: Date;

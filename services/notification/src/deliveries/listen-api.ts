@@ -105,7 +105,13 @@ export async function listenDeliveries(
     deliveries.push({
       delivery: toDeliveryProto(delivery, registration.endpoint),
       position: formatPosition(position),
-      headers: signWebhook({ secret: registration.secret, body: delivery.body, timestamp, webhookId: delivery.id }),
+      headers: signWebhook({
+        secret: registration.secret,
+        body: delivery.body,
+        timestamp,
+        webhookId: delivery.id,
+        sequence: delivery.sequence ?? undefined,
+      }),
     });
   }
   const last = rows.at(-1);

@@ -45,6 +45,8 @@ export interface WebhookRequest {
   /** The secrets in force, newest first (decision 0065). */
   secret: string | readonly string[];
   webhookId: string;
+  /** The event's number in its business's sequence (decision 0067); none for a mock. */
+  sequence?: number;
 }
 
 /** The attempt log keeps 4 KiB of a reply (decision 0010). */
@@ -210,6 +212,7 @@ export class WebhookSender {
         body: request.body,
         timestamp: Math.floor(this.now().getTime() / 1000),
         webhookId: request.webhookId,
+        sequence: request.sequence,
       });
       let response: Dispatcher.ResponseData;
       try {

@@ -7,6 +7,7 @@ import type { EntityManager, EventManager, EventSubscriber, TransactionEventArgs
 import { randomUUID } from 'node:crypto';
 import { DeliveryRepository, type EventDelivery } from '../deliveries/delivery-repository.js';
 import { nextAttemptAt } from '../deliveries/schedule.js';
+import { EventHistoryRepository } from '../history/event-history-repository.js';
 import { renderEvent, type RenderedEvent } from './render-event.js';
 import { destinationOf, webhookBody } from './webhook-events.js';
 
@@ -33,47 +34,66 @@ const ENVIRONMENTS: Record<DeliveriesFromEventsOptions['environment'], Environme
 };
 
 /**
- * The deliveries a transaction's events made, written by one statement as it commits (issue 35,
- * decision 0041): a consumer chunk of 100 events is one insert that also reads the registrations,
- * not 100 inserts and a read per business. Keyed by the transaction's entity manager, so nothing
- * outlives it; a rollback drops them with everything else it wrote.
+ * The events a transaction applied, as their deliveries, written as it commits (issue 35, decision
+ * 0041): a consumer chunk of 100 events is one insert into the history and one of deliveries that
+ * also reads the registrations, not 100 inserts and a read per business. Keyed by the transaction's
+ * entity manager, so nothing outlives it; a rollback drops them with everything else it wrote.
  */
-const deliveriesOfTransaction = new WeakMap<EntityManager, EventDelivery[]>();
+const eventsOfTransaction = new WeakMap<EntityManager, EventDelivery[]>();
 
-/** Writes a transaction's deliveries just before it commits; a failure fails the commit (rolled back). */
-const writeDeliveriesAtCommit: EventSubscriber = {
+/**
+ * Every event into the history, numbered in its business's sequence (decisions 0066, 0067), then its
+ * delivery to the registration if there is one, which carries that number: an event is in the
+ * history exactly when its transaction commits.
+ */
+async function recordEvents(em: EntityManager, events: readonly EventDelivery[]): Promise<void> {
+  await new EventHistoryRepository(em).record(
+    events.map((event) => ({
+      id: event.eventId,
+      businessId: event.businessId,
+      eventType: event.eventType,
+      body: event.body,
+      occurredAt: event.eventOccurredAt,
+      createdAt: event.now,
+    })),
+  );
+  await new DeliveryRepository(em).insertForRegistrations(events);
+}
+
+/** Writes a transaction's events just before it commits; a failure fails the commit (rolled back). */
+const recordEventsAtCommit: EventSubscriber = {
   async beforeTransactionCommit({ em }: TransactionEventArgs): Promise<void> {
-    const deliveries = deliveriesOfTransaction.get(em);
-    if (!deliveries) return;
-    deliveriesOfTransaction.delete(em);
-    await new DeliveryRepository(em).insertForRegistrations(deliveries);
+    const events = eventsOfTransaction.get(em);
+    if (!events) return;
+    eventsOfTransaction.delete(em);
+    await recordEvents(em, events);
   },
   afterTransactionRollback({ em }: TransactionEventArgs): void {
-    deliveriesOfTransaction.delete(em);
+    eventsOfTransaction.delete(em);
   },
 };
 const subscribed = new WeakSet<EventManager>();
 
-/** The delivery goes with its transaction's others at commit; without a transaction, now. */
-async function addDelivery(em: EntityManager, delivery: EventDelivery): Promise<void> {
+/** The event goes with its transaction's others at commit; without a transaction, in one of its own now. */
+async function addEvent(em: EntityManager, event: EventDelivery): Promise<void> {
   if (!em.isInTransaction()) {
-    await new DeliveryRepository(em).insertForRegistrations([delivery]);
+    await em.transactional((tx) => recordEvents(tx, [event]));
     return;
   }
-  const events = em.getEventManager();
-  if (!subscribed.has(events)) {
-    events.registerSubscriber(writeDeliveriesAtCommit);
-    subscribed.add(events);
+  const manager = em.getEventManager();
+  if (!subscribed.has(manager)) {
+    manager.registerSubscriber(recordEventsAtCommit);
+    subscribed.add(manager);
   }
-  let deliveries = deliveriesOfTransaction.get(em);
-  if (!deliveries) deliveriesOfTransaction.set(em, (deliveries = []));
-  deliveries.push(delivery);
+  let events = eventsOfTransaction.get(em);
+  if (!events) eventsOfTransaction.set(em, (events = []));
+  events.push(event);
 }
 
 /**
- * The consumer's handler (issue 5 item 2): an event becomes one delivery to the business's URL for
- * it, rendered now, due now, in the transaction that marks the event processed (written as it
- * commits, with the rest of its chunk's). The unique
+ * The consumer's handler (issue 5 item 2): an event becomes an event of the business's history and
+ * one delivery to the business's URL for it, rendered now, due now, in the transaction that marks
+ * the event processed (written as it commits, with the rest of its chunk's). The unique
  * (event, registration) constraint makes a second copy of the event a no-op as well.
  */
 export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): EventHandler {
@@ -100,7 +120,7 @@ export function deliveriesFromEvents(options: DeliveriesFromEventsOptions): Even
     }
     if (!rendered) return;
     const now = options.now();
-    await addDelivery(em, {
+    await addEvent(em, {
       id: randomUUID(),
       businessId: event.businessId,
       eventId: event.id,

@@ -8,6 +8,7 @@ import { Migration20261125100000AttemptsInFlight } from './Migration202611251000
 import { Migration20261126100000DeadLetters } from './Migration20261126100000DeadLetters.js';
 import { Migration20261201100000ListenPositions } from './Migration20261201100000ListenPositions.js';
 import { Migration20261202100000SigningSecretOverlap } from './Migration20261202100000SigningSecretOverlap.js';
+import { Migration20261203100000EventHistory } from './Migration20261203100000EventHistory.js';
 
 /** Every migration of notification, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126100000DeadLetters', class: Migration20261126100000DeadLetters },
   { name: 'Migration20261201100000ListenPositions', class: Migration20261201100000ListenPositions },
   { name: 'Migration20261202100000SigningSecretOverlap', class: Migration20261202100000SigningSecretOverlap },
+  { name: 'Migration20261203100000EventHistory', class: Migration20261203100000EventHistory },
 ];

@@ -9,9 +9,14 @@ import {
 import { parseDateTime } from '../../floor/times.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 
-/** GET /webhook/deliveries' query (decisions 0010, 0018): the filters and the page, checked at the gateway. */
+/**
+ * The queries of GET /webhook/deliveries (decisions 0010, 0018) and GET /event (decision 0066): the
+ * filters and the page, checked at the gateway.
+ */
 
 const DELIVERY_LIST_PARAMETERS: readonly string[] = ['status', 'event', 'from', 'to', ...PAGE_PARAMETERS];
+/** The history is read in cursor pages only. */
+const EVENT_LIST_PARAMETERS: readonly string[] = ['type', 'from', 'to', 'cursor', 'per_page'];
 
 export interface DeliveryListQuery {
   /** A word of DELIVERY_STATUSES. */
@@ -47,17 +52,23 @@ function readWord(values: Map<string, string>, name: string, words: readonly str
   return undefined;
 }
 
+/** `from` and `to`, from before to: created_at in [from, to). */
+function readWindow(values: Map<string, string>, problems: QueryProblems): { from?: Date; to?: Date } {
+  const from = readDateTime(values, 'from', problems);
+  const to = readDateTime(values, 'to', problems);
+  if (from && to && from.getTime() >= to.getTime()) {
+    problems.set('from', [`must be before to (${to.toISOString()}), got ${from.toISOString()}`]);
+  }
+  return { from, to };
+}
+
 /** Every problem of the query at once (422 naming each parameter), else the query. */
 export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQuery {
   const problems: QueryProblems = new Map();
   const values = readQuery(params, DELIVERY_LIST_PARAMETERS, problems);
   const status = readWord(values, 'status', DELIVERY_STATUSES.words, problems);
   const event = readWord(values, 'event', WEBHOOK_EVENTS, problems);
-  const from = readDateTime(values, 'from', problems);
-  const to = readDateTime(values, 'to', problems);
-  if (from && to && from.getTime() >= to.getTime()) {
-    problems.set('from', [`must be before to (${to.toISOString()}), got ${from.toISOString()}`]);
-  }
+  const { from, to } = readWindow(values, problems);
   const page = readPageQuery(values, problems);
   refuseProblems(problems);
   return {
@@ -67,4 +78,25 @@ export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQue
     to,
     page,
   };
+}
+
+export interface EventListQuery {
+  /** One of WEBHOOK_EVENTS. */
+  type?: string;
+  /** created_at in [from, to). */
+  from?: Date;
+  to?: Date;
+  /** The cursor page. */
+  page: PageQuery;
+}
+
+/** GET /event's query: every problem at once (422 naming each parameter), else the query. */
+export function parseEventListQuery(params: URLSearchParams): EventListQuery {
+  const problems: QueryProblems = new Map();
+  const values = readQuery(params, EVENT_LIST_PARAMETERS, problems);
+  const type = readWord(values, 'type', WEBHOOK_EVENTS, problems);
+  const { from, to } = readWindow(values, problems);
+  const page = readPageQuery(values, problems);
+  refuseProblems(problems);
+  return { type, from, to, page };
 }

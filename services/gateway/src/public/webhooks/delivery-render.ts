@@ -17,12 +17,12 @@ import { iso, isoOrNull } from '../../floor/times.js';
 
 /** The JSON answers of the delivery routes (decision 0010), from notification's messages. */
 
-/** The body every attempt sends, as JSON: notification stores it rendered, so it must parse. */
-function payloadOf(delivery: WebhookDelivery): unknown {
+/** The body every attempt sends (of a delivery or a history event), as JSON: notification stores it rendered, so it must parse. */
+export function payloadOf(message: { id: string; body: string }): unknown {
   try {
-    return JSON.parse(present(delivery.body, 'delivery body')) as unknown;
+    return JSON.parse(present(message.body, 'webhook body')) as unknown;
   } catch (error) {
-    throw new Error(`notification returned delivery ${delivery.id} with a body that is not JSON`, { cause: error });
+    throw new Error(`notification returned ${message.id} with a body that is not JSON`, { cause: error });
   }
 }
 

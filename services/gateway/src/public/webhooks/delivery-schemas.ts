@@ -15,8 +15,8 @@ import {
  * added to delivery-render.ts without its schema fails the suites that validate real responses.
  */
 
-const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
-const uuid = (description: string): JsonSchema => ({ type: 'string', format: 'uuid', description });
+export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+export const uuid = (description: string): JsonSchema => ({ type: 'string', format: 'uuid', description });
 
 const EXAMPLE_DELIVERY_ID = '0b7e3c55-2f4a-4c1e-9d63-8a1f2e4b7c10';
 
@@ -128,6 +128,15 @@ const attempt: JsonSchema = {
   examples: [exampleFailedAttempt, exampleReplayAttempt, exampleInterruptedAttempt],
 };
 
+/** A webhook body as JSON: exactly `event` and `data` (seed 6.2). */
+export const webhookPayload = (description: string): JsonSchema => ({
+  type: 'object',
+  description,
+  required: ['event', 'data'],
+  additionalProperties: false,
+  properties: { event: { type: 'string' }, data: { type: 'object' } },
+});
+
 const deliveryProperties = {
   id: uuid('the delivery; also the x-corridor-webhook-id header of every attempt, retry and replay'),
   event_id: uuid('the event delivered (for a mock, an id made for it)'),
@@ -156,13 +165,7 @@ const deliveryProperties = {
     description: 'when the next scheduled attempt is due; null once the delivery is no longer pending',
   },
   mock: { type: 'boolean', description: 'made by POST /webhook/mock; never retried' },
-  payload: {
-    type: 'object',
-    description: 'the body every attempt sends, parsed (the signature covers its exact bytes)',
-    required: ['event', 'data'],
-    additionalProperties: false,
-    properties: { event: { type: 'string' }, data: { type: 'object' } },
-  },
+  payload: webhookPayload('the body every attempt sends, parsed (the signature covers its exact bytes)'),
   created_at: dateTime,
   updated_at: dateTime,
 } satisfies Record<string, JsonSchema>;
@@ -176,7 +179,7 @@ const delivery: JsonSchema = {
   examples: [exampleDelivery],
 };
 
-const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
+export const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
 
 const withAttemptsProperties = {
   ...deliveryProperties,
@@ -250,7 +253,7 @@ export const mockWebhookBody: JsonSchema = {
 };
 
 /** `{message, data}`, as every success of the public API (decision 0008). */
-const successBody = (message: string, data: JsonSchema): JsonSchema => ({
+export const successBody = (message: string, data: JsonSchema): JsonSchema => ({
   type: 'object',
   required: ['message', 'data'],
   additionalProperties: false,

@@ -5,12 +5,14 @@ import {
   AttemptOutcome,
   AttemptTrigger,
   DeliveryStatus,
+  HistoryEventSchema,
   NotificationService,
   WebhookDestination,
   WebhookEvent,
   WebhookAttemptSchema,
   WebhookConfigSchema,
   WebhookDeliverySchema,
+  type HistoryEvent,
   type WebhookAttempt,
   type WebhookConfig,
   type WebhookDelivery,
@@ -106,6 +108,19 @@ export function webhookDelivery(overrides: DeliveryOverrides = {}): WebhookDeliv
  * registration with its secret, as a careless service might: GET must still leave it out. The
  * delivery methods answer the delivery above (with its attempt where the method fills attempts).
  */
+/** An event of the history (decision 0066): DELIVERY_BODY as EVENT_ID carried it, number 7. */
+export function historyEvent(overrides: Partial<Omit<HistoryEvent, '$typeName' | '$unknown'>> = {}): HistoryEvent {
+  return create(HistoryEventSchema, {
+    id: EVENT_ID,
+    eventType: WebhookEvent.CUSTOMER_STATUS_CHANGED,
+    sequence: 7n,
+    body: DELIVERY_BODY,
+    occurredAt: timestampFromDate(new Date(CREATED.getTime() - 40)),
+    createdAt: timestampFromDate(CREATED),
+    ...overrides,
+  });
+}
+
 export function startFakeNotificationService() {
   const attempted = () => {
     const attempt = webhookAttempt(SUCCEEDED_REPLAY);
@@ -125,6 +140,8 @@ export function startFakeNotificationService() {
     replayDelivery: attempted,
     replayFailedDeliveries: () => ({ queued: 3 }),
     triggerMockWebhook: attempted,
+    listEvents: () => ({ events: [historyEvent()], cursorPage: { limit: 15 } }),
+    getEvent: () => ({ event: historyEvent() }),
   };
   return startFakeGrpcService(
     NotificationService,
