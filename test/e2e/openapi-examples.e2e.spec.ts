@@ -554,6 +554,10 @@ describe('every documented example succeeds on a fresh sandbox (issue 31 part 4)
     const incoming = await send('sandboxInteracIncoming', { body: forVerified });
     await send('acceptInteracTransfer', { path: { id: idOf(incoming) } });
 
+    // The event history (decision 0066): the events of the calls above, newest first; one read back.
+    const events = await send('listEvents');
+    await send('getEvent', { path: { id: idOf(events) } });
+
     const unsent = operations()
       .map(({ operation }) => operation.operationId)
       .filter((operationId) => !sent.has(operationId) && !(operationId in NOT_SENT));
