@@ -33,8 +33,8 @@ function WebhookFacts({ webhook }: { webhook: WebhookConfig }) {
       <dd>{webhook.kycUrl ? <code>{webhook.kycUrl}</code> : 'None: merchant KYC session events are not sent'}</dd>
       <dt>Signing secret</dt>
       <dd>
-        {webhook.signingSecretLast4 ? `Ends in ${webhook.signingSecretLast4}` : 'Set'} (shown only when the URLs were
-        registered)
+        {webhook.signingSecretLast4 ? `Ends in ${webhook.signingSecretLast4}` : 'Set'} (shown only when it was issued:
+        at registration or rotation)
       </dd>
       <dt>Registered</dt>
       <dd>
@@ -151,7 +151,8 @@ export function WebhookPage(props: WebhookView) {
       <ErrorSummary message={props.error} />
       <p>
         Corridor sends signed webhooks to your URLs when collections, payouts, refunds, customers and KYC sessions
-        change. Every webhook is signed with one secret.
+        change. Every webhook is signed with your signing secret (with both the new and the previous one during a
+        rotation's overlap).
       </p>
       <p>
         <a href="/webhooks/deliveries">Delivery log</a>
