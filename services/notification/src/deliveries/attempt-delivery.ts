@@ -24,7 +24,12 @@ export interface DeliveryRuntime {
    * still open after it is known dead.
    */
   leaseMs: number;
+  /** Real time: signing times, leases and answers. */
   now: Clock;
+  /** A business's time (its sandbox clock's copy, decision 0069): the retry ladder counts in it. */
+  businessNow: (businessId: string) => Promise<Date>;
+  /** Which pending deliveries are due now, each by its business's time (BusinessClock.due over `d`). */
+  due: () => { sql: string; params: unknown[] };
   logger: Logger;
 }
 
@@ -120,7 +125,11 @@ function attemptInSpan<Recorded>(
           trigger,
           result,
           nextAttemptAt: scheduledFailure
-            ? nextAttemptAt(runtime.scheduleMs, delivery.scheduledAttempts + 1, now)
+            ? nextAttemptAt(
+                runtime.scheduleMs,
+                delivery.scheduledAttempts + 1,
+                await runtime.businessNow(delivery.businessId),
+              )
             : null,
           now,
         });

@@ -1,5 +1,6 @@
 import { sql } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import {
   createTestCertificates,
   integrationDatabase,
@@ -10,6 +11,7 @@ import {
 import { notificationDatabase } from '../database.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { attemptClaimed, attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
+import { deliveryClock } from './delivery-clock.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { INTERRUPTED_MESSAGE, type Delivery } from './delivery.js';
@@ -72,6 +74,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       scheduleMs: [0, 150, 150, 150, 150],
       leaseMs: 10_000,
       now: () => new Date(),
+      ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
       logger,
     };
     const worker = new DeliveryWorker({
@@ -115,7 +118,15 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         timeoutMs: 1_000,
         connectTimeoutMs: 1_000,
       });
-      return { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 5_000, now: () => new Date(), logger };
+      return {
+        sender,
+        secrets,
+        scheduleMs: [0, 60_000],
+        leaseMs: 5_000,
+        now: () => new Date(),
+        ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
+        logger,
+      };
     }
     const pathOf = (endpoint: { endpointId: string }) => `/collection/${endpoint.endpointId}`;
     const log = async (id: string) =>
@@ -237,7 +248,15 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
     ]);
     const worker = new DeliveryWorker({
       orm: database.orm,
-      runtime: { sender, secrets, scheduleMs: [0], leaseMs: 10_000, now: () => new Date(), logger },
+      runtime: {
+        sender,
+        secrets,
+        scheduleMs: [0],
+        leaseMs: 10_000,
+        now: () => new Date(),
+        ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
+        logger,
+      },
       concurrency: 1,
       perEndpoint: 1,
       pollIntervalMs: 50,
