@@ -34,8 +34,14 @@ function edit(file: string, from: string, to: string): void {
 }
 
 beforeAll(() => {
-  const printed = spawnSync('node', [join(root, 'deploy/release/openapi-document.mjs')], { encoding: 'utf8' });
-  if (printed.status !== 0) throw new Error(`the OpenAPI document: ${printed.stderr}`);
+  // The document is over a mebibyte, spawnSync's default buffer: a larger one, and a failure that says why.
+  const printed = spawnSync('node', [join(root, 'deploy/release/openapi-document.mjs')], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (printed.status !== 0) {
+    throw new Error(`the OpenAPI document: ${printed.error?.message ?? ''} ${printed.stderr}`);
+  }
   document = printed.stdout;
 });
 beforeEach(() => {
