@@ -52,6 +52,10 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     leaseMs: config.WEBHOOK_CONNECT_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     now,
     logger,
+    health: {
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+      disableAfterEvents: config.WEBHOOK_DISABLE_AFTER_EVENTS,
+    },
   };
   const worker = new DeliveryWorker({
     orm,

@@ -10,9 +10,12 @@ import {
   type WebhookConfig,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import type { EntityManager, MikroORM } from '@corridor/db';
-import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { invalidArgument, permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { WebhookDestination } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { DESTINATION_WORDS } from './deliveries/delivery-proto.js';
 import { runIdempotent, runIdempotentOutsideTransaction } from '@corridor/idempotency';
 import type { NotificationContext } from './context.js';
+import type { UrlKind } from './health/url-health.js';
 import {
   getDelivery,
   listDeliveries,
@@ -25,6 +28,7 @@ import { getEvent, listEvents } from './history/history-api.js';
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
 import { endSecretOverlap, rotateSigningSecret } from './webhooks/rotate-signing-secret.js';
+import { enableWebhookUrl } from './webhooks/enable-webhook-url.js';
 import { updateWebhook } from './webhooks/update-webhook.js';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 
@@ -92,6 +96,20 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     },
     async endWebhookSecretOverlap(request, call) {
       return { webhook: await endSecretOverlap(em(), context, businessOf(call), request.webhookId) };
+    },
+    // Safe to repeat: a second call finds the URL enabled and nothing held, and queues 0.
+    async enableWebhookUrl(request, call) {
+      if (request.urlKind === WebhookDestination.UNSPECIFIED) {
+        throw invalidArgument('kind is required: collection_url, payout_url or kyc_url', {
+          kind: ['must be one of collection_url, payout_url, kyc_url'],
+        });
+      }
+      const { webhook, queued } = await enableWebhookUrl(em(), context, businessOf(call), {
+        webhookId: request.webhookId,
+        urlKind: DESTINATION_WORDS.toWord(request.urlKind, 'url kind') as UrlKind,
+        ...(request.replay === undefined ? {} : { replay: request.replay }),
+      });
+      return { webhook, queued };
     },
     async getWebhook(_request, call) {
       return { webhook: await getWebhook(em(), businessOf(call)) };

@@ -4,12 +4,14 @@ import type { Clock } from '@corridor/runtime';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { EntityManager } from '@mikro-orm/core';
 import { urlOf } from '../events/webhook-events.js';
+import { recordVerdicts } from '../health/record-verdicts.js';
+import { GONE, type HealthRules } from '../health/url-health.js';
 import { attemptsCounter, deliveryLatency } from '../metrics.js';
 import type { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { DeliveryRepository, type AttemptAnswer } from './delivery-repository.js';
 import type { ClaimedDelivery } from './delivery.js';
-import type { Attempt, AttemptTrigger, Delivery, InterruptedAttempt } from './delivery.js';
+import { verdictOf, type Attempt, type AttemptTrigger, type Delivery, type InterruptedAttempt } from './delivery.js';
 import { nextAttemptAt } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './send-webhook.js';
 
@@ -26,6 +28,8 @@ export interface DeliveryRuntime {
   leaseMs: number;
   now: Clock;
   logger: Logger;
+  /** When a failing URL is disabled (WEBHOOK_DISABLE_AFTER_MS, _EVENTS; decision 0068). */
+  health: HealthRules;
 }
 
 const tracer = trace.getTracer('@corridor/notification');
@@ -113,7 +117,8 @@ function attemptInSpan<Recorded>(
           sequence: delivery.sequence ?? undefined,
         });
         const now = runtime.now();
-        const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
+        // A 410 ends the delivery at once: the receiver asked not to be called again (decision 0068).
+        const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed' && result.statusCode !== GONE;
         const recorded = await finish({
           deliveryId: delivery.id,
           number,
@@ -178,6 +183,7 @@ export async function attemptDelivery(
   trigger: Exclude<AttemptTrigger, 'mock' | 'listen'>,
 ): Promise<{ delivery: Delivery; attempt: Attempt }> {
   const deliveries = new DeliveryRepository(em);
+  let answered: Answer | undefined;
   const { recorded } = await attemptInSpan(
     runtime,
     delivery,
@@ -194,7 +200,36 @@ export async function attemptDelivery(
       });
       return { number: started.number, request };
     },
-    (answer) => deliveries.finishAttempt(answer),
+    (answer) => {
+      answered = answer;
+      return deliveries.finishAttempt(answer);
+    },
   );
+  if (answered) await judgeUrls(em, runtime, [recorded.delivery], [answered]);
   return recorded;
+}
+
+/**
+ * Each answer's verdict on its URL's health (decision 0068), after the answers are recorded. A
+ * failure here loses verdicts, never answers: it is logged, and the URL is judged by the next ones.
+ */
+export async function judgeUrls(
+  em: EntityManager,
+  runtime: Pick<DeliveryRuntime, 'health' | 'logger'>,
+  deliveries: readonly Delivery[],
+  answers: readonly Pick<Answer, 'deliveryId' | 'trigger' | 'result' | 'nextAttemptAt' | 'now'>[],
+): Promise<void> {
+  const byId = new Map(deliveries.map((delivery) => [delivery.id, delivery]));
+  const verdicts = answers.flatMap(({ deliveryId, trigger, result, nextAttemptAt, now }) => {
+    const delivery = byId.get(deliveryId);
+    const verdict = verdictOf(trigger, result, nextAttemptAt ?? null);
+    return delivery && verdict && !delivery.mock
+      ? [{ endpointId: delivery.endpointId, urlKind: delivery.destination, verdict, now }]
+      : [];
+  });
+  try {
+    await recordVerdicts(em, runtime.health, verdicts);
+  } catch (error) {
+    runtime.logger.error({ err: error }, 'endpoint health not judged for a batch of webhook answers');
+  }
 }

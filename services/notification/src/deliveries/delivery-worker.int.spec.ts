@@ -20,6 +20,7 @@ import {
   type TestEndpoint,
 } from '../../test/deliveries/delivery.fixtures.js';
 import { WebhookSender } from './send-webhook.js';
+import { DEFAULT_HEALTH_RULES } from '../health/url-health.js';
 
 const secrets = new WebhookSecrets('w'.repeat(64));
 const logger = createLogger('notification-test', { level: 'silent' });
@@ -71,6 +72,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       secrets,
       scheduleMs: [0, 150, 150, 150, 150],
       leaseMs: 10_000,
+      health: DEFAULT_HEALTH_RULES,
       now: () => new Date(),
       logger,
     };
@@ -115,7 +117,15 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         timeoutMs: 1_000,
         connectTimeoutMs: 1_000,
       });
-      return { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 5_000, now: () => new Date(), logger };
+      return {
+        sender,
+        secrets,
+        scheduleMs: [0, 60_000],
+        leaseMs: 5_000,
+        now: () => new Date(),
+        logger,
+        health: DEFAULT_HEALTH_RULES,
+      };
     }
     const pathOf = (endpoint: { endpointId: string }) => `/collection/${endpoint.endpointId}`;
     const log = async (id: string) =>
@@ -237,7 +247,15 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
     ]);
     const worker = new DeliveryWorker({
       orm: database.orm,
-      runtime: { sender, secrets, scheduleMs: [0], leaseMs: 10_000, now: () => new Date(), logger },
+      runtime: {
+        sender,
+        secrets,
+        scheduleMs: [0],
+        leaseMs: 10_000,
+        now: () => new Date(),
+        logger,
+        health: DEFAULT_HEALTH_RULES,
+      },
       concurrency: 1,
       perEndpoint: 1,
       pollIntervalMs: 50,

@@ -32,6 +32,7 @@ import {
 } from './collection-webhooks.js';
 import type { RefundStatusWord } from '@corridor/payments-json';
 import { deliveriesFromEvents, webhookEventTopics } from './deliveries-from-events.js';
+import { DEFAULT_HEALTH_RULES } from '../health/url-health.js';
 
 interface DeliveryRow {
   event_id: string;
@@ -88,7 +89,15 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
       environment: 'sandbox',
       secrets,
       webhookUrls: { allowCidrs: ['127.0.0.1/32'] },
-      deliveries: { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 10_000, now, logger },
+      deliveries: {
+        sender,
+        secrets,
+        scheduleMs: [0, 60_000],
+        leaseMs: 10_000,
+        now,
+        logger,
+        health: DEFAULT_HEALTH_RULES,
+      },
     };
   });
 

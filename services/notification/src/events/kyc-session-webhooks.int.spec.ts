@@ -29,6 +29,7 @@ import {
   renderKycSessionExpired,
   type KycSessionExample,
 } from './kyc-session-webhooks.js';
+import { DEFAULT_HEALTH_RULES } from '../health/url-health.js';
 
 interface DeliveryRow {
   event_id: string;
@@ -76,7 +77,15 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
       timeoutMs: 5_000,
       connectTimeoutMs: 2_000,
     });
-    const runtime = { sender, secrets, scheduleMs: [0, 60_000], leaseMs: 10_000, now, logger };
+    const runtime = {
+      sender,
+      secrets,
+      scheduleMs: [0, 60_000],
+      leaseMs: 10_000,
+      now,
+      logger,
+      health: DEFAULT_HEALTH_RULES,
+    };
     // Deliveries are sent as in production: the worker claims what the consumer made due.
     worker = new DeliveryWorker({
       orm: database.orm,
