@@ -8,6 +8,7 @@ import {
   startFakeNotificationService,
   UPDATED,
   WEBHOOK_ID,
+  URL_HEALTH,
   webhookConfig,
 } from '../../../test/public/webhooks/fake-notification-service.js';
 import { WEBHOOK_ROUTES, webhookSchemaComponents } from './index.js';
@@ -144,6 +145,7 @@ describe('the webhook routes (decision 0009)', () => {
   );
 
   it('answers exactly the properties its closed schema lists: the secret on POST and PUT only', async () => {
+    service.answers.set('getWebhook', () => ({ webhook: webhookConfig({ urlHealth: URL_HEALTH }) }));
     const keysOf = (name: string) => Object.keys(webhookSchemaComponents[name]?.properties ?? {}).sort();
     for (const [method, path, schema] of [
       ['post', '/api/external/webhook', 'WebhookWithSecret'],
