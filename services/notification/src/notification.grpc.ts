@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import {
+  EnableWebhookUrlResponseSchema,
   NotificationService,
   RecordListenAttemptResponseSchema,
   RegisterWebhookResponseSchema,
@@ -97,19 +98,26 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     async endWebhookSecretOverlap(request, call) {
       return { webhook: await endSecretOverlap(em(), context, businessOf(call), request.webhookId) };
     },
-    // Safe to repeat: a second call finds the URL enabled and nothing held, and queues 0.
+    // An Idempotency-Key replay answers as the first call did (how many it queued).
     async enableWebhookUrl(request, call) {
       if (request.urlKind === WebhookDestination.UNSPECIFIED) {
         throw invalidArgument('kind is required: collection_url, payout_url or kyc_url', {
           kind: ['must be one of collection_url, payout_url, kyc_url'],
         });
       }
-      const { webhook, queued } = await enableWebhookUrl(em(), context, businessOf(call), {
-        webhookId: request.webhookId,
-        urlKind: DESTINATION_WORDS.toWord(request.urlKind, 'url kind') as UrlKind,
-        ...(request.replay === undefined ? {} : { replay: request.replay }),
+      // The worker is woken once the queue is committed, or it would look before it is there.
+      let queuedAny = false;
+      const queue = { ...context, wakeWorker: () => void (queuedAny = true) };
+      const answer = await runIdempotent(em(), call, 'EnableWebhookUrl', EnableWebhookUrlResponseSchema, async (tx) => {
+        const { webhook, queued } = await enableWebhookUrl(tx, queue, businessOf(call), {
+          webhookId: request.webhookId,
+          urlKind: DESTINATION_WORDS.toWord(request.urlKind, 'url kind') as UrlKind,
+          ...(request.replay === undefined ? {} : { replay: request.replay }),
+        });
+        return create(EnableWebhookUrlResponseSchema, { webhook, queued });
       });
-      return { webhook, queued };
+      if (queuedAny) context.wakeWorker?.();
+      return answer;
     },
     async getWebhook(_request, call) {
       return { webhook: await getWebhook(em(), businessOf(call)) };
