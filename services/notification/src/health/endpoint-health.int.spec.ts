@@ -1,5 +1,4 @@
 import type { EventMeta } from '@corridor/bus';
-import { Environment, newEvent, type Event } from '@corridor/contracts/events';
 import { createLogger } from '@corridor/logging';
 import {
   createTestCertificates,
@@ -9,13 +8,12 @@ import {
   WebhookReceiver,
   type TestCertificates,
 } from '@corridor/testing';
-import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
 import type { DeliveryRuntime } from '../deliveries/attempt-delivery.js';
 import { DeliveryWorker } from '../deliveries/delivery-worker.js';
 import { WebhookSender } from '../deliveries/send-webhook.js';
-import { exampleCollectionTransaction } from '../events/collection-webhooks.js';
+import { successfulCollectionEvent } from '../../test/events/transaction-events.fixtures.js';
 import { deliveriesFromEvents } from '../events/deliveries-from-events.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { enableWebhookUrl } from '../webhooks/enable-webhook-url.js';
@@ -28,18 +26,6 @@ const secrets = new WebhookSecrets('h'.repeat(64));
 const meta: EventMeta = { topic: 'test', partition: 0, offset: '0' };
 /** Three deliveries in a row failed disable a URL here; the span is out of reach (its rule: url-health.spec.ts). */
 const rules = { disableAfterMs: 30 * 24 * 3_600_000, disableAfterEvents: 3 };
-
-/** A successful collection of the business, as payments publishes it: one collection.successful webhook. */
-function collectionEvent(businessId: string): Event {
-  const transaction = exampleCollectionTransaction('SUCCESSFUL');
-  transaction.id = randomUUID();
-  transaction.businessId = businessId;
-  return newEvent({
-    businessId,
-    environment: Environment.SANDBOX,
-    payload: { case: 'transactionCreated', value: { transaction } },
-  });
-}
 
 interface DeliveryRow {
   id: string;
@@ -115,7 +101,7 @@ describe('endpoint health (decision 0068; real PostgreSQL, HTTPS receiver on 127
   const receivedBy = (endpoint: TestEndpoint) => receiver.requests.filter((r) => r.path === pathOf(endpoint));
   /** An event of the business lands as the consumer applies it: in the history, with its delivery. */
   const land = (businessId: string) =>
-    database.em().transactional((tx) => handler(collectionEvent(businessId), tx, meta));
+    database.em().transactional((tx) => handler(successfulCollectionEvent(businessId), tx, meta));
   const deliveriesOf = (businessId: string) =>
     query<DeliveryRow>(
       database.url,
