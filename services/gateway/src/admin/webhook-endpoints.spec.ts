@@ -1,37 +1,13 @@
-import { create } from '@bufbuild/protobuf';
-import { RecordAuditResponseSchema } from '@corridor/contracts/corridor/identity/v1/member_service_pb';
 import { WebhookDestination } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import type { AppOptions } from '../app.js';
-import { adminUnderTest } from '../../test/admin/admin-listener.fixture.js';
-import {
-  BUSINESS_ID,
-  startFakeNotificationService,
-  WEBHOOK_ID,
-} from '../../test/public/webhooks/fake-notification-service.js';
+import { webhookBackOffice } from '../../test/admin/webhook-back-office.js';
+import { BUSINESS_ID, WEBHOOK_ID } from '../../test/public/webhooks/fake-notification-service.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-webhook-endpoint-spec';
 const PATH = `/admin/businesses/${BUSINESS_ID}/webhook/endpoint`;
 
 /** The back office's enabling of a disabled URL (decision 0068) on the admin listener, over a fake notification. */
 describe('admin webhook URL enabling', () => {
-  const audits: object[] = [];
-  const backOffice = adminUnderTest(
-    startFakeNotificationService,
-    (started) => ({
-      notification: started.client,
-      members: {
-        recordAudit: async (request: object) => {
-          audits.push(request);
-          return create(RecordAuditResponseSchema);
-        },
-      } as unknown as AppOptions['clients']['members'],
-    }),
-    ADMIN_TOKEN,
-    'req-admin-webhook-endpoint',
-  );
-  beforeEach(() => {
-    audits.length = 0;
-  });
+  const { backOffice, audits } = webhookBackOffice(ADMIN_TOKEN, 'req-admin-webhook-endpoint');
 
   it('enables the URL of the business the path names, without replay when asked, and audits it', async () => {
     const response = await backOffice.admin('POST', `${PATH}/payout_url/enable`, { replay: false });
