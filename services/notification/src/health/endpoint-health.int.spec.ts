@@ -18,6 +18,7 @@ import { deliveriesFromEvents } from '../events/deliveries-from-events.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { enableWebhookUrl } from '../webhooks/enable-webhook-url.js';
 import { getWebhook } from '../webhooks/get-webhook.js';
+import { updateWebhook } from '../webhooks/update-webhook.js';
 import { registerEndpoint, type TestEndpoint } from '../../test/deliveries/delivery.fixtures.js';
 import { UrlHealthRepository } from './url-health-repository.js';
 
@@ -260,5 +261,28 @@ describe('endpoint health (decision 0068; real PostgreSQL, HTTPS receiver on 127
     ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receivedBy(endpoint)).toHaveLength(2);
+  });
+
+  it('a PUT that changes the URL enables it (a new receiver), with what it held sent there', async () => {
+    startWorker();
+    const endpoint = await registration();
+    receiver.respondWith((request) => (request.path === pathOf(endpoint) ? { status: 410 } : { status: 200 }));
+    await land(endpoint.businessId);
+    await eventually(async () => expect((await healthOf(endpoint))?.disabledReason).toBe('gone'), 10_000);
+    await land(endpoint.businessId);
+    const [, held] = await deliveriesOf(endpoint.businessId);
+    expect(held).toMatchObject({ skipped_reason: 'endpoint_disabled' });
+
+    const moved = `/moved/${endpoint.endpointId}`;
+    await updateWebhook(database.em(), context, endpoint.businessId, {
+      webhookId: endpoint.endpointId,
+      collectionUrl: receiver.url(moved),
+      kycUrlChange: { case: undefined },
+    });
+    expect(await healthOf(endpoint)).toMatchObject({ disabledAt: null, consecutiveFailures: 0 });
+    const [received] = await receiver.waitFor((request) => request.path === moved, 1, 10_000);
+    expect(received?.webhookId).toBe(held?.id);
+    // The payout URL, not changed, is left as it was.
+    expect((await new UrlHealthRepository(database.em()).of(endpoint.endpointId)).get('payout_url')).toBeUndefined();
   });
 });
