@@ -16266,7 +16266,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description How many held deliveries were queued, and the registration with each URL’s health */
+      /** @description How many held deliveries were queued, and the registration with each URL’s health. For example: `curl -sS --fail-with-body -X POST "$BASE/api/external/webhook/$WEBHOOK_ID/endpoint/collection_url/enable" -H "Authorization: Bearer $TOKEN" -H "content-type: application/json" -d '{"replay":true}'` answers `{"message":"webhook url enabled","data":{"queued":…,"webhook":{…}}}`. */
       200: {
         headers: {
           'x-request-id': components['headers']['RequestId'];

@@ -96,6 +96,10 @@ const enabledUrl: JsonSchema = {
 /** components.schemas of the route. */
 export const endpointSchemaComponents: Record<string, JsonSchema> = { EnabledWebhookUrl: enabledUrl };
 
+/** A working call, as the README's examples make it. */
+const CURL =
+  ' For example: `curl -sS --fail-with-body -X POST "$BASE/api/external/webhook/$WEBHOOK_ID/endpoint/collection_url/enable" -H "Authorization: Bearer $TOKEN" -H "content-type: application/json" -d \'{"replay":true}\'` answers `{"message":"webhook url enabled","data":{"queued":…,"webhook":{…}}}`.';
+
 export const ENDPOINT_ROUTES: readonly PublicRoute[] = [
   {
     method: 'post',
@@ -108,7 +112,7 @@ export const ENDPOINT_ROUTES: readonly PublicRoute[] = [
     requestBodyRequired: false,
     responses: {
       200: {
-        description: 'How many held deliveries were queued, and the registration with each URL’s health',
+        description: `How many held deliveries were queued, and the registration with each URL’s health.${CURL}`,
         schema: {
           type: 'object',
           required: ['message', 'data'],
