@@ -560,6 +560,11 @@ describe('every documented example succeeds on a fresh sandbox (issue 31 part 4)
     const events = await send('listEvents');
     await send('getEvent', { path: { id: idOf(events) } });
 
+    // The sandbox clock (decision 0069), last: its example advance moves every deadline above by 49 h.
+    await send('startSandboxClock');
+    await send('getSandboxClock');
+    await send('advanceSandboxClock');
+
     const unsent = operations()
       .map(({ operation }) => operation.operationId)
       .filter((operationId) => !sent.has(operationId) && !(operationId in NOT_SENT));

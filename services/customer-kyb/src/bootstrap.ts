@@ -3,6 +3,7 @@ import { topicName } from '@corridor/contracts/events';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import { createClient } from '@corridor/grpc';
 import { startService } from '@corridor/runtime';
+import { BusinessClock, sandboxClockCopyRegistration } from '@corridor/sandbox-clock';
 import type { Telemetry } from '@corridor/telemetry';
 import { loadCustomerKybConfig } from './config.js';
 import type { CustomerContext } from './context.js';
@@ -48,6 +49,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     environment: config.CORRIDOR_ENVIRONMENT,
     topic: topicName(config.KAFKA_TOPIC_PREFIX, 'customer'),
     now: service.clock,
+    clock: new BusinessClock(service.clock, config.CORRIDOR_ENVIRONMENT),
     identity,
     storage,
     files: { maxBytes: config.FILE_MAX_BYTES, uploadUrlTtlSeconds: config.FILE_UPLOAD_URL_TTL_SECONDS },
@@ -58,14 +60,17 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   });
   const kycSettings = { ttlMs: config.KYC_SESSION_TTL_MS, sandboxVerdictMs: config.SANDBOX_KYC_VERDICT_MS };
   // Sessions expire (and the sandbox's verdicts come) whether or not anyone reads them (seed 3.4).
-  service.every('kyc session sweep', config.KYC_SWEEP_INTERVAL_MS, async () => {
+  const sweep = async () => {
     await sweepKycSessions(service.orm.em.fork(), context);
-  });
+  };
+  service.every('kyc session sweep', config.KYC_SWEEP_INTERVAL_MS, sweep);
   await service.serve({
     address: config.CUSTOMER_GRPC_ADDRESS,
     services: [
       customerServiceRegistration({ orm: service.orm, context }),
       kycSessionServiceRegistration({ orm: service.orm, context, settings: kycSettings }),
+      // A moved clock expires what it made due at once, not at the next sweep.
+      sandboxClockCopyRegistration({ em: () => service.orm.em.fork(), clock: context.clock }, sweep),
     ],
   });
 }

@@ -9,6 +9,7 @@ import {
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
 import type { Clock } from '@corridor/runtime';
+import type { BusinessClock } from '@corridor/sandbox-clock';
 import type { EntityManager } from '@mikro-orm/core';
 import { enumOf } from './customer-input.js';
 import type { Customer, VerificationStatus } from './customers/customer.entity.js';
@@ -20,6 +21,8 @@ export interface CustomerContext {
   /** Topic of customer-kyb's events (with the environment's prefix). */
   topic: string;
   now: Clock;
+  /** Each business's time (its sandbox clock's copy, decision 0069): a KYC session's deadline is judged by it. */
+  clock: BusinessClock;
   identity: ClientOf<typeof IdentityService>;
   storage: Pick<ObjectStorage, 'presignUpload' | 'head'>;
   files: { maxBytes: number; uploadUrlTtlSeconds: number };

@@ -1,4 +1,5 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import { decodeEvent, topicName } from '@corridor/contracts/events';
 import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import {
@@ -81,6 +82,7 @@ export function customerKybSpecKit(name: string, startAt = new Date('2026-11-24T
       environment,
       topic: topicName('test.', 'customer'),
       now: () => now,
+      clock: new BusinessClock(() => now, environment),
       identity: started(identity),
       storage: started(storage),
       files: { maxBytes: FILE_MAX_BYTES, uploadUrlTtlSeconds: 900 },

@@ -1,12 +1,14 @@
 import { IDEMPOTENCY_KEY_RETENTION_MS, pruneIdempotencyKeys } from '@corridor/idempotency';
 import { deadLetterServiceRegistration, EventConsumer } from '@corridor/bus';
 import { startService } from '@corridor/runtime';
+import { BusinessClock, sandboxClockCopyRegistration } from '@corridor/sandbox-clock';
 import type { Telemetry } from '@corridor/telemetry';
 import { readFileSync } from 'node:fs';
 import { loadNotificationConfig } from './config.js';
 import type { NotificationContext } from './context.js';
 import { notificationDatabase } from './database.js';
 import type { DeliveryRuntime } from './deliveries/attempt-delivery.js';
+import { deliveryClock } from './deliveries/delivery-clock.js';
 import { DeliveryRepository } from './deliveries/delivery-repository.js';
 import { DeliveryWorker } from './deliveries/delivery-worker.js';
 import { WebhookSender } from './deliveries/send-webhook.js';
@@ -45,12 +47,14 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS,
     now,
   });
+  const clock = new BusinessClock(now, config.CORRIDOR_ENVIRONMENT);
   const runtime: DeliveryRuntime = {
     sender,
     secrets,
     scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
     leaseMs: config.WEBHOOK_CONNECT_TIMEOUT_MS + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     now,
+    ...deliveryClock(clock, () => orm.em.fork()),
     logger,
     health: {
       disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
@@ -106,7 +110,12 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
   });
   await service.serve({
     address: config.NOTIFICATION_GRPC_ADDRESS,
-    services: [notificationServiceRegistration({ orm, context }), deadLetterServiceRegistration(consuming)],
+    services: [
+      notificationServiceRegistration({ orm, context }),
+      deadLetterServiceRegistration(consuming),
+      // A moved clock makes retries due: the worker looks at once.
+      sandboxClockCopyRegistration({ em: () => orm.em.fork(), clock }, async () => worker.wake()),
+    ],
     startWork: async () => {
       worker.start();
       await consumer.start();

@@ -5,6 +5,7 @@ import { IdentityService } from '@corridor/contracts/corridor/identity/v1/identi
 import { createClient } from '@corridor/grpc';
 import { pruneIdempotencyKeys, IDEMPOTENCY_KEY_RETENTION_MS } from '@corridor/idempotency';
 import { startService } from '@corridor/runtime';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import type { Telemetry } from '@corridor/telemetry';
 import { expireDueCollections } from './collections/collect.js';
 import { SandboxCollectionRail } from './collections/collection-rail.js';
@@ -58,6 +59,7 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     environment: config.CORRIDOR_ENVIRONMENT,
     topic: topicName(config.KAFKA_TOPIC_PREFIX, 'payments'),
     now: clock,
+    clock: new BusinessClock(clock, config.CORRIDOR_ENVIRONMENT),
     accounts: new LedgerAccounts(() => orm.em.fork(), config.LEDGER_SYSTEM_SHARDS),
     quoteTtlMs: config.QUOTE_TTL_SECONDS * 1000,
     defaultSpreadBps: config.DEFAULT_SPREAD_BPS,

@@ -1,5 +1,6 @@
 import type { IdentityService } from '@corridor/contracts/corridor/identity/v1/identity_service_pb';
 import type { ClientOf } from '@corridor/grpc';
+import type { BusinessClock } from '@corridor/sandbox-clock';
 import type { CollectionRail } from './collections/collection-rail.js';
 import type { CustomerSource } from './customers/customer-source.js';
 import type { LedgerAccounts } from './ledger/index.js';
@@ -9,7 +10,10 @@ export interface PaymentsContext {
   environment: 'sandbox' | 'production';
   /** Topic of payments' events (with the environment's prefix). */
   topic: string;
+  /** Real time: for what belongs to no business (leases, retention). */
   now: () => Date;
+  /** Each business's time (its sandbox clock, decision 0069): every deadline of a business is judged by it. */
+  clock: BusinessClock;
   accounts: LedgerAccounts;
   quoteTtlMs: number;
   defaultSpreadBps: number;

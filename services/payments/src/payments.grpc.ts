@@ -6,6 +6,7 @@ import { TransactionsService } from '@corridor/contracts/corridor/payments/v1/tr
 import { WalletsService } from '@corridor/contracts/corridor/payments/v1/wallets_service_pb';
 import type { MikroORM } from '@corridor/db';
 import { registration, type ServiceRegistration } from '@corridor/grpc';
+import { sandboxClockRegistration } from '@corridor/sandbox-clock';
 import { collectionsHandlers } from './collections/collections.grpc.js';
 import type { PaymentsContext } from './context.js';
 import { paymentsEdge } from './grpc-edge.js';
@@ -16,7 +17,10 @@ import { refundsHandlers } from './refunds/refunds.grpc.js';
 import { transactionsHandlers } from './transactions/transactions.grpc.js';
 import { walletsHandlers } from './wallets/wallets.grpc.js';
 
-/** Payments' gRPC services: one per capability, each edge beside its capability's code (decision 0059). */
+/**
+ * Payments' gRPC services: one per capability, each edge beside its capability's code (decision 0059),
+ * and the business's sandbox clock, which payments owns (decision 0069).
+ */
 export function paymentsServiceRegistrations({
   orm,
   context,
@@ -34,5 +38,6 @@ export function paymentsServiceRegistrations({
     registration(PayoutsService, payoutsHandlers(edge, rail)),
     registration(CollectionsService, collectionsHandlers(edge)),
     registration(RefundsService, refundsHandlers(edge)),
+    sandboxClockRegistration({ em: edge.em, clock: context.clock }, edge.idempotent),
   ];
 }

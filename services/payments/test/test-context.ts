@@ -3,6 +3,7 @@ import { AdminAdjustWalletRequestSchema } from '@corridor/contracts/corridor/pay
 import { AdjustmentDirection } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { topicName } from '@corridor/contracts/events';
 import type { MikroORM } from '@corridor/db';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import { SandboxCollectionRail } from '../src/collections/collection-rail.js';
 import type { PaymentsContext } from '../src/context.js';
 import { LedgerAccounts } from '../src/ledger/index.js';
@@ -22,6 +23,7 @@ export function testPaymentsContext(
     environment: 'sandbox',
     topic: topicName('test.', 'payments'),
     now,
+    clock: new BusinessClock(now, rest.environment ?? 'sandbox'),
     accounts: new LedgerAccounts(() => orm.em.fork(), shards),
     quoteTtlMs: 60_000,
     defaultSpreadBps: 50,

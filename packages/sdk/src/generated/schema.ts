@@ -1377,6 +1377,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/sandbox/clock': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Sandbox: your business’s clock, the time every one of its deadlines is judged against
+     * @description Requires the scope `mock:webhook:trigger`.
+     */
+    get: operations['getSandboxClock'];
+    put?: never;
+    /**
+     * Sandbox: gives your business a clock at the present; from then on a money request’s expiry, the refund window, a quote’s expiry, the rail’s payout delays, a KYC session’s deadline and the webhook retry ladder are judged against it
+     * @description Requires the scope `mock:webhook:trigger`.
+     */
+    post: operations['startSandboxClock'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/external/sandbox/clock/advance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sandbox: moves your business’s clock forward; what became due (expiries, retries, payout settlements, the close of the refund window) happens within seconds, with its webhooks
+     * @description Requires the scope `mock:webhook:trigger`.
+     */
+    post: operations['advanceSandboxClock'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -22122,6 +22166,526 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  getSandboxClock: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The clock */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "sandbox clock retrieved",
+           *       "data": {
+           *         "now": "2026-11-23T09:00:00.000Z",
+           *         "offset_seconds": 176400,
+           *         "created_at": "2026-11-21T08:00:00.000Z",
+           *         "updated_at": "2026-11-21T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'sandbox clock retrieved';
+            /** @description A business’s sandbox clock */
+            data: {
+              /**
+               * Format: date-time
+               * @description The business’s time: real time plus offset_seconds. Every deadline of the business is judged by it
+               */
+              now: string;
+              /** @description How far ahead of real time the clock is; it only grows */
+              offset_seconds: number;
+              /**
+               * Format: date-time
+               * @description When the business was given the clock (real time)
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the clock last moved (real time)
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      400: components['responses']['BadQuery'];
+      401: components['responses']['Unauthorized'];
+      /** @description In production: there is no sandbox clock, production runs on real time (SANDBOX_ONLY); or the token lacks the scope (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Your business has no sandbox clock: start one with POST /api/external/sandbox/clock (SANDBOX_CLOCK_NOT_FOUND) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no sandbox clock",
+           *       "code": "SANDBOX_CLOCK_NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      /** @description payments, which keeps the clock, is unavailable; or a service that keeps a copy of it did not take it, after the clock itself moved: send the same request with the same Idempotency-Key, or advance by 0 seconds, to apply it everywhere (SERVICE_UNAVAILABLE, with Retry-After) */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "payments, which keeps the clock, is unavailable",
+           *       "code": "SERVICE_UNAVAILABLE"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  startSandboxClock: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /** @example {} */
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Your business had a clock already: that clock, unchanged */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "sandbox clock retrieved",
+           *       "data": {
+           *         "now": "2026-12-01T09:00:00.000Z",
+           *         "offset_seconds": 0,
+           *         "created_at": "2026-12-01T09:00:00.000Z",
+           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'sandbox clock retrieved';
+            /** @description A business’s sandbox clock */
+            data: {
+              /**
+               * Format: date-time
+               * @description The business’s time: real time plus offset_seconds. Every deadline of the business is judged by it
+               */
+              now: string;
+              /** @description How far ahead of real time the clock is; it only grows */
+              offset_seconds: number;
+              /**
+               * Format: date-time
+               * @description When the business was given the clock (real time)
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the clock last moved (real time)
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description The new clock, at the present */
+      201: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "sandbox clock started",
+           *       "data": {
+           *         "now": "2026-11-21T08:00:00.000Z",
+           *         "offset_seconds": 0,
+           *         "created_at": "2026-11-21T08:00:00.000Z",
+           *         "updated_at": "2026-11-21T08:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'sandbox clock started';
+            /** @description A business’s sandbox clock */
+            data: {
+              /**
+               * Format: date-time
+               * @description The business’s time: real time plus offset_seconds. Every deadline of the business is judged by it
+               */
+              now: string;
+              /** @description How far ahead of real time the clock is; it only grows */
+              offset_seconds: number;
+              /**
+               * Format: date-time
+               * @description When the business was given the clock (real time)
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the clock last moved (real time)
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON); or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description In production: there is no sandbox clock, production runs on real time (SANDBOX_ONLY); or the token lacks the scope (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The body has a field: send no body, or {} (VALIDATION_FAILED); or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body has a field",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      /** @description payments, which keeps the clock, is unavailable; or a service that keeps a copy of it did not take it, after the clock itself moved: send the same request with the same Idempotency-Key, or advance by 0 seconds, to apply it everywhere (SERVICE_UNAVAILABLE, with Retry-After) */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "payments, which keeps the clock, is unavailable",
+           *       "code": "SERVICE_UNAVAILABLE"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
+  advanceSandboxClock: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "seconds": 176400
+         *     }
+         */
+        'application/json': {
+          /** @description How far to move the clock forward, from 0 (the clock as it is, applied everywhere again) to 31536000 (a year) */
+          seconds: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The clock, moved */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "sandbox clock advanced",
+           *       "data": {
+           *         "now": "2026-11-23T09:00:00.000Z",
+           *         "offset_seconds": 176400,
+           *         "created_at": "2026-11-21T08:00:00.000Z",
+           *         "updated_at": "2026-11-21T09:00:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'sandbox clock advanced';
+            /** @description A business’s sandbox clock */
+            data: {
+              /**
+               * Format: date-time
+               * @description The business’s time: real time plus offset_seconds. Every deadline of the business is judged by it
+               */
+              now: string;
+              /** @description How far ahead of real time the clock is; it only grows */
+              offset_seconds: number;
+              /**
+               * Format: date-time
+               * @description When the business was given the clock (real time)
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the clock last moved (real time)
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON); or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description In production: there is no sandbox clock, production runs on real time (SANDBOX_ONLY); or the token lacks the scope (SCOPE_MISSING), the business has no API services (API_DISABLED), or the caller’s address is not allowed (IP_NOT_ALLOWED) */
+      403: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "in production",
+           *       "code": "SANDBOX_ONLY"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Your business has no sandbox clock: start one with POST /api/external/sandbox/clock (SANDBOX_CLOCK_NOT_FOUND) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "your business has no sandbox clock",
+           *       "code": "SANDBOX_CLOCK_NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description seconds is missing, not a JSON integer, or outside 0 to 31536000 (VALIDATION_FAILED, `errors` names the field); or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "seconds is missing, not a JSON integer, or outside 0 to 31536000",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      /** @description payments, which keeps the clock, is unavailable; or a service that keeps a copy of it did not take it, after the clock itself moved: send the same request with the same Idempotency-Key, or advance by 0 seconds, to apply it everywhere (SERVICE_UNAVAILABLE, with Retry-After) */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "payments, which keeps the clock, is unavailable",
+           *       "code": "SERVICE_UNAVAILABLE"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
       504: components['responses']['GatewayTimeout'];
     };
   };

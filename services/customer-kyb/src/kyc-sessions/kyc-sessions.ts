@@ -110,7 +110,7 @@ export async function createKycSession(
         'KYC_REFERENCE_REJECTED',
       );
     }
-    const now = context.now();
+    const now = await context.clock.now(tx, businessId);
     const sandboxVerdict =
       context.environment === 'sandbox' && sandboxVerdictFor(request.customerReference)
         ? new Date(now.getTime() + settings.sandboxVerdictMs)
@@ -161,7 +161,7 @@ export async function getKycSession(
   id: string,
 ): Promise<KycSession> {
   const row = await sessionRow(em, businessId, id);
-  if (isOpen(row) && dateOf(row.expires_at) <= context.now()) {
+  if (isOpen(row) && dateOf(row.expires_at) <= (await context.clock.now(em, businessId))) {
     await em.transactional((tx) => expireSession(tx, context, id));
     return sessionMessage(em, await sessionRow(em, businessId, id));
   }
@@ -215,7 +215,8 @@ export async function cancelKycSession(
   return em.transactional(async (tx) => {
     let row = await sessionRow(tx, businessId, id, true);
     // Past its deadline it has expired, whether or not the sweep came yet: that is the answer.
-    if (isOpen(row) && dateOf(row.expires_at) <= context.now()) {
+    const now = await context.clock.now(tx, businessId);
+    if (isOpen(row) && dateOf(row.expires_at) <= now) {
       await expireSession(tx, context, id);
       row = await sessionRow(tx, businessId, id);
     }
@@ -226,7 +227,6 @@ export async function cancelKycSession(
         `KYC session ${id} is already ${String(row.status).toUpperCase()}: only a PENDING or PROCESSING session can be cancelled`,
       );
     }
-    const now = context.now();
     const [cancelled] = await sql(
       tx,
       `update kyc_session set status = 'cancelled', cancelled_at = ?, updated_at = ? where id = ? returning *`,

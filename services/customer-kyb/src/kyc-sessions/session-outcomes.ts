@@ -65,8 +65,9 @@ async function lockOpen(tx: EntityManager, id: string): Promise<Row | undefined>
 /** An open session past its deadline becomes EXPIRED, with merchant.kyc.session.expired's event. */
 export async function expireSession(tx: EntityManager, context: CustomerContext, id: string): Promise<boolean> {
   const row = await lockOpen(tx, id);
-  if (!row || dateOf(row.expires_at) > context.now()) return false;
-  const now = context.now();
+  if (!row) return false;
+  const now = await context.clock.now(tx, String(row.business_id));
+  if (dateOf(row.expires_at) > now) return false;
   const [expired] = await sql(
     tx,
     `update kyc_session set status = 'expired', expired_at = ?, updated_at = ? where id = ? returning *`,
@@ -78,7 +79,7 @@ export async function expireSession(tx: EntityManager, context: CustomerContext,
 
 /** An open session gets its verdict: COMPLETED, with merchant.kyc.session.completed's event. */
 async function completeSession(tx: EntityManager, context: CustomerContext, row: Row, verdict: Verdict) {
-  const now = context.now();
+  const now = await context.clock.now(tx, String(row.business_id));
   const [completed] = await sql(
     tx,
     `update kyc_session set status = 'completed', result = ?, rejection_reason = ?, rejection_type = ?,
@@ -205,23 +206,24 @@ export function sandboxVerdictFor(customerReference: string): Verdict | undefine
  * session once. Runs whether or not anyone reads the sessions.
  */
 export async function sweepKycSessions(em: EntityManager, context: CustomerContext, batch = 100): Promise<number> {
-  const now = context.now();
   const expired = await em.transactional(async (tx) => {
+    const past = context.clock.due('kyc_session', 'expires_at');
     const due = await sql(
       tx,
-      `select id from kyc_session where status in ('pending', 'processing') and expires_at <= ?
+      `select id from kyc_session where status in ('pending', 'processing') and ${past.sql}
        order by expires_at limit ? for update skip locked`,
-      [now, batch],
+      [...past.params, batch],
     );
     for (const { id } of due) await expireSession(tx, context, String(id));
     return due.length;
   });
   // A verdict takes the reference's lock before the row's, as an admin verdict does (no deadlock).
+  const verdictDue = context.clock.due('kyc_session', 'sandbox_verdict_at');
   const due = await sql(
     em,
     `select id, business_id, customer_reference from kyc_session
-     where status in ('pending', 'processing') and sandbox_verdict_at <= ? order by sandbox_verdict_at limit ?`,
-    [now, batch],
+     where status in ('pending', 'processing') and ${verdictDue.sql} order by sandbox_verdict_at limit ?`,
+    [...verdictDue.params, batch],
   );
   let decided = 0;
   for (const candidate of due) {

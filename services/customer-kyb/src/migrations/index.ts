@@ -5,6 +5,7 @@ import { Migration20261124300000KycSessions } from './Migration20261124300000Kyc
 import { Migration20261124400000Autovacuum } from './Migration20261124400000Autovacuum.js';
 import { Migration20261124500000ReviewQueueIndexes } from './Migration20261124500000ReviewQueueIndexes.js';
 import { Migration20261201100000SandboxPlaceholders } from './Migration20261201100000SandboxPlaceholders.js';
+import { Migration20261205100000SandboxClock } from './Migration20261205100000SandboxClock.js';
 
 /** Every migration of customer-kyb, oldest first. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124400000Autovacuum', class: Migration20261124400000Autovacuum },
   { name: 'Migration20261124500000ReviewQueueIndexes', class: Migration20261124500000ReviewQueueIndexes },
   { name: 'Migration20261201100000SandboxPlaceholders', class: Migration20261201100000SandboxPlaceholders },
+  { name: 'Migration20261205100000SandboxClock', class: Migration20261205100000SandboxClock },
 ];

@@ -2,6 +2,7 @@ import type { PublicRoute } from '../floor/route-context.js';
 import { CUSTOMER_API_ROUTES } from './customers/index.js';
 import { KYC_SESSION_ROUTES } from './kyc-sessions/index.js';
 import { PAYMENT_ROUTES } from './payments/index.js';
+import { SANDBOX_CLOCK_ROUTES } from './sandbox-clock/clock-routes.js';
 import { ENDPOINT_ROUTES, EVENT_ROUTES, WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
 import { WEBHOOK_LISTEN_ROUTES } from './webhooks/listen-routes.js';
 import { whoami, whoamiResponse } from './whoami.js';
@@ -28,4 +29,5 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   ...WEBHOOK_LISTEN_ROUTES,
   ...EVENT_ROUTES,
   ...PAYMENT_ROUTES,
+  ...SANDBOX_CLOCK_ROUTES,
 ];

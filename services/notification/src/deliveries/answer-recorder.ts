@@ -1,8 +1,6 @@
 import type { MikroORM } from '@corridor/db';
-import { judgeUrls, type DeliveryRuntime } from './attempt-delivery.js';
-import { DeliveryRepository, type AttemptAnswer } from './delivery-repository.js';
-
-type Answer = AttemptAnswer & { number: number };
+import { judgeUrls, type Answer, type DeliveryRuntime } from './attempt-delivery.js';
+import { DeliveryRepository } from './delivery-repository.js';
 
 interface Queued {
   answer: Answer;

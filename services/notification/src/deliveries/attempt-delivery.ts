@@ -26,7 +26,12 @@ export interface DeliveryRuntime {
    * still open after it is known dead.
    */
   leaseMs: number;
+  /** Real time: signing times, leases and answers. */
   now: Clock;
+  /** A business's time (its sandbox clock's copy, decision 0069): the retry ladder counts in it. */
+  businessNow: (businessId: string) => Promise<Date>;
+  /** Which pending deliveries are due now, each by its business's time (BusinessClock.due over `d`). */
+  due: () => { sql: string; params: unknown[] };
   logger: Logger;
   /** When a failing URL is disabled (WEBHOOK_DISABLE_AFTER_MS, _EVENTS; decision 0068). */
   health: HealthRules;
@@ -79,7 +84,8 @@ export function observeInterrupted(attempt: InterruptedAttempt): void {
   });
 }
 
-type Answer = AttemptAnswer & { number: number };
+/** An answer as made: `judgedAt` is the business's time when it failed (decision 0069), else real time. */
+export type Answer = AttemptAnswer & { number: number; judgedAt: Date };
 
 /**
  * One attempt of a stored delivery, recorded as it starts and completed with its consequence
@@ -117,6 +123,9 @@ function attemptInSpan<Recorded>(
           sequence: delivery.sequence ?? undefined,
         });
         const now = runtime.now();
+        // A failure is judged in the business's time (decision 0069): its ladder, and its URL's health
+        // (decision 0068). A success needs no time of it, so no read.
+        const judgedAt = result.outcome === 'failed' ? await runtime.businessNow(delivery.businessId) : now;
         // A 410 ends the delivery at once: the receiver asked not to be called again (decision 0068).
         const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed' && result.statusCode !== GONE;
         const recorded = await finish({
@@ -125,9 +134,10 @@ function attemptInSpan<Recorded>(
           trigger,
           result,
           nextAttemptAt: scheduledFailure
-            ? nextAttemptAt(runtime.scheduleMs, delivery.scheduledAttempts + 1, now)
+            ? nextAttemptAt(runtime.scheduleMs, delivery.scheduledAttempts + 1, judgedAt)
             : null,
           now,
+          judgedAt,
         });
         observeAttempt(delivery, trigger, result);
         span.setAttributes({
@@ -217,14 +227,14 @@ export async function judgeUrls(
   em: EntityManager,
   runtime: Pick<DeliveryRuntime, 'health' | 'logger'>,
   deliveries: readonly Delivery[],
-  answers: readonly Pick<Answer, 'deliveryId' | 'trigger' | 'result' | 'nextAttemptAt' | 'now'>[],
+  answers: readonly Pick<Answer, 'deliveryId' | 'trigger' | 'result' | 'nextAttemptAt' | 'now' | 'judgedAt'>[],
 ): Promise<void> {
   const byId = new Map(deliveries.map((delivery) => [delivery.id, delivery]));
-  const verdicts = answers.flatMap(({ deliveryId, trigger, result, nextAttemptAt, now }) => {
+  const verdicts = answers.flatMap(({ deliveryId, trigger, result, nextAttemptAt, now, judgedAt }) => {
     const delivery = byId.get(deliveryId);
     const verdict = verdictOf(trigger, result, nextAttemptAt ?? null);
     return delivery && verdict && !delivery.mock
-      ? [{ endpointId: delivery.endpointId, urlKind: delivery.destination, verdict, now }]
+      ? [{ endpointId: delivery.endpointId, urlKind: delivery.destination, verdict, judgedAt, now }]
       : [];
   });
   try {

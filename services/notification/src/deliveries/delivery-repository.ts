@@ -51,6 +51,11 @@ export interface EventDelivery extends Omit<NewDelivery, 'endpointId' | 'destina
 
 interface ClaimRequest {
   now: Date;
+  /**
+   * Which pending deliveries are due, over `d` (BusinessClock.due: each by its business's time,
+   * decision 0069); without it, those whose next attempt is at or before `now`.
+   */
+  due?: { sql: string; params: unknown[] };
   /** Deliveries to claim at most (the process's free attempt slots). */
   limit: number;
   /** Attempts in flight per registration at most, across every worker. */
@@ -208,7 +213,13 @@ export class DeliveryRepository {
    * is claimed again. A registration with perEndpoint attempts in flight is passed over: its hanging
    * receiver cannot take the slots other businesses' deliveries need.
    */
-  async claimDue({ now, limit, perEndpoint, leaseMs }: ClaimRequest): Promise<Claim> {
+  async claimDue({
+    now,
+    due = { sql: 'd.next_attempt_at <= ?', params: [now] },
+    limit,
+    perEndpoint,
+    leaseMs,
+  }: ClaimRequest): Promise<Claim> {
     const leaseUntil = new Date(now.getTime() + leaseMs);
     // in_flight reads the small partial index of leased rows once; the due rows come in due order
     // from the partial index of pending ones, registrations at their cap left out before the limit.
@@ -228,7 +239,7 @@ export class DeliveryRepository {
        due as (
          select d.id, d.endpoint_id, d.next_attempt_at as due_at
          from webhook_delivery d
-         where d.status = 'pending' and d.next_attempt_at <= ?
+         where d.status = 'pending' and ${due.sql}
            and (d.lease_until is null or d.lease_until < ?)
            and d.endpoint_id not in (select endpoint_id from in_flight where n >= ?)
          order by d.next_attempt_at
@@ -282,7 +293,7 @@ export class DeliveryRepository {
         INTERRUPTED_MESSAGE,
         now,
         now,
-        now,
+        ...due.params,
         now,
         perEndpoint,
         limit * 4,

@@ -1,5 +1,6 @@
 import { sql } from '@corridor/db';
 import { createLogger } from '@corridor/logging';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import {
   createTestCertificates,
   integrationDatabase,
@@ -10,6 +11,7 @@ import {
 import { notificationDatabase } from '../database.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { attemptClaimed, attemptDelivery, type DeliveryRuntime } from './attempt-delivery.js';
+import { deliveryClock } from './delivery-clock.js';
 import { DeliveryRepository } from './delivery-repository.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { INTERRUPTED_MESSAGE, type Delivery } from './delivery.js';
@@ -74,6 +76,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       leaseMs: 10_000,
       health: DEFAULT_HEALTH_RULES,
       now: () => new Date(),
+      ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
       logger,
     };
     const worker = new DeliveryWorker({
@@ -123,6 +126,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         scheduleMs: [0, 60_000],
         leaseMs: 5_000,
         now: () => new Date(),
+        ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
         logger,
         health: DEFAULT_HEALTH_RULES,
       };
@@ -253,6 +257,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         scheduleMs: [0],
         leaseMs: 10_000,
         now: () => new Date(),
+        ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
         logger,
         health: DEFAULT_HEALTH_RULES,
       },

@@ -89,6 +89,7 @@ export class DeliveryWorker {
     const { orm, runtime, perEndpoint, logger } = this.options;
     const { deliveries, interrupted } = await new DeliveryRepository(orm.em.fork()).claimDue({
       now: runtime.now(),
+      due: runtime.due(),
       limit,
       perEndpoint,
       leaseMs: runtime.leaseMs,

@@ -3,6 +3,7 @@ import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corr
 import { RefundStatus } from '@corridor/contracts/corridor/payments/v1/collections_pb';
 import { TransactionStatus, type Transaction } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
 import { createLogger } from '@corridor/logging';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import {
   createTestCertificates,
   integrationDatabase,
@@ -18,6 +19,7 @@ import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
+import { deliveryClock } from '../deliveries/delivery-clock.js';
 import { triggerMockWebhook } from '../deliveries/delivery-api.js';
 import { EVENT_WORDS } from '../deliveries/delivery-proto.js';
 import { WebhookSender } from '../deliveries/send-webhook.js';
@@ -95,6 +97,7 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
         scheduleMs: [0, 60_000],
         leaseMs: 10_000,
         now,
+        ...deliveryClock(new BusinessClock(now, 'sandbox'), () => database.orm.em.fork()),
         logger,
         health: DEFAULT_HEALTH_RULES,
       },

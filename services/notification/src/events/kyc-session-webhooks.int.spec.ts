@@ -2,6 +2,7 @@ import { EventConsumer } from '@corridor/bus';
 import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
 import type { KycSession } from '@corridor/contracts/corridor/customer/v1/kyc_session_pb';
 import { createLogger } from '@corridor/logging';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import {
   createTestCertificates,
   integrationDatabase,
@@ -17,6 +18,7 @@ import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
+import { deliveryClock } from '../deliveries/delivery-clock.js';
 import { DeliveryWorker } from '../deliveries/delivery-worker.js';
 import { WebhookSender } from '../deliveries/send-webhook.js';
 import { generateSigningSecret, lastFour, WebhookSecrets } from '../secrets/webhook-secrets.js';
@@ -83,6 +85,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
       scheduleMs: [0, 60_000],
       leaseMs: 10_000,
       now,
+      ...deliveryClock(new BusinessClock(now, 'sandbox'), () => database.orm.em.fork()),
       logger,
       health: DEFAULT_HEALTH_RULES,
     };

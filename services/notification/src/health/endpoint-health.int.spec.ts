@@ -1,5 +1,6 @@
 import type { EventMeta } from '@corridor/bus';
 import { createLogger } from '@corridor/logging';
+import { BusinessClock } from '@corridor/sandbox-clock';
 import {
   createTestCertificates,
   eventually,
@@ -11,6 +12,7 @@ import {
 import type { NotificationContext } from '../context.js';
 import { notificationDatabase } from '../database.js';
 import type { DeliveryRuntime } from '../deliveries/attempt-delivery.js';
+import { deliveryClock } from '../deliveries/delivery-clock.js';
 import { DeliveryWorker } from '../deliveries/delivery-worker.js';
 import { WebhookSender } from '../deliveries/send-webhook.js';
 import { successfulCollectionEvent } from '../../test/events/transaction-events.fixtures.js';
@@ -70,6 +72,7 @@ describe('endpoint health (decision 0068; real PostgreSQL, HTTPS receiver on 127
       scheduleMs,
       leaseMs: 10_000,
       now: () => new Date(),
+      ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
       logger,
       health: rules,
     };
@@ -284,5 +287,27 @@ describe('endpoint health (decision 0068; real PostgreSQL, HTTPS receiver on 127
     expect(received?.webhookId).toBe(held?.id);
     // The payout URL, not changed, is left as it was.
     expect((await new UrlHealthRepository(database.em()).of(endpoint.endpointId)).get('payout_url')).toBeUndefined();
+  });
+
+  it('judges the span in the business’s time: a sandbox clock 31 days ahead disables by failing_for in seconds (decision 0069)', async () => {
+    startWorker();
+    const endpoint = await registration();
+    receiver.respondWith((request) => (request.path === pathOf(endpoint) ? { status: 500 } : { status: 200 }));
+    await land(endpoint.businessId);
+    await eventually(async () => expect((await healthOf(endpoint))?.consecutiveFailures).toBe(1), 10_000);
+    // The business's clock copy, as the gateway sets it after an advance.
+    const DAY = 24 * 3_600_000;
+    await query(
+      database.url,
+      `insert into sandbox_clock (business_id, offset_ms, created_at, updated_at) values ($1, $2, now(), now())`,
+      [endpoint.businessId, 31 * DAY],
+    );
+    await land(endpoint.businessId);
+    await eventually(async () => expect((await healthOf(endpoint))?.disabledReason).toBe('failing_for'), 10_000);
+    const health = await healthOf(endpoint);
+    expect(health?.consecutiveFailures).toBe(2);
+    expect((health?.disabledAt?.getTime() ?? 0) - (health?.failingSince?.getTime() ?? 0)).toBeGreaterThanOrEqual(
+      31 * DAY - 60_000,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { disabledNow, isDisabled, judge, type HealthRules, type UrlHealth, type 
 /** One answered attempt of an event's delivery, as its URL's health reads it. */
 export interface UrlVerdict extends UrlKey {
   verdict: Verdict;
-  /** When the answer was recorded: the time the rules judge against. */
+  /** The time the rules judge against: the business's (its sandbox clock's, decision 0069). */
+  judgedAt: Date;
+  /** Real time: the notice's record and the held deliveries' stamps and leases. */
   now: Date;
 }
 
@@ -63,7 +65,7 @@ export async function recordVerdicts(
       let after = url.health;
       let now: Date | undefined;
       for (const answer of verdicts.filter((v) => keyOf(v) === keyOf(url))) {
-        after = judge(after, answer.verdict, answer.now, rules);
+        after = judge(after, answer.verdict, answer.judgedAt, rules);
         now = answer.now;
       }
       if (!now) continue;

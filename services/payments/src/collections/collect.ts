@@ -104,7 +104,7 @@ export async function receiveTransfer(
   const failure: CollectionFailureName | undefined = account.status === 'closed' ? 'account_closed' : received.failure;
   const fee = failure ? 0n : await collectionFee(tx, businessId, currency, request.amount);
   const id = randomUUID();
-  const at = context.now();
+  const at = await context.clock.now(tx, businessId);
   const transaction = await recordCollection(tx, context, {
     id,
     businessId,
@@ -217,7 +217,7 @@ export async function createCollection(
   const currency = requireCurrency(await allCurrencies(tx), request.currency, 'currency', 'collection');
   const customer = await requireCustomer(tx, context, businessId, request.customerId);
   const fee = await requestFee(tx, businessId, currency.code, request.amount);
-  const at = context.now();
+  const at = await context.clock.now(tx, businessId);
   return recordCollection(tx, context, {
     id: randomUUID(),
     businessId,
@@ -256,7 +256,7 @@ export async function endPendingCollection(
   asked: MoneyRequestOutcome,
 ): Promise<Transaction | undefined> {
   if (collection.status !== 'pending') return undefined;
-  const at = context.now();
+  const at = await context.clock.now(tx, String(collection.business_id));
   const outcome: MoneyRequestOutcome = dateOf(collection.expires_at) <= at ? 'expire' : asked;
   const id = String(collection.id);
   const amount = int8(collection.amount);
@@ -318,8 +318,9 @@ export async function settleCollection(
   }
   if (outcome === 'expire') {
     // The sandbox's "now" for this request: its expiry time is moved to the present.
-    await sql(tx, 'update collection set expires_at = ? where id = ?', [context.now(), collectionId]);
-    collection.expires_at = context.now();
+    const now = await context.clock.now(tx, String(collection.business_id));
+    await sql(tx, 'update collection set expires_at = ? where id = ?', [now, collectionId]);
+    collection.expires_at = now;
   }
   await endPendingCollection(tx, context, collection, outcome);
   return readTransaction(tx, collectionId);
@@ -331,11 +332,12 @@ export async function settleCollection(
  */
 export async function expireDueCollections(em: EntityManager, context: PaymentsContext, batch = 100): Promise<number> {
   return em.transactional(async (tx) => {
+    const expired = context.clock.due('collection', 'expires_at');
     const due = await sql(
       tx,
-      `select * from collection where status = 'pending' and expires_at <= ?
+      `select * from collection where status = 'pending' and ${expired.sql}
        order by expires_at limit ? for update skip locked`,
-      [context.now(), batch],
+      [...expired.params, batch],
     );
     for (const collection of due) await endPendingCollection(tx, context, collection, 'expire');
     return due.length;

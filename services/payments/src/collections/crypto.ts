@@ -136,7 +136,7 @@ export async function receiveCryptoDeposit(
       'INVALID_AMOUNT',
     );
   }
-  const at = context.now();
+  const at = await context.clock.now(tx, businessId);
   const fee = await collectionFee(tx, businessId, network.settlementCurrency, amount);
   const txHash =
     network.network === 'SOLANA' ? randomBytes(32).toString('base64url') : `0x${randomBytes(32).toString('hex')}`;
@@ -177,13 +177,16 @@ export async function confirmDueDeposits(em: EntityManager, context: PaymentsCon
   return eachInItsOwnTransaction(
     em,
     batch,
-    {
-      sql: `select * from collection where status = 'processing' and next_confirmation_at <= ?
-            order by next_confirmation_at limit 1 for update skip locked`,
-      params: () => [context.now()],
+    () => {
+      const due = context.clock.due('collection', 'next_confirmation_at');
+      return {
+        sql: `select * from collection where status = 'processing' and ${due.sql}
+              order by next_confirmation_at limit 1 for update skip locked`,
+        params: due.params,
+      };
     },
     async (tx, deposit) => {
-      const now = context.now();
+      const now = await context.clock.now(tx, String(deposit.business_id));
       const required = Number(deposit.confirmations_required);
       const mined = Math.floor((now.getTime() - dateOf(deposit.created_at).getTime()) / context.cryptoBlockMs);
       const confirmations = Math.min(required, mined);

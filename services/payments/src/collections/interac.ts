@@ -42,7 +42,7 @@ async function pendingInterac(
   businessId: string,
   pending: Pick<NewCollection, 'method' | 'customerId' | 'amount' | 'fee' | 'reference' | 'description' | 'columns'>,
 ): Promise<Transaction> {
-  const at = context.now();
+  const at = await context.clock.now(tx, businessId);
   return recordCollection(tx, context, {
     ...pending,
     id: randomUUID(),

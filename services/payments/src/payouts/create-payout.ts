@@ -129,7 +129,7 @@ export async function createPayout(
     );
   }
   await requireLookedUp(tx, context, businessId, destination, viaLookup);
-  const at = context.now();
+  const at = await context.clock.now(tx, businessId);
   const fee = feeFor(await feeRuleFor(tx, businessId, 'payout', currency.code), request.amount).total;
 
   const id = randomUUID();

@@ -59,14 +59,16 @@ export class PayoutWorker {
   /** One pass: claims what is due and advances each; returns how many it looked at. */
   async runOnce(): Promise<number> {
     const { orm, context, leaseMs, batch = 64, concurrency = 8 } = this.options;
+    // Leases are real time; what is due is judged by each payout's business's time (decision 0069).
     const now = context.now();
+    const due = context.clock.due('payout', 'next_check_at');
     const rows = await sql(
       orm.em.fork(),
       `update payout set lease_until = ?, submit_attempts = submit_attempts + (status = 'pending')::int
-       where id in (select id from payout where next_check_at <= ? and (lease_until is null or lease_until < ?)
+       where id in (select id from payout where ${due.sql} and (lease_until is null or lease_until < ?)
                     order by next_check_at limit ? for update skip locked)
        returning *`,
-      [new Date(now.getTime() + leaseMs), now, now, batch],
+      [new Date(now.getTime() + leaseMs), ...due.params, now, batch],
     );
     const queue = rows.map(claimedOf);
     const work = async () => {
@@ -84,8 +86,8 @@ export class PayoutWorker {
   }
 
   private async advance(payout: ClaimedPayout): Promise<void> {
-    const { rail, context } = this.options;
-    const now = context.now();
+    const { rail, context, orm } = this.options;
+    const now = await context.clock.now(orm.em.fork(), payout.businessId);
     let status = await rail.status(payout.id, now);
     if (payout.status === 'pending') {
       if (!status) {
@@ -107,7 +109,7 @@ export class PayoutWorker {
       });
       // The rail may already have settled it (a crash left it pending here): apply that at once.
       if (status.state === 'accepted') {
-        await this.recheckAt(payout.id, status.checkAgainAt);
+        await this.recheckAt(payout.id, status.checkAgainAt, now);
         return;
       }
       payout = { ...payout, status: 'processing' };
@@ -115,7 +117,7 @@ export class PayoutWorker {
     if (!status) {
       // Processing here but unknown to the rail: never resend blindly; an operator must look.
       this.options.logger.error({ payout: payout.id }, 'payout is processing but the rail does not know it');
-      await this.recheckAt(payout.id, new Date(now.getTime() + 60_000));
+      await this.recheckAt(payout.id, new Date(now.getTime() + 60_000), now);
       return;
     }
     await this.apply(payout, status, now);
@@ -123,7 +125,7 @@ export class PayoutWorker {
 
   private async apply(payout: ClaimedPayout, status: RailStatus, now: Date): Promise<void> {
     if (status.state === 'accepted') {
-      await this.recheckAt(payout.id, status.checkAgainAt);
+      await this.recheckAt(payout.id, status.checkAgainAt, now);
       return;
     }
     const resolve = (outcome: 'post' | 'void') => settleReservation({ kind: 'payout', ...payout }, outcome);
@@ -196,8 +198,9 @@ export class PayoutWorker {
     return this.options.orm.em.fork().transactional(work);
   }
 
-  private async recheckAt(id: string, at: Date | undefined): Promise<void> {
-    const next = at ?? new Date(this.options.context.now().getTime() + this.options.pollIntervalMs);
+  /** The next look at a payout: when the rail said, or a poll interval after `now` (its business's time). */
+  private async recheckAt(id: string, at: Date | undefined, now: Date): Promise<void> {
+    const next = at ?? new Date(now.getTime() + this.options.pollIntervalMs);
     await sql(this.options.orm.em.fork(), 'update payout set next_check_at = ?, lease_until = null where id = ?', [
       next,
       id,

@@ -165,7 +165,7 @@ export async function quoteRate(
   pair: { from: string; to: string },
 ): Promise<RateQuote> {
   const priced = await businessRate(em, context, businessId, { ...pair, fromField: 'from', toField: 'to' });
-  const createdAt = context.now();
+  const createdAt = await context.clock.now(em, businessId);
   const quote = {
     id: randomUUID(),
     rate: formatRate(priced.rate),

@@ -115,7 +115,7 @@ export async function createRefund(
   const existing = await existingAnswer(tx, businessId, collectionId, request.reference);
   if (existing) return { refund: existing, existing: true };
 
-  const now = context.now();
+  const now = await context.clock.now(tx, businessId);
   requireRefundable(collection, transaction, request, now);
   const currency = String(collection.currency);
   const amount = int8(collection.amount);
@@ -200,13 +200,16 @@ export async function decideDueRefunds(em: EntityManager, context: PaymentsConte
   return eachInItsOwnTransaction(
     em,
     batch,
-    {
-      sql: `select r.*, c.amount as collection_amount from refund r join collection c on c.id = r.collection_id
-            where r.next_check_at <= ? and r.status = 'processing'
-            order by r.next_check_at limit 1 for update of r skip locked`,
-      params: () => [context.now()],
+    () => {
+      const due = context.clock.due('r', 'next_check_at');
+      return {
+        sql: `select r.*, c.amount as collection_amount from refund r join collection c on c.id = r.collection_id
+              where ${due.sql} and r.status = 'processing'
+              order by r.next_check_at limit 1 for update of r skip locked`,
+        params: due.params,
+      };
     },
-    (tx, refund) => decideRefund(tx, context, refund, context.now()),
+    async (tx, refund) => decideRefund(tx, context, refund, await context.clock.now(tx, String(refund.business_id))),
   );
 }
 

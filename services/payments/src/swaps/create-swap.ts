@@ -17,7 +17,13 @@ const amountProblem = (message: string) =>
   invalidArgument(message, { amount: [message.replace(/^amount /, '')] }, 'INVALID_AMOUNT');
 
 /** The rate a swap gets: its live quote's, exactly, or the business's rate now. */
-async function swapRate(em: EntityManager, context: PaymentsContext, businessId: string, request: CreateSwapRequest) {
+async function swapRate(
+  em: EntityManager,
+  context: PaymentsContext,
+  businessId: string,
+  request: CreateSwapRequest,
+  now: Date,
+) {
   const priced = await businessRate(em, context, businessId, {
     from: request.fromCurrency,
     to: request.toCurrency,
@@ -41,7 +47,7 @@ async function swapRate(em: EntityManager, context: PaymentsContext, businessId:
       'QUOTE_MISMATCH',
     );
   }
-  if (quote.expiresAt.getTime() <= context.now().getTime()) {
+  if (quote.expiresAt.getTime() <= now.getTime()) {
     throw invalidArgument(
       `quote ${quote.id} expired at ${quote.expiresAt.toISOString()}; get a new one with GET /api/external/rates`,
       { quote_id: ['has expired'] },
@@ -67,8 +73,9 @@ export async function createSwap(
   request: CreateSwapRequest,
 ): Promise<Transaction> {
   if (request.amount <= 0n) throw amountProblem('amount must be a positive whole number of minor units');
+  const at = await context.clock.now(tx, businessId);
   // The rate and both currencies, checked once.
-  const { rate, quoteId, from, to } = await swapRate(tx, context, businessId, request);
+  const { rate, quoteId, from, to } = await swapRate(tx, context, businessId, request, at);
   const side = request.amountSide === AmountSide.TO ? 'to' : 'from';
   const amounts = swapAmounts({
     side,
@@ -130,7 +137,7 @@ export async function createSwap(
       quote_id: quoteId ?? null,
       amount_side: side,
     },
-    at: context.now(),
+    at,
   });
   await applyTransfers(
     tx,
