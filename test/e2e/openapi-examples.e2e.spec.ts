@@ -492,6 +492,8 @@ describe('every documented example succeeds on a fresh sandbox (issue 31 part 4)
     // Decision 0065: a rotation with its example's overlap, then the overlap ended early.
     await send('rotateWebhookSecret', { path: { id: idOf(registration) } });
     await send('endWebhookSecretOverlap', { path: { id: idOf(registration) } });
+    // Decision 0068: enabling a URL that is not disabled queues nothing and answers its health.
+    await send('enableWebhookUrl', { path: { id: idOf(registration), kind: 'collection_url' } });
 
     // Reference data.
     for (const operationId of ['listCurrencies', 'quoteRate', 'getFees', 'listWallets', 'listBanks', 'lookupAccount']) {

@@ -19,7 +19,10 @@ const WRITE_FIELDS = [
   'signing_secret_last4',
   'updated_at',
 ];
-const READ_FIELDS = WRITE_FIELDS.filter((field) => field !== 'signing_secret');
+const READ_FIELDS = [...WRITE_FIELDS.filter((field) => field !== 'signing_secret'), 'url_health'].sort();
+
+/** A registered URL that has never failed (decision 0068). */
+const HEALTHY = { status: 'enabled', disabled_at: null, reason: null, failing_since: null, consecutive_failures: 0 };
 
 /** Other public addresses, to see a change land. */
 const OTHER_URLS = {
@@ -96,6 +99,7 @@ describe('webhooks: configuration, one registration per business (seed 2.4, 4.3,
         signing_secret_last4: data.signing_secret_last4,
         created_at: data.created_at,
         updated_at: data.updated_at,
+        url_health: { collection_url: HEALTHY, payout_url: HEALTHY, kyc_url: HEALTHY },
       });
     });
 
@@ -255,6 +259,7 @@ describe('webhooks: configuration, one registration per business (seed 2.4, 4.3,
         signing_secret_last4: secret.slice(-4),
         created_at: webhook.created_at,
         updated_at: webhook.updated_at,
+        url_health: { collection_url: HEALTHY, payout_url: HEALTHY, kyc_url: HEALTHY },
       });
     });
 

@@ -3,6 +3,7 @@ import {
   AttemptOutcomeSchema,
   AttemptTriggerSchema,
   DeliveryStatusSchema,
+  UrlDisabledReasonSchema,
   WebhookDestinationSchema,
   WebhookEventSchema,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
@@ -33,13 +34,20 @@ export const WEBHOOK_EVENTS = [
   'payout.reversed',
 ] as const;
 
+/** Notification's own notice (decision 0068): in the history with its sequence, never a delivery. */
+export const ENDPOINT_DISABLED_EVENT = 'webhook.endpoint_disabled';
+
+/** Every event name of the history: the webhook events and the notice. */
+export const HISTORY_EVENTS = [...WEBHOOK_EVENTS, ENDPOINT_DISABLED_EVENT] as const;
+
 const fromNotification = <E extends number>(descriptor: GenEnum<E>, spelling: Spelling) =>
   protoVocabulary(descriptor, spelling, 'notification');
 
 /** Event names hold dots, which a proto value name cannot: the words are given, each held to its value. */
-export const EVENT_WORDS = fromNotification(WebhookEventSchema, WEBHOOK_EVENTS);
+export const EVENT_WORDS = fromNotification(WebhookEventSchema, HISTORY_EVENTS);
 export const DESTINATIONS = fromNotification(WebhookDestinationSchema, 'lower');
 export const DELIVERY_STATUSES = fromNotification(DeliveryStatusSchema, 'lower');
 export const ATTEMPT_TRIGGERS = fromNotification(AttemptTriggerSchema, 'lower');
 export const ATTEMPT_OUTCOMES = fromNotification(AttemptOutcomeSchema, 'lower');
 export const ATTEMPT_ERROR_CLASSES = fromNotification(AttemptErrorClassSchema, 'lower');
+export const URL_DISABLED_REASONS = fromNotification(UrlDisabledReasonSchema, 'lower');

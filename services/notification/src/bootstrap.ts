@@ -56,6 +56,10 @@ export async function bootstrap({ telemetry }: { telemetry: Telemetry }): Promis
     now,
     ...deliveryClock(clock, () => orm.em.fork()),
     logger,
+    health: {
+      disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+      disableAfterEvents: config.WEBHOOK_DISABLE_AFTER_EVENTS,
+    },
   };
   const worker = new DeliveryWorker({
     orm,

@@ -9,6 +9,7 @@ import {
   z,
 } from '@corridor/config';
 import { isIP } from 'node:net';
+import { DEFAULT_HEALTH_RULES } from './health/url-health.js';
 
 /** An address (`127.0.0.1`, `::1`) or a CIDR (`127.0.0.0/8`, `fd00::/8`), as the SSRF guard takes them. */
 function isAddressOrCidr(entry: string): boolean {
@@ -67,6 +68,13 @@ export const notificationConfigShape = {
   WEBHOOK_POLL_INTERVAL_MS: env.positiveInt(1_000),
   /** Deliveries (and their attempts) that are no longer pending are deleted after this many days. */
   WEBHOOK_RETENTION_DAYS: env.positiveInt(30),
+  /**
+   * Endpoint health (decision 0068): a URL whose deliveries have all failed, after their retries, for
+   * this long (first failure of the unbroken run to the latest) is disabled. 5 days.
+   */
+  WEBHOOK_DISABLE_AFTER_MS: env.positiveInt(DEFAULT_HEALTH_RULES.disableAfterMs),
+  /** ... or for this many deliveries in a row, whichever comes first (decision 0068). */
+  WEBHOOK_DISABLE_AFTER_EVENTS: env.positiveInt(DEFAULT_HEALTH_RULES.disableAfterEvents),
   /** Test-only: a PEM file of CAs trusted besides the system's (the tests' receivers). Refused in production. */
   WEBHOOK_EXTRA_CA_FILE: z.string().min(1).optional(),
   /**

@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import {
+  EnableWebhookUrlResponseSchema,
   NotificationService,
   RecordListenAttemptResponseSchema,
   RegisterWebhookResponseSchema,
@@ -10,9 +11,12 @@ import {
   type WebhookConfig,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import type { EntityManager, MikroORM } from '@corridor/db';
-import { permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { invalidArgument, permissionDenied, registration, type CallContext } from '@corridor/grpc';
+import { WebhookDestination } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { DESTINATION_WORDS } from './deliveries/delivery-proto.js';
 import { runIdempotent, runIdempotentOutsideTransaction } from '@corridor/idempotency';
 import type { NotificationContext } from './context.js';
+import type { UrlKind } from './health/url-health.js';
 import {
   getDelivery,
   listDeliveries,
@@ -25,6 +29,7 @@ import { getEvent, listEvents } from './history/history-api.js';
 import { getWebhook } from './webhooks/get-webhook.js';
 import { registerWebhook } from './webhooks/register-webhook.js';
 import { endSecretOverlap, rotateSigningSecret } from './webhooks/rotate-signing-secret.js';
+import { enableWebhookUrl } from './webhooks/enable-webhook-url.js';
 import { updateWebhook } from './webhooks/update-webhook.js';
 import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 
@@ -92,6 +97,27 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
     },
     async endWebhookSecretOverlap(request, call) {
       return { webhook: await endSecretOverlap(em(), context, businessOf(call), request.webhookId) };
+    },
+    // An Idempotency-Key replay answers as the first call did (how many it queued).
+    async enableWebhookUrl(request, call) {
+      if (request.urlKind === WebhookDestination.UNSPECIFIED) {
+        throw invalidArgument('kind is required: collection_url, payout_url or kyc_url', {
+          kind: ['must be one of collection_url, payout_url, kyc_url'],
+        });
+      }
+      // The worker is woken once the queue is committed, or it would look before it is there.
+      let queuedAny = false;
+      const queue = { ...context, wakeWorker: () => void (queuedAny = true) };
+      const answer = await runIdempotent(em(), call, 'EnableWebhookUrl', EnableWebhookUrlResponseSchema, async (tx) => {
+        const { webhook, queued } = await enableWebhookUrl(tx, queue, businessOf(call), {
+          webhookId: request.webhookId,
+          urlKind: DESTINATION_WORDS.toWord(request.urlKind, 'url kind') as UrlKind,
+          ...(request.replay === undefined ? {} : { replay: request.replay }),
+        });
+        return create(EnableWebhookUrlResponseSchema, { webhook, queued });
+      });
+      if (queuedAny) context.wakeWorker?.();
+      return answer;
     },
     async getWebhook(_request, call) {
       return { webhook: await getWebhook(em(), businessOf(call)) };

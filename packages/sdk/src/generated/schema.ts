@@ -553,6 +553,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/external/webhook/{id}/endpoint/{kind}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Enable a disabled webhook URL (decision 0068): attempts resume, and with replay (the default) every delivery held while it was disabled is queued in sequence order
+     * @description Requires the scope `webhook:write`.
+     */
+    post: operations['enableWebhookUrl'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/external/webhook/deliveries': {
     parameters: {
       query?: never;
@@ -5230,6 +5250,84 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /** @description each registered URL’s health, by its field name (decision 0068); kyc_url only when registered. Absent while the service that knows it is being upgraded. */
+      url_health?: {
+        /** @description One registered URL’s health (decision 0068) */
+        collection_url: {
+          /**
+           * @description disabled: no attempt is made to it (its deliveries are held, skipped_reason endpoint_disabled) until POST /api/external/webhook/{id}/endpoint/{kind}/enable or a PUT that changes it
+           * @enum {unknown}
+           */
+          status: 'enabled' | 'disabled';
+          /**
+           * Format: date-time
+           * @description when it was disabled; null when enabled
+           */
+          disabled_at: string | null;
+          /**
+           * @description gone: it answered 410 Gone; failing_for: every delivery failed (after its retries) for 5 days; consecutive: 100 deliveries in a row failed; null when enabled
+           * @enum {unknown}
+           */
+          reason: 'gone' | 'failing_for' | 'consecutive' | null;
+          /**
+           * Format: date-time
+           * @description when the first delivery of the current unbroken run of failed ones failed; null when none
+           */
+          failing_since: string | null;
+          /** @description deliveries of that run */
+          consecutive_failures: number;
+        };
+        /** @description One registered URL’s health (decision 0068) */
+        payout_url: {
+          /**
+           * @description disabled: no attempt is made to it (its deliveries are held, skipped_reason endpoint_disabled) until POST /api/external/webhook/{id}/endpoint/{kind}/enable or a PUT that changes it
+           * @enum {unknown}
+           */
+          status: 'enabled' | 'disabled';
+          /**
+           * Format: date-time
+           * @description when it was disabled; null when enabled
+           */
+          disabled_at: string | null;
+          /**
+           * @description gone: it answered 410 Gone; failing_for: every delivery failed (after its retries) for 5 days; consecutive: 100 deliveries in a row failed; null when enabled
+           * @enum {unknown}
+           */
+          reason: 'gone' | 'failing_for' | 'consecutive' | null;
+          /**
+           * Format: date-time
+           * @description when the first delivery of the current unbroken run of failed ones failed; null when none
+           */
+          failing_since: string | null;
+          /** @description deliveries of that run */
+          consecutive_failures: number;
+        };
+        /** @description One registered URL’s health (decision 0068) */
+        kyc_url?: {
+          /**
+           * @description disabled: no attempt is made to it (its deliveries are held, skipped_reason endpoint_disabled) until POST /api/external/webhook/{id}/endpoint/{kind}/enable or a PUT that changes it
+           * @enum {unknown}
+           */
+          status: 'enabled' | 'disabled';
+          /**
+           * Format: date-time
+           * @description when it was disabled; null when enabled
+           */
+          disabled_at: string | null;
+          /**
+           * @description gone: it answered 410 Gone; failing_for: every delivery failed (after its retries) for 5 days; consecutive: 100 deliveries in a row failed; null when enabled
+           * @enum {unknown}
+           */
+          reason: 'gone' | 'failing_for' | 'consecutive' | null;
+          /**
+           * Format: date-time
+           * @description when the first delivery of the current unbroken run of failed ones failed; null when none
+           */
+          failing_since: string | null;
+          /** @description deliveries of that run */
+          consecutive_failures: number;
+        };
+      };
     };
     /** @description The business’s webhook registration with its signing secret (seed 4.3) */
     WebhookWithSecret: {
@@ -5348,6 +5446,7 @@ export interface components {
      *       "attempt_count": 5,
      *       "next_attempt_at": null,
      *       "mock": false,
+     *       "skipped_reason": null,
      *       "payload": {
      *         "event": "customer.status_changed",
      *         "data": {
@@ -5401,6 +5500,11 @@ export interface components {
       next_attempt_at: string | null;
       /** @description made by POST /webhook/mock; never retried */
       mock: boolean;
+      /**
+       * @description why no attempt is made (decision 0068): endpoint_disabled while its URL is disabled (pending, next_attempt_at null; enabling the URL with replay queues it), and on a delivery ended failed without attempts when the URL was enabled without replay; null otherwise
+       * @enum {unknown}
+       */
+      skipped_reason: 'endpoint_disabled' | null;
       /** @description the body every attempt sends, parsed (the signature covers its exact bytes) */
       payload: {
         event: string;
@@ -5423,6 +5527,7 @@ export interface components {
      *       "attempt_count": 5,
      *       "next_attempt_at": null,
      *       "mock": false,
+     *       "skipped_reason": null,
      *       "payload": {
      *         "event": "customer.status_changed",
      *         "data": {
@@ -5489,6 +5594,11 @@ export interface components {
       next_attempt_at: string | null;
       /** @description made by POST /webhook/mock; never retried */
       mock: boolean;
+      /**
+       * @description why no attempt is made (decision 0068): endpoint_disabled while its URL is disabled (pending, next_attempt_at null; enabling the URL with replay queues it), and on a delivery ended failed without attempts when the URL was enabled without replay; null otherwise
+       * @enum {unknown}
+       */
+      skipped_reason: 'endpoint_disabled' | null;
       /** @description the body every attempt sends, parsed (the signature covers its exact bytes) */
       payload: {
         event: string;
@@ -5513,6 +5623,7 @@ export interface components {
      *       "attempt_count": 6,
      *       "next_attempt_at": null,
      *       "mock": false,
+     *       "skipped_reason": null,
      *       "payload": {
      *         "event": "customer.status_changed",
      *         "data": {
@@ -5601,6 +5712,11 @@ export interface components {
       next_attempt_at: string | null;
       /** @description made by POST /webhook/mock; never retried */
       mock: boolean;
+      /**
+       * @description why no attempt is made (decision 0068): endpoint_disabled while its URL is disabled (pending, next_attempt_at null; enabling the URL with replay queues it), and on a delivery ended failed without attempts when the URL was enabled without replay; null otherwise
+       * @enum {unknown}
+       */
+      skipped_reason: 'endpoint_disabled' | null;
       /** @description the body every attempt sends, parsed (the signature covers its exact bytes) */
       payload: {
         event: string;
@@ -5704,7 +5820,7 @@ export interface components {
        * @description the event; the event_id of its deliveries
        */
       id: string;
-      /** @description the event name: customer.status_changed, merchant.kyc.session.completed, merchant.kyc.session.expired, collection.successful, collection.failed, collection.expired, refund_initiated, refund, payout.pending, payout.processing, payout.successful, payout.failed, payout.reversed */
+      /** @description the event name: customer.status_changed, merchant.kyc.session.completed, merchant.kyc.session.expired, collection.successful, collection.failed, collection.expired, refund_initiated, refund, payout.pending, payout.processing, payout.successful, payout.failed, payout.reversed; or webhook.endpoint_disabled, the notice that one of your URLs was disabled (decision 0068), recorded here and never delivered */
       event: string;
       /** @description its number among your business’s events: 1, 2, 3, … without gaps, in the order they were committed; also the x-corridor-sequence header of every attempt */
       sequence: number;
@@ -5723,6 +5839,12 @@ export interface components {
        * @description when it entered the history; from and to filter on it
        */
       created_at: string;
+    };
+    /** @description What enabling queued, and the registration with each URL’s health */
+    EnabledWebhookUrl: {
+      /** @description held deliveries queued, sent from now in sequence order */
+      queued: number;
+      webhook: components['schemas']['Webhook'];
     };
     /** @description A currency Corridor holds wallets in */
     Currency: {
@@ -15610,7 +15732,30 @@ export interface operations {
            *         "kyc_url": "https://example.com/corridor",
            *         "signing_secret_last4": "exam",
            *         "created_at": "2026-12-01T09:00:00.000Z",
-           *         "updated_at": "2026-12-01T09:00:00.000Z"
+           *         "updated_at": "2026-12-01T09:00:00.000Z",
+           *         "url_health": {
+           *           "collection_url": {
+           *             "status": "enabled",
+           *             "disabled_at": "2026-12-01T09:00:00.000Z",
+           *             "reason": "gone",
+           *             "failing_since": "2026-12-01T09:00:00.000Z",
+           *             "consecutive_failures": 0
+           *           },
+           *           "payout_url": {
+           *             "status": "enabled",
+           *             "disabled_at": "2026-12-01T09:00:00.000Z",
+           *             "reason": "gone",
+           *             "failing_since": "2026-12-01T09:00:00.000Z",
+           *             "consecutive_failures": 0
+           *           },
+           *           "kyc_url": {
+           *             "status": "enabled",
+           *             "disabled_at": "2026-12-01T09:00:00.000Z",
+           *             "reason": "gone",
+           *             "failing_since": "2026-12-01T09:00:00.000Z",
+           *             "consecutive_failures": 0
+           *           }
+           *         }
            *       }
            *     }
            */
@@ -16133,6 +16278,195 @@ export interface operations {
       504: components['responses']['GatewayTimeout'];
     };
   };
+  enableWebhookUrl: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request, echoed in the response when it is 1 to 128 letters, digits and ._:- (any other value is replaced by a new id) */
+        'x-request-id'?: components['parameters']['RequestId'];
+        /** @description Your unique key for this request (1 to 255 visible ASCII characters, e.g. a UUID), so a retry is safe: the same key with the same request answers the stored response again (with Idempotent-Replayed: true) and does nothing twice; with another request to this endpoint it is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_REQUEST_IN_FLIGHT. Keys are per business and endpoint, kept at least 24 hours; a request that failed stores nothing, so its key can be retried. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+        kind: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "replay": true
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description queue the backlog held while disabled
+           * @default true
+           */
+          replay?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description How many held deliveries were queued, and the registration with each URL’s health. For example: `curl -sS --fail-with-body -X POST "$BASE/api/external/webhook/$WEBHOOK_ID/endpoint/collection_url/enable" -H "Authorization: Bearer $TOKEN" -H "content-type: application/json" -d '{"replay":true}'` answers `{"message":"webhook url enabled","data":{"queued":…,"webhook":{…}}}`. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "webhook url enabled",
+           *       "data": {
+           *         "queued": 0,
+           *         "webhook": {
+           *           "id": "5f0c3e1a-8b2d-4c6e-9f1a-2b3c4d5e6f70",
+           *           "collection_url": "https://example.com/corridor",
+           *           "payout_url": "https://example.com/corridor",
+           *           "kyc_url": "https://example.com/corridor",
+           *           "signing_secret_last4": "exam",
+           *           "created_at": "2026-12-01T09:00:00.000Z",
+           *           "updated_at": "2026-12-01T09:00:00.000Z",
+           *           "url_health": {
+           *             "collection_url": {
+           *               "status": "enabled",
+           *               "disabled_at": "2026-12-01T09:00:00.000Z",
+           *               "reason": "gone",
+           *               "failing_since": "2026-12-01T09:00:00.000Z",
+           *               "consecutive_failures": 0
+           *             },
+           *             "payout_url": {
+           *               "status": "enabled",
+           *               "disabled_at": "2026-12-01T09:00:00.000Z",
+           *               "reason": "gone",
+           *               "failing_since": "2026-12-01T09:00:00.000Z",
+           *               "consecutive_failures": 0
+           *             },
+           *             "kyc_url": {
+           *               "status": "enabled",
+           *               "disabled_at": "2026-12-01T09:00:00.000Z",
+           *               "reason": "gone",
+           *               "failing_since": "2026-12-01T09:00:00.000Z",
+           *               "consecutive_failures": 0
+           *             }
+           *           }
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            message: 'webhook url enabled';
+            data: components['schemas']['EnabledWebhookUrl'];
+          };
+        };
+      };
+      /** @description The body is not valid JSON (MALFORMED_JSON), a query parameter is not UTF-8 (BAD_REQUEST), or another precondition failed; or the Idempotency-Key header is not 1 to 255 visible ASCII characters (IDEMPOTENCY_KEY_INVALID) */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the body is not valid JSON",
+           *       "code": "MALFORMED_JSON"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description This business has no registration with this id (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "this business has no registration with this id",
+           *       "code": "WEBHOOK_NOT_FOUND"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A request with this Idempotency-Key is still being processed (IDEMPOTENCY_REQUEST_IN_FLIGHT): retry once it has finished */
+      409: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "a request with this Idempotency-Key is still being processed",
+           *       "code": "IDEMPOTENCY_REQUEST_IN_FLIGHT"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      413: components['responses']['BodyTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description kind is not collection_url, payout_url or kyc_url, or replay is not a boolean, or the body has an unknown property; or this Idempotency-Key was already used for another request to this endpoint (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+      422: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "kind is not collection_url, payout_url or kyc_url, or replay is not a boolean, or the body has an unknown property",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": {
+           *         "amount": [
+           *           "must be at least 1"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      /** @description The service that keeps endpoint health is being upgraded: retry shortly */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": false,
+           *       "message": "the service that keeps endpoint health is being upgraded",
+           *       "code": "SERVICE_UNAVAILABLE"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      504: components['responses']['GatewayTimeout'];
+    };
+  };
   listWebhookDeliveries: {
     parameters: {
       query?: {
@@ -16189,6 +16523,7 @@ export interface operations {
            *           "attempt_count": 5,
            *           "next_attempt_at": null,
            *           "mock": false,
+           *           "skipped_reason": null,
            *           "payload": {
            *             "event": "customer.status_changed",
            *             "data": {
@@ -16487,6 +16822,7 @@ export interface operations {
            *         "attempt_count": 5,
            *         "next_attempt_at": null,
            *         "mock": false,
+           *         "skipped_reason": null,
            *         "payload": {
            *           "event": "customer.status_changed",
            *           "data": {
@@ -16591,6 +16927,7 @@ export interface operations {
            *         "attempt_count": 6,
            *         "next_attempt_at": null,
            *         "mock": false,
+           *         "skipped_reason": null,
            *         "payload": {
            *           "event": "customer.status_changed",
            *           "data": {
@@ -16799,6 +17136,7 @@ export interface operations {
            *         "attempt_count": 6,
            *         "next_attempt_at": null,
            *         "mock": false,
+           *         "skipped_reason": null,
            *         "payload": {
            *           "event": "customer.status_changed",
            *           "data": {
@@ -17230,7 +17568,8 @@ export interface operations {
           | 'payout.processing'
           | 'payout.successful'
           | 'payout.failed'
-          | 'payout.reversed';
+          | 'payout.reversed'
+          | 'webhook.endpoint_disabled';
         from?: string;
         to?: string;
         cursor?: string;

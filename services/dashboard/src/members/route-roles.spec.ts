@@ -120,6 +120,13 @@ const ROUTES: GuardedRoute[] = [
     status: 200,
   },
   { capability: 'manage_webhooks', method: 'POST', pattern: '/webhooks/signing-secret/retire', status: 303 },
+  {
+    capability: 'manage_webhooks',
+    method: 'POST',
+    pattern: '/webhooks/endpoint/enable',
+    fields: { kind: 'collection_url', replay: 'yes' },
+    status: 200,
+  },
   { capability: 'read', method: 'GET', pattern: '/webhooks/deliveries', status: 200 },
   {
     capability: 'manage_webhooks',
@@ -420,6 +427,7 @@ function answerAsServices(dashboard: Dashboard) {
     webhook: { ...webhook(), signingSecret: `whsec_${'r'.repeat(43)}` },
   }));
   notification.answers.set('endWebhookSecretOverlap', () => ({ webhook: webhook() }));
+  notification.answers.set('enableWebhookUrl', () => ({ webhook: webhook(), queued: 0 }));
   notification.answers.set('updateWebhook', (request) => ({
     webhook: { ...webhook(), payoutUrl: String(request.payoutUrl ?? webhook().payoutUrl) },
   }));

@@ -13,9 +13,15 @@ import {
   DELIVERY_STATUSES,
   DESTINATIONS,
   EVENT_WORDS,
+  WEBHOOK_EVENTS,
 } from '@corridor/grpc/notification-words';
 import { wordOf } from './vocabulary.js';
 import { dateOf } from './webhooks-pages.js';
+
+/** Decision 0068: why a delivery is not attempted, in the log's words. */
+const SKIPPED_WORDS = 'held: URL disabled';
+const SKIPPED_SENTENCE =
+  'not attempted while its URL is disabled (see Webhooks); enabling it with its backlog sends this delivery';
 
 /** A labelled select whose problem is tied to it, as Field does for inputs. */
 function SelectField(props: {
@@ -103,7 +109,7 @@ function FilterForm({ filters, problems }: { filters: DeliveryFilters; problems:
       <SelectField
         label="Event"
         name="event"
-        options={EVENT_WORDS.words}
+        options={WEBHOOK_EVENTS}
         value={filters.event}
         any="Any event"
         error={problems.event}
@@ -195,7 +201,10 @@ export function DeliveriesPage(props: DeliveriesView) {
                   </a>
                   {delivery.mock ? ' (mock)' : null}
                 </th>
-                <td>{wordOf(DELIVERY_STATUSES, delivery.status)}</td>
+                <td>
+                  {wordOf(DELIVERY_STATUSES, delivery.status)}
+                  {delivery.skippedReason ? ` (${SKIPPED_WORDS})` : null}
+                </td>
                 <td>
                   <code>{delivery.url}</code>
                 </td>
@@ -302,7 +311,10 @@ export function DeliveryPage(props: { delivery: WebhookDelivery; mayManage: bool
           <code>{delivery.url}</code> ({wordOf(DESTINATIONS, delivery.destination)})
         </dd>
         <dt>Status</dt>
-        <dd>{wordOf(DELIVERY_STATUSES, delivery.status)}</dd>
+        <dd>
+          {wordOf(DELIVERY_STATUSES, delivery.status)}
+          {delivery.skippedReason ? `: ${SKIPPED_SENTENCE}` : null}
+        </dd>
         <dt>Attempts</dt>
         <dd>{delivery.attemptCount}</dd>
         <dt>Next attempt</dt>
@@ -379,7 +391,7 @@ export function MockEventForm(props: { values: MockValues; problems?: Problems; 
         <SelectField
           label="Event"
           name="event"
-          options={EVENT_WORDS.words}
+          options={WEBHOOK_EVENTS}
           value={values.event}
           error={problems.event}
           required

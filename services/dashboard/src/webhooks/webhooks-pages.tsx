@@ -1,5 +1,10 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import type {
+  WebhookConfig,
+  WebhookUrlHealth,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
+import { DESTINATIONS, URL_DISABLED_REASONS } from '@corridor/grpc/notification-words';
+import { wordOf } from './vocabulary.js';
 import { ErrorSummary, Field, Moment, Notice, PostForm } from '../layout/components.js';
 import type { Problems } from './delivery-filters.js';
 
@@ -129,6 +134,63 @@ function SigningSecretForms() {
   );
 }
 
+/** Decision 0068: why a URL was disabled, in the page's words. */
+const REASONS: Record<string, string> = {
+  gone: 'your receiver answered 410 Gone',
+  failing_for: 'every delivery to it failed, after its retries, for 5 days',
+  consecutive: '100 deliveries to it in a row failed, after their retries',
+};
+
+const URL_LABELS: Record<string, string> = {
+  collection_url: 'Collection URL',
+  payout_url: 'Payout URL',
+  kyc_url: 'KYC URL',
+};
+
+const urlOfKind = (webhook: WebhookConfig, kind: string) =>
+  kind === 'payout_url' ? webhook.payoutUrl : kind === 'kyc_url' ? webhook.kycUrl : webhook.collectionUrl;
+
+/** One URL's health: enabled, or disabled since when and why, with the control to enable it. */
+function UrlHealthFacts(props: { webhook: WebhookConfig; health: WebhookUrlHealth; mayManage: boolean }) {
+  const { webhook, health, mayManage } = props;
+  const kind = wordOf(DESTINATIONS, health.urlKind);
+  const label = URL_LABELS[kind] ?? kind;
+  if (!health.disabled) {
+    return (
+      <p>
+        {label}: enabled
+        {health.consecutiveFailures > 0
+          ? `; the last ${health.consecutiveFailures} deliveries to it failed after their retries`
+          : null}
+        .
+      </p>
+    );
+  }
+  const reason = REASONS[wordOf(URL_DISABLED_REASONS, health.reason)] ?? 'it kept failing';
+  return (
+    <div className="warning" role="status">
+      <p>
+        {label} <code>{urlOfKind(webhook, kind)}</code> is disabled since{' '}
+        <Moment at={dateOf(health.disabledAt)} never="" />: {reason}. Its events are kept in the event history and its
+        deliveries are held, not attempted, until it is enabled (or changed above).
+      </p>
+      {mayManage ? (
+        <PostForm action="/webhooks/endpoint/enable">
+          <input type="hidden" name="kind" value={kind} />
+          <div className="field">
+            <label htmlFor={`field-replay-${kind}`}>The deliveries held while it was disabled</label>
+            <select id={`field-replay-${kind}`} name="replay" defaultValue="yes">
+              <option value="yes">Send them now, in order</option>
+              <option value="no">Do not send them (mark them failed)</option>
+            </select>
+          </div>
+          <button type="submit">Enable the {label}</button>
+        </PostForm>
+      ) : null}
+    </div>
+  );
+}
+
 export interface WebhookView {
   webhook?: WebhookConfig;
   mayManage: boolean;
@@ -167,6 +229,14 @@ export function WebhookPage(props: WebhookView) {
         <>
           <h2>Registered URLs</h2>
           <WebhookFacts webhook={webhook} />
+          {webhook.urlHealth.length > 0 ? (
+            <>
+              <h2>URL health</h2>
+              {webhook.urlHealth.map((health) => (
+                <UrlHealthFacts key={health.urlKind} webhook={webhook} health={health} mayManage={mayManage} />
+              ))}
+            </>
+          ) : null}
         </>
       ) : (
         <p>No webhook URLs are registered yet, so no webhooks are sent.</p>

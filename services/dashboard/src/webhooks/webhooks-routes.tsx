@@ -31,7 +31,7 @@ import {
   type MockValues,
   type ReplayWindow,
 } from './deliveries-pages.js';
-import { EVENT_WORDS } from '@corridor/grpc/notification-words';
+import { DESTINATIONS, EVENT_WORDS, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 import { isWord } from './vocabulary.js';
 import {
   OVERLAP_HOURS,
@@ -268,6 +268,36 @@ export function webhooksRouter(deps: DashboardDependencies): Router {
     res.redirect(303, '/webhooks?notice=retired');
   });
 
+  // Decision 0068: a disabled URL enabled again, by default with the deliveries it held queued in order.
+  router.post('/webhooks/endpoint/enable', requireMember('manage_webhooks'), async (req, res) => {
+    const current = await registrationOf(res);
+    if (!current) return res.redirect(303, '/webhooks');
+    const kind = textField(req, 'kind');
+    const replay = textField(req, 'replay');
+    if (!isWord(DESTINATIONS.words, kind) || !['yes', 'no'].includes(replay)) {
+      return sendWebhookPage(res, 422, {
+        webhook: current,
+        error: 'Choose the URL to enable and what to do with its backlog.',
+      });
+    }
+    const { webhook, queued } = await notification.enableWebhookUrl(
+      { webhookId: current.id, urlKind: DESTINATIONS.toProto(kind), replay: replay === 'yes' },
+      memberCall(res),
+    );
+    await recordAudit(deps, req, res, {
+      action: 'webhook.url_enabled',
+      target: current.id,
+      details: `${kind} enabled: ${replay === 'yes' ? `${queued} held deliveries queued` : 'held deliveries ended, not replayed'}`,
+    });
+    sendWebhookPage(res, 200, {
+      webhook: webhook ?? current,
+      notice:
+        replay === 'yes'
+          ? `The ${LABELS[kind] ?? kind} is enabled; ${queued} deliveries it held are queued and go out in order now.`
+          : `The ${LABELS[kind] ?? kind} is enabled; the deliveries it held are marked failed and can be replayed from the delivery log.`,
+    });
+  });
+
   router.get('/webhooks/deliveries', requireMember('read'), async (req, res) => {
     const filters: DeliveryFilters = {
       status: queryText(req, 'status'),
@@ -405,7 +435,7 @@ export function webhooksRouter(deps: DashboardDependencies): Router {
   router.post('/webhooks/mock-event', sandboxOnly, requireMember('manage_webhooks'), async (req, res) => {
     const values: MockValues = { event: textField(req, 'event'), data: textField(req, 'data').trim() };
     const problems: Problems = {};
-    if (!isWord(EVENT_WORDS.words, values.event)) problems.event = 'Event: choose one of the events listed.';
+    if (!isWord(WEBHOOK_EVENTS, values.event)) problems.event = 'Event: choose one of the events listed.';
     let data: JsonObject | undefined;
     if (values.data !== '') {
       try {

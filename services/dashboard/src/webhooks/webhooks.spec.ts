@@ -8,8 +8,10 @@ import {
   WebhookAttemptSchema,
   WebhookConfigSchema,
   WebhookDeliverySchema,
+  UrlDisabledReason,
   WebhookDestination,
   WebhookEvent,
+  WebhookUrlHealthSchema,
   type WebhookAttempt,
   type WebhookConfig,
   type WebhookDelivery,
@@ -319,6 +321,85 @@ describe('webhooks', () => {
       });
       expect((await owner.get('/webhooks?notice=retired')).html).toContain(
         'The previous signing secret no longer signs',
+      );
+    });
+  });
+
+  describe('endpoint health (decision 0068)', () => {
+    const disabledAt = new Date('2026-11-26T08:00:00.000Z');
+    const health = [
+      create(WebhookUrlHealthSchema, {
+        urlKind: WebhookDestination.COLLECTION_URL,
+        disabled: true,
+        disabledAt: timestampFromDate(disabledAt),
+        reason: UrlDisabledReason.GONE,
+        failingSince: timestampFromDate(disabledAt),
+        consecutiveFailures: 1,
+      }),
+      create(WebhookUrlHealthSchema, { urlKind: WebhookDestination.PAYOUT_URL }),
+    ];
+
+    it('shows a disabled URL with its reason, the URL and when, and enables it with its backlog, recorded', async () => {
+      dashboard.notification.answers.set('getWebhook', () => ({ webhook: webhookConfig({ urlHealth: health }) }));
+      dashboard.notification.answers.set('enableWebhookUrl', () => ({
+        webhook: webhookConfig({
+          urlHealth: [create(WebhookUrlHealthSchema, { urlKind: WebhookDestination.COLLECTION_URL }), health[1]!],
+        }),
+        queued: 3,
+      }));
+      const page = await owner.get('/webhooks');
+      expect(page.html).toContain(
+        'Collection URL <code>https://platform.example/hooks/collections</code> is disabled since',
+      );
+      expect(page.html).toContain(`<time dateTime="${disabledAt.toISOString()}">`);
+      expect(page.html).toContain('your receiver answered 410 Gone');
+      expect(page.html).toContain('Payout URL: enabled');
+      expect(page.html).toContain('action="/webhooks/endpoint/enable"');
+      expect(page.html).toContain('<option value="yes" selected="">Send them now, in order</option>');
+
+      const enabled = await owner.post('/webhooks/endpoint/enable', { kind: 'collection_url', replay: 'yes' });
+      expect(enabled.status).toBe(200);
+      expect(enabled.html).toContain('The Collection URL is enabled; 3 deliveries it held are queued');
+      expect(enabled.html).not.toContain('is disabled since');
+      expect(callsOf('enableWebhookUrl')[0]?.request).toMatchObject({
+        webhookId: WEBHOOK_ID,
+        urlKind: WebhookDestination.COLLECTION_URL,
+        replay: true,
+      });
+      expect(dashboard.identity.callsOf('recordAudit')[0]?.request).toMatchObject({
+        action: 'webhook.url_enabled',
+        target: WEBHOOK_ID,
+        details: 'collection_url enabled: 3 held deliveries queued',
+      });
+    });
+
+    it('refuses a URL or a backlog choice not offered with 422, without asking notification; a viewer sees no control', async () => {
+      dashboard.notification.answers.set('getWebhook', () => ({ webhook: webhookConfig({ urlHealth: health }) }));
+      await owner.get('/webhooks');
+      for (const fields of [
+        { kind: 'callback_url', replay: 'yes' },
+        { kind: 'payout_url', replay: 'maybe' },
+      ]) {
+        const page = await owner.post('/webhooks/endpoint/enable', fields);
+        expect(page.status).toBe(422);
+        expect(page.html).toContain('Choose the URL to enable and what to do with its backlog.');
+      }
+      expect(callsOf('enableWebhookUrl')).toHaveLength(0);
+      const read = await viewer.get('/webhooks');
+      expect(read.html).toContain('is disabled since');
+      expect(read.html).not.toContain('/webhooks/endpoint/enable');
+      expect((await viewer.post('/webhooks/endpoint/enable', { kind: 'collection_url', replay: 'yes' })).status).toBe(
+        403,
+      );
+    });
+
+    it('marks a held delivery in the log and on its page', async () => {
+      const held = delivery({ skippedReason: 'endpoint_disabled', nextAttemptAt: undefined });
+      dashboard.notification.answers.set('listDeliveries', () => ({ deliveries: [held], cursorPage: { limit: 15 } }));
+      dashboard.notification.answers.set('getDelivery', () => ({ delivery: held }));
+      expect((await owner.get('/webhooks/deliveries')).html).toContain('pending (held: URL disabled)');
+      expect((await owner.get(`/webhooks/deliveries/${DELIVERY_ID}`)).html).toContain(
+        'not attempted while its URL is disabled',
       );
     });
   });

@@ -10,7 +10,8 @@ import { credentialSchemaComponents } from './credentials.js';
 import { customerReviewSchemaComponents } from './customers.js';
 import { deadLetterSchemaComponents } from './dead-letters.js';
 import { memberSchemaComponents } from './members.js';
-import { rotationSchemaComponents } from '../public/webhooks/schemas.js';
+import { endpointSchemaComponents } from '../public/webhooks/endpoint-routes.js';
+import { rotationSchemaComponents, webhook } from '../public/webhooks/schemas.js';
 import { adminMoneySchemaComponents } from './json-schema.js';
 import { ADMIN_ROUTES } from './routes.js';
 import type { AdminRoute } from '../floor/route-context.js';
@@ -62,6 +63,9 @@ const adminComponents: ComponentsObject = {
     ...deadLetterSchemaComponents,
     ...memberSchemaComponents,
     ...rotationSchemaComponents,
+    // Decision 0068: enabling a URL answers the registration with its health.
+    Webhook: webhook,
+    ...endpointSchemaComponents,
   },
   responses: {
     ...components.responses,

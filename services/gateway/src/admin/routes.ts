@@ -8,6 +8,7 @@ import { MEMBER_ROUTES } from './members.js';
 import { PAYOUT_CONTROL_ROUTES } from './payout-controls.js';
 import { RATE_AND_FEE_ROUTES } from './rates-and-fees.js';
 import { WALLET_CONTROL_ROUTES } from './wallet-controls.js';
+import { WEBHOOK_ENDPOINT_ROUTES } from './webhook-endpoints.js';
 import { WEBHOOK_SECRET_ROUTES } from './webhook-secrets.js';
 
 /**
@@ -25,4 +26,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...PAYOUT_CONTROL_ROUTES,
   ...DEAD_LETTER_ROUTES,
   ...WEBHOOK_SECRET_ROUTES,
+  ...WEBHOOK_ENDPOINT_ROUTES,
 ];

@@ -1,38 +1,12 @@
-import { create } from '@bufbuild/protobuf';
-import { RecordAuditResponseSchema } from '@corridor/contracts/corridor/identity/v1/member_service_pb';
-import type { AppOptions } from '../app.js';
-import { adminUnderTest } from '../../test/admin/admin-listener.fixture.js';
-import {
-  BUSINESS_ID,
-  SIGNING_SECRET,
-  startFakeNotificationService,
-  WEBHOOK_ID,
-} from '../../test/public/webhooks/fake-notification-service.js';
+import { webhookBackOffice } from '../../test/admin/webhook-back-office.js';
+import { BUSINESS_ID, SIGNING_SECRET, WEBHOOK_ID } from '../../test/public/webhooks/fake-notification-service.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-webhook-secret-spec';
 const PATH = `/admin/businesses/${BUSINESS_ID}/webhook/signing-secret`;
 
 /** The back office's rotation (decision 0065) on the admin listener, over a fake notification. */
 describe('admin webhook signing-secret rotation', () => {
-  const audits: object[] = [];
-  const backOffice = adminUnderTest(
-    startFakeNotificationService,
-    // Only recordAudit of identity's members is called here.
-    (started) => ({
-      notification: started.client,
-      members: {
-        recordAudit: async (request: object) => {
-          audits.push(request);
-          return create(RecordAuditResponseSchema);
-        },
-      } as unknown as AppOptions['clients']['members'],
-    }),
-    ADMIN_TOKEN,
-    'req-admin-webhook-secret',
-  );
-  beforeEach(() => {
-    audits.length = 0;
-  });
+  const { backOffice, audits } = webhookBackOffice(ADMIN_TOKEN, 'req-admin-webhook-secret');
 
   it('rotates the registration of the business the path names, answers the new secret once, audits it', async () => {
     const response = await backOffice.admin('POST', `${PATH}/rotate`, { overlap_seconds: 0 });

@@ -20,7 +20,7 @@ const BY_BACK_OFFICE = 'by the back office';
 const schema = (name: string): JsonSchema => ({ $ref: ref('schemas', name).$ref });
 
 /** The back office's call, on behalf of the business the path names (notification serves one business a call). */
-async function forBusiness(context: AdminRouteContext) {
+export async function forBusiness(context: AdminRouteContext) {
   const businessId = businessIdOfPath(context.req);
   const asked = context.call.metadata ? readCaller(context.call.metadata) : {};
   const metadata = callerMetadata({ ...asked, businessId });

@@ -455,7 +455,7 @@ describe('the OpenAPI document', () => {
       },
     );
 
-    it('has no other webhook route than these, the deliveries and mock routes of decision 0010, listen’s of 0034 and rotation’s of 0065', () => {
+    it('has no other webhook route than these, the deliveries and mock routes of decision 0010, listen’s of 0034, rotation’s of 0065 and enabling’s of 0068', () => {
       const DELIVERY_ROUTES = [
         ['get', '/api/external/webhook/deliveries', 'webhook:read'],
         ['get', '/api/external/webhook/deliveries/{id}', 'webhook:read'],
@@ -468,6 +468,8 @@ describe('the OpenAPI document', () => {
         // Signing-secret rotation (decision 0065).
         ['post', '/api/external/webhook/{id}/signing-secret/rotate', 'webhook:write'],
         ['delete', '/api/external/webhook/{id}/signing-secret/previous', 'webhook:write'],
+        // Endpoint health (decision 0068).
+        ['post', '/api/external/webhook/{id}/endpoint/{kind}/enable', 'webhook:write'],
       ] as const;
       const documented = PUBLIC_ROUTES.filter((route) => /^\/api\/external\/webhook\b/.test(route.path));
       expect(documented.map((route) => `${route.method} ${route.path} ${route.scope}`).sort()).toEqual(
@@ -518,13 +520,14 @@ describe('the OpenAPI document', () => {
       const fields = [
         ...['id', 'collection_url', 'payout_url', 'kyc_url', 'signing_secret_last4', 'created_at', 'updated_at'],
       ];
-      for (const [name, expected] of [
-        ['Webhook', fields],
-        ['WebhookWithSecret', [...fields, 'signing_secret']],
+      // GET's answer adds each URL's health (decision 0068), left out while notification cannot tell.
+      for (const [name, expected, optional] of [
+        ['Webhook', fields, ['url_health']],
+        ['WebhookWithSecret', [...fields, 'signing_secret'], []],
       ] as const) {
         const schema = component(name);
         expect(schema.additionalProperties).toBe(false);
-        expect(Object.keys(schema.properties).sort()).toEqual([...expected].sort());
+        expect(Object.keys(schema.properties).sort()).toEqual([...expected, ...optional].sort());
         expect([...schema.required].sort()).toEqual([...expected].sort());
         expect(schema.properties.kyc_url?.type).toEqual(['string', 'null']);
       }

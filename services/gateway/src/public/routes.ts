@@ -3,7 +3,7 @@ import { CUSTOMER_API_ROUTES } from './customers/index.js';
 import { KYC_SESSION_ROUTES } from './kyc-sessions/index.js';
 import { PAYMENT_ROUTES } from './payments/index.js';
 import { SANDBOX_CLOCK_ROUTES } from './sandbox-clock/clock-routes.js';
-import { EVENT_ROUTES, WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
+import { ENDPOINT_ROUTES, EVENT_ROUTES, WEBHOOK_DELIVERY_ROUTES, WEBHOOK_ROUTES } from './webhooks/index.js';
 import { WEBHOOK_LISTEN_ROUTES } from './webhooks/listen-routes.js';
 import { whoami, whoamiResponse } from './whoami.js';
 
@@ -24,6 +24,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   ...CUSTOMER_API_ROUTES,
   ...KYC_SESSION_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...ENDPOINT_ROUTES,
   ...WEBHOOK_DELIVERY_ROUTES,
   ...WEBHOOK_LISTEN_ROUTES,
   ...EVENT_ROUTES,

@@ -1,7 +1,6 @@
 import type { MikroORM } from '@corridor/db';
-import { DeliveryRepository, type AttemptAnswer } from './delivery-repository.js';
-
-type Answer = AttemptAnswer & { number: number };
+import { judgeUrls, type Answer, type DeliveryRuntime } from './attempt-delivery.js';
+import { DeliveryRepository } from './delivery-repository.js';
 
 interface Queued {
   answer: Answer;
@@ -24,7 +23,10 @@ export class AnswerRecorder {
   private writing: Promise<void> | undefined;
   private batchSize = 0;
 
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly runtime: Pick<DeliveryRuntime, 'health' | 'logger'>,
+  ) {}
 
   /** Answers recorded and not yet written. */
   get backlog(): number {
@@ -44,8 +46,16 @@ export class AnswerRecorder {
       const batch = this.queued.splice(0, MAX_BATCH);
       this.batchSize = batch.length;
       try {
-        await new DeliveryRepository(this.orm.em.fork()).finishAttempts(batch.map(({ answer }) => answer));
+        const answers = batch.map(({ answer }) => answer);
+        const written = await new DeliveryRepository(this.orm.em.fork()).finishAttempts(answers);
         for (const { recorded } of batch) recorded();
+        // Decision 0068: the URLs are judged once their answers are in (a failure here is logged).
+        await judgeUrls(
+          this.orm.em.fork(),
+          this.runtime,
+          written.map(({ delivery }) => delivery),
+          answers,
+        );
       } catch (error) {
         for (const { failed } of batch) failed(error);
       }

@@ -4,12 +4,14 @@ import type { Clock } from '@corridor/runtime';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { EntityManager } from '@mikro-orm/core';
 import { urlOf } from '../events/webhook-events.js';
+import { recordVerdicts } from '../health/record-verdicts.js';
+import { GONE, type HealthRules } from '../health/url-health.js';
 import { attemptsCounter, deliveryLatency } from '../metrics.js';
 import type { WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
 import { DeliveryRepository, type AttemptAnswer } from './delivery-repository.js';
 import type { ClaimedDelivery } from './delivery.js';
-import type { Attempt, AttemptTrigger, Delivery, InterruptedAttempt } from './delivery.js';
+import { verdictOf, type Attempt, type AttemptTrigger, type Delivery, type InterruptedAttempt } from './delivery.js';
 import { nextAttemptAt } from './schedule.js';
 import type { AttemptResult, WebhookSender } from './send-webhook.js';
 
@@ -31,6 +33,8 @@ export interface DeliveryRuntime {
   /** Which pending deliveries are due now, each by its business's time (BusinessClock.due over `d`). */
   due: () => { sql: string; params: unknown[] };
   logger: Logger;
+  /** When a failing URL is disabled (WEBHOOK_DISABLE_AFTER_MS, _EVENTS; decision 0068). */
+  health: HealthRules;
 }
 
 const tracer = trace.getTracer('@corridor/notification');
@@ -80,7 +84,8 @@ export function observeInterrupted(attempt: InterruptedAttempt): void {
   });
 }
 
-type Answer = AttemptAnswer & { number: number };
+/** An answer as made: `judgedAt` is the business's time when it failed (decision 0069), else real time. */
+export type Answer = AttemptAnswer & { number: number; judgedAt: Date };
 
 /**
  * One attempt of a stored delivery, recorded as it starts and completed with its consequence
@@ -118,20 +123,21 @@ function attemptInSpan<Recorded>(
           sequence: delivery.sequence ?? undefined,
         });
         const now = runtime.now();
-        const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed';
+        // A failure is judged in the business's time (decision 0069): its ladder, and its URL's health
+        // (decision 0068). A success needs no time of it, so no read.
+        const judgedAt = result.outcome === 'failed' ? await runtime.businessNow(delivery.businessId) : now;
+        // A 410 ends the delivery at once: the receiver asked not to be called again (decision 0068).
+        const scheduledFailure = trigger === 'scheduled' && result.outcome === 'failed' && result.statusCode !== GONE;
         const recorded = await finish({
           deliveryId: delivery.id,
           number,
           trigger,
           result,
           nextAttemptAt: scheduledFailure
-            ? nextAttemptAt(
-                runtime.scheduleMs,
-                delivery.scheduledAttempts + 1,
-                await runtime.businessNow(delivery.businessId),
-              )
+            ? nextAttemptAt(runtime.scheduleMs, delivery.scheduledAttempts + 1, judgedAt)
             : null,
           now,
+          judgedAt,
         });
         observeAttempt(delivery, trigger, result);
         span.setAttributes({
@@ -187,6 +193,7 @@ export async function attemptDelivery(
   trigger: Exclude<AttemptTrigger, 'mock' | 'listen'>,
 ): Promise<{ delivery: Delivery; attempt: Attempt }> {
   const deliveries = new DeliveryRepository(em);
+  let answered: Answer | undefined;
   const { recorded } = await attemptInSpan(
     runtime,
     delivery,
@@ -203,7 +210,36 @@ export async function attemptDelivery(
       });
       return { number: started.number, request };
     },
-    (answer) => deliveries.finishAttempt(answer),
+    (answer) => {
+      answered = answer;
+      return deliveries.finishAttempt(answer);
+    },
   );
+  if (answered) await judgeUrls(em, runtime, [recorded.delivery], [answered]);
   return recorded;
+}
+
+/**
+ * Each answer's verdict on its URL's health (decision 0068), after the answers are recorded. A
+ * failure here loses verdicts, never answers: it is logged, and the URL is judged by the next ones.
+ */
+export async function judgeUrls(
+  em: EntityManager,
+  runtime: Pick<DeliveryRuntime, 'health' | 'logger'>,
+  deliveries: readonly Delivery[],
+  answers: readonly Pick<Answer, 'deliveryId' | 'trigger' | 'result' | 'nextAttemptAt' | 'now' | 'judgedAt'>[],
+): Promise<void> {
+  const byId = new Map(deliveries.map((delivery) => [delivery.id, delivery]));
+  const verdicts = answers.flatMap(({ deliveryId, trigger, result, nextAttemptAt, now, judgedAt }) => {
+    const delivery = byId.get(deliveryId);
+    const verdict = verdictOf(trigger, result, nextAttemptAt ?? null);
+    return delivery && verdict && !delivery.mock
+      ? [{ endpointId: delivery.endpointId, urlKind: delivery.destination, verdict, judgedAt, now }]
+      : [];
+  });
+  try {
+    await recordVerdicts(em, runtime.health, verdicts);
+  } catch (error) {
+    runtime.logger.error({ err: error }, 'endpoint health not judged for a batch of webhook answers');
+  }
 }

@@ -187,6 +187,9 @@ export async function triggerMockWebhook(
   const problems = new FieldProblems();
   const event = request.event === 0 ? undefined : wordOf(EVENT_WORDS, request.event, 'event', problems);
   if (request.event === 0) problems.add('event', 'is required');
+  if (event !== undefined && !isWebhookEventType(event)) {
+    problems.add('event', `${event} is a notice of the event history, not a webhook: it has no mock`);
+  }
   if (event === undefined || !isWebhookEventType(event)) invalid(problems);
   // data is free-form (a Struct): only the example's own members may be replaced.
   const overrides = request.data ?? {};
@@ -223,6 +226,7 @@ export async function triggerMockWebhook(
     leaseUntil: null,
     mock: true,
     sequence: null,
+    skippedReason: null,
     traceContext: {},
     eventOccurredAt: now,
     createdAt: now,

@@ -2,7 +2,7 @@ import {
   AttemptErrorClass,
   DeliveryStatus,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { WEBHOOK_EVENT_TYPES } from '../events/webhook-events.js';
+import { HISTORY_EVENT_TYPES } from '../events/webhook-events.js';
 import {
   DELIVERY_STATUS_WORDS,
   DESTINATION_WORDS,
@@ -39,7 +39,7 @@ describe('the stored words as notification’s proto enums', () => {
   ];
 
   it.each([
-    ['event types', EVENT_WORDS, WEBHOOK_EVENT_TYPES],
+    ['event types', EVENT_WORDS, HISTORY_EVENT_TYPES],
     ['delivery statuses', DELIVERY_STATUS_WORDS, DELIVERY_STATUSES],
     ['destinations', DESTINATION_WORDS, DESTINATIONS],
     ['triggers', TRIGGER_WORDS, TRIGGERS],

@@ -13,7 +13,7 @@ import {
   type WebhookDelivery,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { protoVocabulary } from '@corridor/grpc';
-import { urlOf, WEBHOOK_EVENT_TYPES, type RegisteredUrls } from '../events/webhook-events.js';
+import { HISTORY_EVENT_TYPES, urlOf, type RegisteredUrls } from '../events/webhook-events.js';
 import type { Attempt, Delivery } from './delivery.js';
 
 /**
@@ -21,7 +21,7 @@ import type { Attempt, Delivery } from './delivery.js';
  * 0026). Built from the descriptors: a word without its value, or a value without its word, throws
  * at start.
  */
-export const EVENT_WORDS = protoVocabulary(WebhookEventSchema, WEBHOOK_EVENT_TYPES, 'the caller');
+export const EVENT_WORDS = protoVocabulary(WebhookEventSchema, HISTORY_EVENT_TYPES, 'the caller');
 export const DESTINATION_WORDS = protoVocabulary(WebhookDestinationSchema, 'lower', 'the caller');
 export const DELIVERY_STATUS_WORDS = protoVocabulary(DeliveryStatusSchema, 'lower', 'the caller');
 export const TRIGGER_WORDS = protoVocabulary(AttemptTriggerSchema, 'lower', 'the caller');
@@ -58,6 +58,7 @@ export function toDeliveryProto(delivery: Delivery, urls: RegisteredUrls, attemp
       : {}),
     mock: delivery.mock,
     sequence: BigInt(delivery.sequence ?? 0),
+    skippedReason: delivery.skippedReason ?? '',
     body: delivery.body,
     createdAt: timestampFromDate(delivery.createdAt),
     updatedAt: timestampFromDate(delivery.updatedAt),

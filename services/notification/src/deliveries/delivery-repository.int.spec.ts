@@ -83,6 +83,7 @@ describe('delivery repository (decision 0010; real PostgreSQL)', () => {
       leaseUntil: null,
       mock: true,
       sequence: null,
+      skippedReason: null,
       traceContext,
       eventOccurredAt: at,
       createdAt: at,

@@ -162,22 +162,26 @@ export class DeliveryRepository {
    * Each event names its destination for a registration with and without a kyc_url; none: no delivery
    * (seed 6.2). An (event, registration) that already has a delivery is left out. Each carries its
    * event's number from the history (decision 0067), recorded just before in the same transaction.
+   * One for a disabled URL is held: recorded, not due, saying why (decision 0068).
    */
   async insertForRegistrations(deliveries: readonly EventDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
     await this.rows(
       `insert into webhook_delivery (id, business_id, endpoint_id, event_id, event_type, destination, body, status,
-         next_attempt_at, trace_context, event_occurred_at, created_at, updated_at, sequence)
-       select d.id, d.business_id, e.id, d.event_id, d.event_type,
-         case when e.kyc_url is null then d.destination_without_kyc else d.destination_with_kyc end,
-         d.body, 'pending', d.next_attempt_at, d.trace_context, d.event_occurred_at, d.created_at, d.created_at,
-         h.sequence
+         next_attempt_at, trace_context, event_occurred_at, created_at, updated_at, sequence, skipped_reason)
+       select d.id, d.business_id, e.id, d.event_id, d.event_type, t.destination,
+         d.body, 'pending', case when u.disabled_at is null then d.next_attempt_at end, d.trace_context,
+         d.event_occurred_at, d.created_at, d.created_at, h.sequence,
+         case when u.disabled_at is not null then 'endpoint_disabled' end
        from json_to_recordset(?::json) as d(id uuid, business_id uuid, event_id uuid, event_type text,
          destination_with_kyc text, destination_without_kyc text, body text, next_attempt_at timestamptz,
          trace_context jsonb, event_occurred_at timestamptz, created_at timestamptz)
        join webhook_endpoint e on e.business_id = d.business_id
+       cross join lateral (select case when e.kyc_url is null then d.destination_without_kyc
+         else d.destination_with_kyc end as destination) t
        left join webhook_event h on h.id = d.event_id
-       where (case when e.kyc_url is null then d.destination_without_kyc else d.destination_with_kyc end) is not null
+       left join webhook_url_health u on u.endpoint_id = e.id and u.url_kind = t.destination
+       where t.destination is not null
        on conflict on constraint webhook_delivery_once do nothing`,
       [
         JSON.stringify(

@@ -37,6 +37,7 @@ export function deliveryOf(row: Row): Delivery {
     leaseUntil: dateOrNull(row.lease_until),
     mock: Boolean(row.mock),
     sequence: numberOrNull(row.sequence ?? null),
+    skippedReason: (row.skipped_reason ?? null) as Delivery['skippedReason'],
     traceContext: (typeof row.trace_context === 'string' ? JSON.parse(row.trace_context) : row.trace_context) as Record<
       string,
       string

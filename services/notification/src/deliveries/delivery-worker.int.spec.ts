@@ -22,6 +22,7 @@ import {
   type TestEndpoint,
 } from '../../test/deliveries/delivery.fixtures.js';
 import { WebhookSender } from './send-webhook.js';
+import { DEFAULT_HEALTH_RULES } from '../health/url-health.js';
 
 const secrets = new WebhookSecrets('w'.repeat(64));
 const logger = createLogger('notification-test', { level: 'silent' });
@@ -73,6 +74,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
       secrets,
       scheduleMs: [0, 150, 150, 150, 150],
       leaseMs: 10_000,
+      health: DEFAULT_HEALTH_RULES,
       now: () => new Date(),
       ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
       logger,
@@ -126,6 +128,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         now: () => new Date(),
         ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
         logger,
+        health: DEFAULT_HEALTH_RULES,
       };
     }
     const pathOf = (endpoint: { endpointId: string }) => `/collection/${endpoint.endpointId}`;
@@ -256,6 +259,7 @@ describe('delivery worker (decision 0010; real PostgreSQL, HTTPS receiver)', () 
         now: () => new Date(),
         ...deliveryClock(new BusinessClock(() => new Date(), 'sandbox'), () => database.orm.em.fork()),
         logger,
+        health: DEFAULT_HEALTH_RULES,
       },
       concurrency: 1,
       perEndpoint: 1,

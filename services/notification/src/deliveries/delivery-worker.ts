@@ -42,7 +42,7 @@ export class DeliveryWorker {
   private readonly answers: AnswerRecorder;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
-    this.answers = new AnswerRecorder(options.orm);
+    this.answers = new AnswerRecorder(options.orm, options.runtime);
   }
 
   start(): void {

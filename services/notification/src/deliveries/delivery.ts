@@ -1,4 +1,5 @@
 import type { Destination, RegisteredUrls } from '../events/webhook-events.js';
+import { GONE, type Verdict } from '../health/url-health.js';
 import type { SealedSigningSecrets } from '../secrets/webhook-secrets.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -27,6 +28,8 @@ export interface Delivery {
   mock: boolean;
   /** The event's number in its business's sequence (decision 0067); null for a mock. */
   sequence: number | null;
+  /** Why no attempt is due: its URL is disabled, or was enabled without replay (decision 0068). */
+  skippedReason: 'endpoint_disabled' | null;
   traceContext: Record<string, string>;
   eventOccurredAt: Date;
   createdAt: Date;
@@ -94,6 +97,21 @@ export function changeAfterAttempt(
     nextAttemptAt: succeeded ? null : scheduled ? nextAttemptAt : undefined,
     replayDone: trigger === 'replay',
   };
+}
+
+/**
+ * What an answer says of its URL's health (decision 0068); undefined for a mock or a listener's copy,
+ * which are no event's delivery to the URL.
+ */
+export function verdictOf(
+  trigger: AttemptTrigger,
+  result: { outcome: string; statusCode: number | null },
+  nextAttemptAt: Date | null,
+): Verdict | undefined {
+  if (trigger === 'mock' || trigger === 'listen') return undefined;
+  if (result.outcome === 'succeeded') return 'delivered';
+  if (result.statusCode === GONE) return 'gone';
+  return changeAfterAttempt(trigger, false, nextAttemptAt).endsAs === 'failed' ? 'failed_finally' : 'retrying';
 }
 
 /** A delivery a claim took, its attempt already recorded as started, and where that attempt goes. */

@@ -34,6 +34,7 @@ import {
 } from './collection-webhooks.js';
 import type { RefundStatusWord } from '@corridor/payments-json';
 import { deliveriesFromEvents, webhookEventTopics } from './deliveries-from-events.js';
+import { DEFAULT_HEALTH_RULES } from '../health/url-health.js';
 
 interface DeliveryRow {
   event_id: string;
@@ -98,6 +99,7 @@ describe('collection and refund webhooks from the payments topic (seed 6.3; real
         now,
         ...deliveryClock(new BusinessClock(now, 'sandbox'), () => database.orm.em.fork()),
         logger,
+        health: DEFAULT_HEALTH_RULES,
       },
     };
   });

@@ -31,6 +31,7 @@ import {
   renderKycSessionExpired,
   type KycSessionExample,
 } from './kyc-session-webhooks.js';
+import { DEFAULT_HEALTH_RULES } from '../health/url-health.js';
 
 interface DeliveryRow {
   event_id: string;
@@ -86,6 +87,7 @@ describe('merchant KYC session webhooks from the customer topic (seed 6.2; real 
       now,
       ...deliveryClock(new BusinessClock(now, 'sandbox'), () => database.orm.em.fork()),
       logger,
+      health: DEFAULT_HEALTH_RULES,
     };
     // Deliveries are sent as in production: the worker claims what the consumer made due.
     worker = new DeliveryWorker({

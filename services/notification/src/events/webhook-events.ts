@@ -55,6 +55,12 @@ export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
 
 export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as WebhookEventType[];
 
+/** Notification's own notice (decision 0068): an event of the history, never a webhook delivery. */
+export const ENDPOINT_DISABLED_EVENT = 'webhook.endpoint_disabled';
+
+/** Every event name of the history: the webhook events and the notice. */
+export const HISTORY_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ENDPOINT_DISABLED_EVENT];
+
 export const isWebhookEventType = (name: string): name is WebhookEventType => Object.hasOwn(WEBHOOK_EVENTS, name);
 
 /** The registered URLs an event can go to. */

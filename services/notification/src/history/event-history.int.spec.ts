@@ -1,12 +1,12 @@
 import { EventConsumer, type EventMeta } from '@corridor/bus';
-import { encodeEvent, Environment, newEvent, topicName, type Event } from '@corridor/contracts/events';
+import { encodeEvent, topicName, type Event } from '@corridor/contracts/events';
 import { createLogger } from '@corridor/logging';
 import { createTopics, eventually, integrationDatabase, query, testKafka, uniqueSuffix } from '@corridor/testing';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { notificationDatabase } from '../database.js';
-import { exampleCollectionTransaction } from '../events/collection-webhooks.js';
+import { successfulCollectionEvent } from '../../test/events/transaction-events.fixtures.js';
 import { deliveriesFromEvents, webhookEventTopics } from '../events/deliveries-from-events.js';
 import { generateSigningSecret, lastFour, WebhookSecrets } from '../secrets/webhook-secrets.js';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity.js';
@@ -22,18 +22,6 @@ const handler = deliveriesFromEvents({
   logger,
 });
 const meta: EventMeta = { topic: 'test', partition: 0, offset: '0' };
-
-/** A successful collection of the business, as payments publishes it: one collection.successful webhook. */
-function collectionEvent(businessId: string): Event {
-  const transaction = exampleCollectionTransaction('SUCCESSFUL');
-  transaction.id = randomUUID();
-  transaction.businessId = businessId;
-  return newEvent({
-    businessId,
-    environment: Environment.SANDBOX,
-    payload: { case: 'transactionCreated', value: { transaction } },
-  });
-}
 
 interface HistoryRow {
   id: string;
@@ -80,7 +68,11 @@ describe('the event history and its per-business sequence (decisions 0066, 0067;
   it('records every webhook event, registered URL or not, with the exact body its delivery carries and its number', async () => {
     const [withUrl, withoutUrl] = [randomUUID(), randomUUID()];
     await registered(withUrl);
-    const events = [collectionEvent(withUrl), collectionEvent(withUrl), collectionEvent(withoutUrl)];
+    const events = [
+      successfulCollectionEvent(withUrl),
+      successfulCollectionEvent(withUrl),
+      successfulCollectionEvent(withoutUrl),
+    ];
     await apply(events);
 
     const history = await historyOf(withUrl);
@@ -106,15 +98,15 @@ describe('the event history and its per-business sequence (decisions 0066, 0067;
     const businessId = randomUUID();
     await expect(
       database.em().transactional(async (tx) => {
-        await handler(collectionEvent(businessId), tx, meta);
+        await handler(successfulCollectionEvent(businessId), tx, meta);
         throw new Error('the chunk failed');
       }),
     ).rejects.toThrow('the chunk failed');
     expect(await sequencesOf(businessId)).toEqual([]);
 
-    const event = collectionEvent(businessId);
+    const event = successfulCollectionEvent(businessId);
     await apply([event]);
-    await apply([event, collectionEvent(businessId)]);
+    await apply([event, successfulCollectionEvent(businessId)]);
     expect(await sequencesOf(businessId)).toEqual([1, 2]);
     expect((await historyOf(businessId))[0]?.id).toBe(event.id);
   });
@@ -262,7 +254,7 @@ describe('the event history and its per-business sequence (decisions 0066, 0067;
     it('numbers every event of a business once, 1..n, whatever partition and consumer applied it', async () => {
       const businessId = randomUUID();
       await registered(businessId);
-      const events = Array.from({ length: 120 }, () => collectionEvent(businessId));
+      const events = Array.from({ length: 120 }, () => successfulCollectionEvent(businessId));
       // Keyed by transaction, as payments publishes: the business's events spread over every partition.
       await producer.send({
         topic: topicName(prefix, 'payments'),

@@ -9,6 +9,7 @@ import { Migration20261126100000DeadLetters } from './Migration20261126100000Dea
 import { Migration20261201100000ListenPositions } from './Migration20261201100000ListenPositions.js';
 import { Migration20261202100000SigningSecretOverlap } from './Migration20261202100000SigningSecretOverlap.js';
 import { Migration20261203100000EventHistory } from './Migration20261203100000EventHistory.js';
+import { Migration20261204100000EndpointHealth } from './Migration20261204100000EndpointHealth.js';
 import { Migration20261205100000SandboxClock } from './Migration20261205100000SandboxClock.js';
 
 /** Every migration of notification, oldest first. */
@@ -23,5 +24,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261201100000ListenPositions', class: Migration20261201100000ListenPositions },
   { name: 'Migration20261202100000SigningSecretOverlap', class: Migration20261202100000SigningSecretOverlap },
   { name: 'Migration20261203100000EventHistory', class: Migration20261203100000EventHistory },
+  { name: 'Migration20261204100000EndpointHealth', class: Migration20261204100000EndpointHealth },
   { name: 'Migration20261205100000SandboxClock', class: Migration20261205100000SandboxClock },
 ];

@@ -13,7 +13,7 @@ export const MAX_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The business's registration with this id, locked until the transaction ends: rotations queue. */
-async function lockedRegistration(tx: EntityManager, businessId: string, webhookId: string) {
+export async function lockedRegistration(tx: EntityManager, businessId: string, webhookId: string) {
   // Not a uuid: it names nothing, and must not reach a uuid column.
   const endpoint = UUID.test(webhookId)
     ? await tx.findOne(

@@ -5,6 +5,8 @@ import type {
 import { notFound } from '@corridor/grpc';
 import type { EntityManager } from '@mikro-orm/core';
 import type { NotificationContext } from '../context.js';
+import { UrlHealthRepository } from '../health/url-health-repository.js';
+import type { UrlKind } from '../health/url-health.js';
 import { validateUpdate } from './webhook-urls.js';
 import { toWebhookConfig } from './webhook-config.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -34,18 +36,27 @@ export async function updateWebhook(
   if (!endpoint) throw notFound('WEBHOOK_NOT_FOUND', `webhook configuration ${input.webhookId} not found`);
 
   const urls = await validateUpdate(input, context);
-  let changed = false;
-  const set = <K extends 'collectionUrl' | 'payoutUrl' | 'kycUrl'>(field: K, value: WebhookEndpoint[K] | undefined) => {
+  const changed: UrlKind[] = [];
+  const set = <K extends 'collectionUrl' | 'payoutUrl' | 'kycUrl'>(
+    field: K,
+    kind: UrlKind,
+    value: WebhookEndpoint[K] | undefined,
+  ) => {
     if (value === undefined || endpoint[field] === value) return;
     endpoint[field] = value;
-    changed = true;
+    changed.push(kind);
   };
-  set('collectionUrl', urls.collection_url);
-  set('payoutUrl', urls.payout_url);
-  set('kycUrl', urls.kyc_url);
-  if (changed) {
-    endpoint.updatedAt = context.now();
+  set('collectionUrl', 'collection_url', urls.collection_url);
+  set('payoutUrl', 'payout_url', urls.payout_url);
+  set('kycUrl', 'kyc_url', urls.kyc_url);
+  if (changed.length > 0) {
+    const now = context.now();
+    endpoint.updatedAt = now;
     await em.flush();
+    // Decision 0068: a changed URL is a new receiver: enabled, its run forgotten, what it held queued.
+    const health = new UrlHealthRepository(em);
+    for (const urlKind of changed) await health.enable({ endpointId: endpoint.id, urlKind }, true, now);
+    context.wakeWorker?.();
   }
   return toWebhookConfig(endpoint, context.secrets.unseal(endpoint.signingSecretSealed, endpoint.id));
 }

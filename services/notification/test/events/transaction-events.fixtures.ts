@@ -1,6 +1,8 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { Environment, newEvent, type Event } from '@corridor/contracts/events';
 import type { Transaction, TransactionStatus } from '@corridor/contracts/corridor/payments/v1/transaction_pb';
+import { randomUUID } from 'node:crypto';
+import { exampleCollectionTransaction } from '../../src/events/collection-webhooks.js';
 
 /** What the payments webhook specs share: one business, one customer, a clock, and payments' two events. */
 
@@ -28,3 +30,11 @@ export const updatedEvent = (
     environment: Environment.SANDBOX,
     payload: { case: 'transactionUpdated', value: { transaction, previousStatus } },
   });
+
+/** A new successful collection of the business, as payments publishes it: one collection.successful webhook. */
+export function successfulCollectionEvent(businessId: string): Event {
+  const transaction = exampleCollectionTransaction('SUCCESSFUL');
+  transaction.id = randomUUID();
+  transaction.businessId = businessId;
+  return createdEvent(transaction, businessId);
+}

@@ -95,6 +95,7 @@ describe('the webhook delivery routes (decision 0010)', () => {
     attempt_count: 1,
     next_attempt_at: NEXT_ATTEMPT.toISOString(),
     mock: false,
+    skipped_reason: null,
     payload,
     created_at: CREATED.toISOString(),
     updated_at: UPDATED.toISOString(),

@@ -7,7 +7,7 @@ import {
   type QueryProblems,
 } from '../../floor/pages/page-query.js';
 import { parseDateTime } from '../../floor/times.js';
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
+import { DELIVERY_STATUSES, HISTORY_EVENTS, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
 
 /**
  * The queries of GET /webhook/deliveries (decisions 0010, 0018) and GET /event (decision 0066): the
@@ -81,7 +81,7 @@ export function parseDeliveryListQuery(params: URLSearchParams): DeliveryListQue
 }
 
 export interface EventListQuery {
-  /** One of WEBHOOK_EVENTS. */
+  /** One of HISTORY_EVENTS: the webhook events and the notice of decision 0068. */
   type?: string;
   /** created_at in [from, to). */
   from?: Date;
@@ -94,7 +94,7 @@ export interface EventListQuery {
 export function parseEventListQuery(params: URLSearchParams): EventListQuery {
   const problems: QueryProblems = new Map();
   const values = readQuery(params, EVENT_LIST_PARAMETERS, problems);
-  const type = readWord(values, 'type', WEBHOOK_EVENTS, problems);
+  const type = readWord(values, 'type', HISTORY_EVENTS, problems);
   const { from, to } = readWindow(values, problems);
   const page = readPageQuery(values, problems);
   refuseProblems(problems);

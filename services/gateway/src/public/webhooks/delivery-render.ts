@@ -39,6 +39,7 @@ export function deliveryJson(delivery: WebhookDelivery) {
     // Unset once the delivery is no longer pending.
     next_attempt_at: isoOrNull(delivery.nextAttemptAt),
     mock: delivery.mock,
+    skipped_reason: delivery.skippedReason === '' ? null : delivery.skippedReason,
     payload: payloadOf(delivery),
     created_at: iso(present(delivery.createdAt, 'delivery created_at')),
     updated_at: iso(present(delivery.updatedAt, 'delivery updated_at')),

@@ -30,6 +30,7 @@ const exampleDelivery = {
   attempt_count: 5,
   next_attempt_at: null,
   mock: false,
+  skipped_reason: null,
   payload: {
     event: 'customer.status_changed',
     data: {
@@ -165,6 +166,11 @@ const deliveryProperties = {
     description: 'when the next scheduled attempt is due; null once the delivery is no longer pending',
   },
   mock: { type: 'boolean', description: 'made by POST /webhook/mock; never retried' },
+  skipped_reason: {
+    enum: ['endpoint_disabled', null],
+    description:
+      'why no attempt is made (decision 0068): endpoint_disabled while its URL is disabled (pending, next_attempt_at null; enabling the URL with replay queues it), and on a delivery ended failed without attempts when the URL was enabled without replay; null otherwise',
+  },
   payload: webhookPayload('the body every attempt sends, parsed (the signature covers its exact bytes)'),
   created_at: dateTime,
   updated_at: dateTime,

@@ -1,6 +1,11 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { HistoryEvent } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { EVENT_WORDS, WEBHOOK_EVENTS } from '@corridor/grpc/notification-words';
+import {
+  ENDPOINT_DISABLED_EVENT,
+  EVENT_WORDS,
+  HISTORY_EVENTS,
+  WEBHOOK_EVENTS,
+} from '@corridor/grpc/notification-words';
 import { cursorListSchema } from '../../floor/pages/cursor-page.js';
 import { listEnvelope, pageQueryProperties } from '../../floor/pages/list-envelope.js';
 import { pageRequestOf, queryOf } from '../../floor/pages/page-query.js';
@@ -40,7 +45,10 @@ const exampleEvent = {
 
 const eventProperties = {
   id: uuid('the event; the event_id of its deliveries'),
-  event: { type: 'string', description: `the event name: ${WEBHOOK_EVENTS.join(', ')}` },
+  event: {
+    type: 'string',
+    description: `the event name: ${WEBHOOK_EVENTS.join(', ')}; or ${ENDPOINT_DISABLED_EVENT}, the notice that one of your URLs was disabled (decision 0068), recorded here and never delivered`,
+  },
   sequence: {
     type: 'integer',
     minimum: 1,
@@ -71,7 +79,7 @@ const eventListQuery: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    type: { type: 'string', enum: [...WEBHOOK_EVENTS], description: 'only events of this name' },
+    type: { type: 'string', enum: [...HISTORY_EVENTS], description: 'only events of this name' },
     from: { type: 'string', format: 'date-time', description: 'only events recorded at or after this instant' },
     to: { type: 'string', format: 'date-time', description: 'only events recorded before this instant' },
     ...cursorPageProperties,

@@ -1,5 +1,6 @@
 import type { WebhookConfig } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
-import { iso } from '../../floor/times.js';
+import { DESTINATIONS, URL_DISABLED_REASONS } from '@corridor/grpc/notification-words';
+import { iso, isoOrNull } from '../../floor/times.js';
 
 /** The JSON answers of the webhook configuration routes (decision 0009), from notification's messages. */
 
@@ -22,9 +23,31 @@ function render(webhook: WebhookConfig, secret: { signing_secret: string } | Rec
   };
 }
 
-/** The registration as GET answers it: never the signing secret, whatever notification sent. */
+/**
+ * Each registered URL's health (decision 0068), by its field name; undefined when notification sent
+ * none (a release before 0068), so the answer leaves it out rather than guess.
+ */
+function urlHealthOf(webhook: WebhookConfig) {
+  if (webhook.urlHealth.length === 0) return undefined;
+  return Object.fromEntries(
+    webhook.urlHealth.map((health) => [
+      DESTINATIONS.toWord(health.urlKind, 'url kind'),
+      {
+        status: health.disabled ? 'disabled' : 'enabled',
+        disabled_at: isoOrNull(health.disabledAt),
+        reason: health.disabled ? URL_DISABLED_REASONS.toWord(health.reason, 'disabled reason') : null,
+        failing_since: isoOrNull(health.failingSince),
+        consecutive_failures: health.consecutiveFailures,
+      },
+    ]),
+  );
+}
+
+/** The registration as GET answers it: never the signing secret, whatever notification sent; each URL's health. */
 export function webhookJson(response: { webhook?: WebhookConfig }) {
-  return render(present(response.webhook, 'webhook'), {});
+  const webhook = present(response.webhook, 'webhook');
+  const health = urlHealthOf(webhook);
+  return { ...render(webhook, {}), ...(health ? { url_health: health } : {}) };
 }
 
 /** Decision 0065: the secret a rotation replaced, while it still signs; nulls when no overlap is open. */

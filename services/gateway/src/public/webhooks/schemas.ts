@@ -1,3 +1,4 @@
+import { URL_DISABLED_REASONS } from '@corridor/grpc/notification-words';
 import type { JsonSchema } from '../../http/json-schema.js';
 import { ref } from '../../http/json-schema.js';
 import { HTTPS_URL_PATTERN } from '../../floor/text-boundary.js';
@@ -88,13 +89,53 @@ const webhookProperties = {
   updated_at: { type: 'string', format: 'date-time' },
 } satisfies Record<string, JsonSchema>;
 
-const webhook: JsonSchema = {
+const urlHealth: JsonSchema = {
+  type: 'object',
+  description: 'One registered URL’s health (decision 0068)',
+  required: ['status', 'disabled_at', 'reason', 'failing_since', 'consecutive_failures'],
+  additionalProperties: false,
+  properties: {
+    status: {
+      enum: ['enabled', 'disabled'],
+      description:
+        'disabled: no attempt is made to it (its deliveries are held, skipped_reason endpoint_disabled) until POST /api/external/webhook/{id}/endpoint/{kind}/enable or a PUT that changes it',
+    },
+    disabled_at: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'when it was disabled; null when enabled',
+    },
+    reason: {
+      enum: [...URL_DISABLED_REASONS.words, null],
+      description:
+        'gone: it answered 410 Gone; failing_for: every delivery failed (after its retries) for 5 days; consecutive: 100 deliveries in a row failed; null when enabled',
+    },
+    failing_since: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'when the first delivery of the current unbroken run of failed ones failed; null when none',
+    },
+    consecutive_failures: { type: 'integer', minimum: 0, description: 'deliveries of that run' },
+  },
+};
+
+export const webhook: JsonSchema = {
   type: 'object',
   description:
     'The business’s webhook registration, without its signing secret (a read with webhook:read does not hand out the key that signs Corridor’s webhooks)',
   required: Object.keys(webhookProperties),
   additionalProperties: false,
-  properties: webhookProperties,
+  properties: {
+    ...webhookProperties,
+    url_health: {
+      type: 'object',
+      description:
+        'each registered URL’s health, by its field name (decision 0068); kyc_url only when registered. Absent while the service that knows it is being upgraded.',
+      required: ['collection_url', 'payout_url'],
+      additionalProperties: false,
+      properties: { collection_url: urlHealth, payout_url: urlHealth, kyc_url: urlHealth },
+    },
+  },
 };
 
 const withSecretProperties = {

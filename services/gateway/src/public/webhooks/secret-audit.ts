@@ -23,13 +23,31 @@ export function secretChangeDetails(action: SecretChange, webhook: WebhookConfig
  * one showing its secret: a failure to record is logged loudly, not answered as a failure.
  */
 export async function recordSecretChange(
-  { clients, logger, call }: { clients: Clients; logger: Logger; call: CallSettings },
+  context: AuditContext,
   businessId: string,
   action: SecretChange,
   webhook: WebhookConfig,
   by: string,
 ): Promise<void> {
-  const change = { action, target: webhook.id, details: secretChangeDetails(action, webhook, by) };
+  await recordWebhookChange(context, businessId, {
+    action,
+    target: webhook.id,
+    details: secretChangeDetails(action, webhook, by),
+  });
+}
+
+type AuditContext = { clients: Clients; logger: Logger; call: CallSettings };
+
+/**
+ * A change of the webhook registration, made by the API or the back office, into the business's audit
+ * log in identity (decisions 0065, 0068). The change is made by then: a failure to record is logged
+ * loudly, not answered as a failure.
+ */
+export async function recordWebhookChange(
+  { clients, logger, call }: AuditContext,
+  businessId: string,
+  change: { action: string; target: string; details: string },
+): Promise<void> {
   try {
     await clients.members.recordAudit({ businessId, ...change }, { metadata: call.metadata });
   } catch (error) {

@@ -9,6 +9,7 @@ import {
   ReplayFailedDeliveriesRequestSchema,
   TriggerMockWebhookRequestSchema,
   UpdateWebhookRequestSchema,
+  UrlDisabledReasonSchema,
   WebhookDestinationSchema,
   WebhookEvent,
   WebhookEventSchema,
@@ -25,6 +26,8 @@ import {
   DELIVERY_STATUSES,
   DESTINATIONS,
   EVENT_WORDS,
+  HISTORY_EVENTS,
+  URL_DISABLED_REASONS,
   WEBHOOK_EVENTS,
 } from '@corridor/grpc/notification-words';
 import {
@@ -68,17 +71,18 @@ describe('the webhook vocabulary', () => {
   });
 
   it('has one event name for every WebhookEvent value, each naming its own', () => {
-    expect(WEBHOOK_EVENTS.map(eventValueOf).sort()).toEqual(suffixesOf(WebhookEventSchema).sort());
+    expect(HISTORY_EVENTS.map(eventValueOf).sort()).toEqual(suffixesOf(WebhookEventSchema).sort());
     expect(EVENT_WORDS.words).toEqual(
       suffixesOf(WebhookEventSchema).map((suffix) => {
-        const word = WEBHOOK_EVENTS.find((event) => eventValueOf(event) === suffix);
+        const word = HISTORY_EVENTS.find((event) => eventValueOf(event) === suffix);
         return word;
       }),
     );
   });
 
   const VOCABULARIES: [string, ProtoVocabulary<number>, DescEnum, string[]][] = [
-    ['events', EVENT_WORDS, WebhookEventSchema, [...WEBHOOK_EVENTS]],
+    ['events', EVENT_WORDS, WebhookEventSchema, [...HISTORY_EVENTS]],
+    ['url disabled reasons', URL_DISABLED_REASONS, UrlDisabledReasonSchema, lowerWordsOf(UrlDisabledReasonSchema)],
     ['destinations', DESTINATIONS, WebhookDestinationSchema, lowerWordsOf(WebhookDestinationSchema)],
     ['delivery statuses', DELIVERY_STATUSES, DeliveryStatusSchema, lowerWordsOf(DeliveryStatusSchema)],
     ['attempt triggers', ATTEMPT_TRIGGERS, AttemptTriggerSchema, lowerWordsOf(AttemptTriggerSchema)],
@@ -141,7 +145,7 @@ describe('the OpenAPI document against notification’s proto', () => {
   const LIST = '#/paths/~1api~1external~1webhook~1deliveries/get/parameters';
   const event = [...WEBHOOK_EVENTS];
   /** Where each public enum sits in the document, and the words of the proto enum it crosses as. */
-  const SENT_AS: Record<string, string[]> = {
+  const SENT_AS: Record<string, (string | null)[]> = {
     '#/components/schemas/WebhookAttempt/properties/trigger': lowerWordsOf(AttemptTriggerSchema),
     '#/components/schemas/WebhookAttempt/properties/outcome': lowerWordsOf(AttemptOutcomeSchema),
     ...Object.fromEntries(
@@ -149,6 +153,23 @@ describe('the OpenAPI document against notification’s proto', () => {
         [`#/components/schemas/${name}/properties/destination`, lowerWordsOf(WebhookDestinationSchema)],
         [`#/components/schemas/${name}/properties/status`, lowerWordsOf(DeliveryStatusSchema)],
       ]),
+    ),
+    ...Object.fromEntries(
+      ['WebhookDelivery', 'WebhookDeliveryWithAttempts', 'WebhookDeliveryAttempted'].map((name) => [
+        // A string of WebhookDelivery (decision 0068): its one word, or none.
+        `#/components/schemas/${name}/properties/skipped_reason`,
+        ['endpoint_disabled', null],
+      ]),
+    ),
+    ...Object.fromEntries(
+      ['collection_url', 'payout_url', 'kyc_url'].flatMap((kind) => {
+        const health = `#/components/schemas/Webhook/properties/url_health/properties/${kind}/properties`;
+        return [
+          [`${health}/reason`, [...lowerWordsOf(UrlDisabledReasonSchema), null]],
+          // WebhookUrlHealth.disabled, a bool, in words.
+          [`${health}/status`, ['enabled', 'disabled']],
+        ];
+      }),
     ),
     [`${MOCK_BODY}/properties/event`]: event,
     [`${LIST}/0/schema`]: lowerWordsOf(DeliveryStatusSchema),

@@ -16,6 +16,8 @@ import {
   type WebhookAttempt,
   type WebhookConfig,
   type WebhookDelivery,
+  UrlDisabledReason,
+  WebhookUrlHealthSchema,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { startFakeGrpcService, type Answer } from '@corridor/testing';
 
@@ -55,6 +57,25 @@ export function webhookConfig(overrides: WebhookOverrides = {}): WebhookConfig {
     ...overrides,
   });
 }
+
+export const DISABLED_AT = new Date('2026-11-21T10:00:00.000Z');
+
+/** Each URL's health as GetWebhook answers it (decision 0068): collection_url gone, payout_url failing twice. */
+export const URL_HEALTH = [
+  create(WebhookUrlHealthSchema, {
+    urlKind: WebhookDestination.COLLECTION_URL,
+    disabled: true,
+    disabledAt: timestampFromDate(DISABLED_AT),
+    reason: UrlDisabledReason.GONE,
+    failingSince: timestampFromDate(DISABLED_AT),
+    consecutiveFailures: 1,
+  }),
+  create(WebhookUrlHealthSchema, {
+    urlKind: WebhookDestination.PAYOUT_URL,
+    failingSince: timestampFromDate(CREATED),
+    consecutiveFailures: 2,
+  }),
+];
 
 /** A failed first attempt: the receiver answered 503. */
 export function webhookAttempt(overrides: AttemptOverrides = {}): WebhookAttempt {
@@ -142,6 +163,7 @@ export function startFakeNotificationService() {
     triggerMockWebhook: attempted,
     listEvents: () => ({ events: [historyEvent()], cursorPage: { limit: 15 } }),
     getEvent: () => ({ event: historyEvent() }),
+    enableWebhookUrl: () => ({ webhook: webhookConfig({ urlHealth: URL_HEALTH.slice(1) }), queued: 4 }),
   };
   return startFakeGrpcService(
     NotificationService,
