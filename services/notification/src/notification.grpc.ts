@@ -132,7 +132,7 @@ export function notificationServiceRegistration({ orm, context }: { orm: MikroOR
       return listEvents(em(), businessOf(call), request);
     },
     async getEvent(request, call) {
-      return { event: await getEvent(em(), businessOf(call), request.eventId) };
+      return { event: await getEvent(em(), businessOf(call), request) };
     },
     // An attempt waits on the platform's receiver for up to 30 s: it runs outside the key's
     // transaction (which would hold a pooled connection that long), the key claimed before it.

@@ -1,4 +1,9 @@
+import { create } from '@bufbuild/protobuf';
 import type { EventMeta } from '@corridor/bus';
+import {
+  GetEventRequestSchema,
+  ListEventsRequestSchema,
+} from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { createLogger } from '@corridor/logging';
 import { BusinessClock } from '@corridor/sandbox-clock';
 import {
@@ -18,6 +23,7 @@ import { WebhookSender } from '../deliveries/send-webhook.js';
 import { successfulCollectionEvent } from '../../test/events/transaction-events.fixtures.js';
 import { deliveriesFromEvents } from '../events/deliveries-from-events.js';
 import { WebhookSecrets } from '../secrets/webhook-secrets.js';
+import { getEvent, listEvents } from '../history/history-api.js';
 import { enableWebhookUrl } from '../webhooks/enable-webhook-url.js';
 import { getWebhook } from '../webhooks/get-webhook.js';
 import { updateWebhook } from '../webhooks/update-webhook.js';
@@ -154,6 +160,18 @@ describe('endpoint health (decision 0068; real PostgreSQL, HTTPS receiver on 127
         enable: `POST /api/external/webhook/${endpoint.endpointId}/endpoint/collection_url/enable`,
       },
     });
+    // Served to a caller that names notices; an older one (a gateway before 0068) never sees one.
+    const notice = history[1]?.id as string;
+    const listed = async (includeNotices: boolean) =>
+      (
+        await listEvents(database.em(), endpoint.businessId, create(ListEventsRequestSchema, { includeNotices }))
+      ).events.map((event) => Number(event.sequence));
+    expect(await listed(true)).toEqual([2, 1]);
+    expect(await listed(false)).toEqual([1]);
+    const read = (includeNotices: boolean) =>
+      getEvent(database.em(), endpoint.businessId, create(GetEventRequestSchema, { eventId: notice, includeNotices }));
+    expect((await read(true)).sequence).toBe(2n);
+    await expect(read(false)).rejects.toMatchObject({ reason: 'EVENT_NOT_FOUND' });
     // The notice is the history's, never delivered: the URL it is about is the one gone.
     expect(await deliveriesOf(endpoint.businessId)).toHaveLength(1);
     const webhook = await getWebhook(database.em(), endpoint.businessId);

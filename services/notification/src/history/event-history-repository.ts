@@ -24,6 +24,8 @@ export interface HistoryFilter {
   eventType?: string;
   createdFrom?: Date;
   createdBefore?: Date;
+  /** An event type left out (the notice a caller cannot name). */
+  withoutType?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -97,11 +99,16 @@ export class EventHistoryRepository {
   }
 
   /** The business's event with this id; undefined for another business's too. */
-  async find({ businessId, eventId }: { businessId: string; eventId: string }): Promise<HistoryEvent | undefined> {
+  async find({
+    businessId,
+    eventId,
+    withoutType,
+  }: Pick<HistoryFilter, 'businessId' | 'withoutType'> & { eventId: string }): Promise<HistoryEvent | undefined> {
     const [row] = await this.rows(`select * from webhook_event where id = ? and business_id = ?`, [
       eventId,
       businessId,
     ]);
+    if (row && row.event_type === withoutType) return undefined;
     return row ? historyEventOf(row) : undefined;
   }
 
@@ -111,6 +118,7 @@ export class EventHistoryRepository {
     if (filter.eventType !== undefined) conditions.push(['event_type = ?', filter.eventType]);
     if (filter.createdFrom) conditions.push(['created_at >= ?', filter.createdFrom]);
     if (filter.createdBefore) conditions.push(['created_at < ?', filter.createdBefore]);
+    if (filter.withoutType !== undefined) conditions.push(['event_type <> ?', filter.withoutType]);
     const where = conditions.map(([condition]) => condition).join(' and ');
     const seek = read.seek ? ` and ${read.seek}` : '';
     const rows = await this.rows(`select * from webhook_event where ${where}${seek} order by ${read.order} limit ?`, [

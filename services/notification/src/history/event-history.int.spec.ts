@@ -1,4 +1,6 @@
+import { create } from '@bufbuild/protobuf';
 import { EventConsumer, type EventMeta } from '@corridor/bus';
+import { GetEventRequestSchema } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { encodeEvent, topicName, type Event } from '@corridor/contracts/events';
 import { createLogger } from '@corridor/logging';
 import { createTopics, eventually, integrationDatabase, query, testKafka, uniqueSuffix } from '@corridor/testing';
@@ -203,10 +205,12 @@ describe('the event history and its per-business sequence (decisions 0066, 0067;
       expect(window.events.map((event) => Number(event.sequence))).toEqual([3, 2]);
 
       const theirEvent = (await historyOf(theirs))[0]!;
-      await expect(getEvent(database.em(), mine, theirEvent.id)).rejects.toMatchObject({
+      await expect(
+        getEvent(database.em(), mine, create(GetEventRequestSchema, { eventId: theirEvent.id })),
+      ).rejects.toMatchObject({
         message: expect.stringContaining('not found'),
       });
-      const own = await getEvent(database.em(), theirs, theirEvent.id);
+      const own = await getEvent(database.em(), theirs, create(GetEventRequestSchema, { eventId: theirEvent.id }));
       expect([own.id, Number(own.sequence), own.body]).toEqual([theirEvent.id, 1, theirEvent.body]);
     });
 

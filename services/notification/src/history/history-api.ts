@@ -3,6 +3,7 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import {
   HistoryEventSchema,
   type HistoryEvent as HistoryEventProto,
+  type GetEventRequest,
   type ListEventsRequest,
 } from '@corridor/contracts/corridor/notification/v1/notification_service_pb';
 import { notFound } from '@corridor/grpc';
@@ -11,9 +12,13 @@ import { FieldProblems, isUuid } from '@corridor/validation';
 import type { EntityManager } from '@mikro-orm/core';
 import { invalid, wordOf } from '../deliveries/delivery-api.js';
 import { EVENT_WORDS } from '../deliveries/delivery-proto.js';
+import { ENDPOINT_DISABLED_EVENT } from '../events/webhook-events.js';
 import { EventHistoryRepository, type HistoryEvent } from './event-history-repository.js';
 
 const noEvent = (id: string) => notFound('EVENT_NOT_FOUND', `event ${id} not found`);
+
+/** What a caller that cannot name the notices (an older gateway) is not shown (decision 0068, skew). */
+const unnamed = (includeNotices: boolean) => (includeNotices ? undefined : ENDPOINT_DISABLED_EVENT);
 
 function toHistoryEventProto(event: HistoryEvent): HistoryEventProto {
   return create(HistoryEventSchema, {
@@ -43,7 +48,13 @@ export async function listEvents(
   if (!problems.isEmpty) invalid(problems);
 
   const page = await new EventHistoryRepository(em).list({
-    filter: { businessId, eventType, createdFrom: from, createdBefore: to },
+    filter: {
+      businessId,
+      eventType,
+      createdFrom: from,
+      createdBefore: to,
+      withoutType: unnamed(request.includeNotices),
+    },
     read: keysetRead(request.cursorPage),
   });
   return {
@@ -53,9 +64,17 @@ export async function listEvents(
 }
 
 /** GET /event/{id}: one event of the business's history; another business's is not found. */
-export async function getEvent(em: EntityManager, businessId: string, eventId: string): Promise<HistoryEventProto> {
+export async function getEvent(
+  em: EntityManager,
+  businessId: string,
+  { eventId, includeNotices }: GetEventRequest,
+): Promise<HistoryEventProto> {
   if (!isUuid(eventId)) throw noEvent(eventId);
-  const event = await new EventHistoryRepository(em).find({ businessId, eventId });
+  const event = await new EventHistoryRepository(em).find({
+    businessId,
+    eventId,
+    withoutType: unnamed(includeNotices),
+  });
   if (!event) throw noEvent(eventId);
   return toHistoryEventProto(event);
 }

@@ -96,6 +96,8 @@ async function listEvents({ req, res, clients, call }: RouteContext): Promise<vo
       createdFrom: query.from ? timestampFromDate(query.from) : undefined,
       createdTo: query.to ? timestampFromDate(query.to) : undefined,
       cursorPage,
+      // This gateway names every notice (decision 0068): show them.
+      includeNotices: true,
     },
     call,
   );
@@ -103,7 +105,7 @@ async function listEvents({ req, res, clients, call }: RouteContext): Promise<vo
 }
 
 async function getEvent({ req, res, clients, call }: RouteContext): Promise<void> {
-  const { event } = await clients.notification.getEvent({ eventId: pathParam(req, 'id') }, call);
+  const { event } = await clients.notification.getEvent({ eventId: pathParam(req, 'id'), includeNotices: true }, call);
   res.json({ message: 'event retrieved', data: eventJson(present(event, 'event')) });
 }
 
