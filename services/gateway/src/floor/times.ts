@@ -28,8 +28,10 @@ export function parseDateTime(value: string): Date | undefined {
     number,
   ];
   const [offsetHours, offsetMinutes] = [Number(match[9] ?? 0), Number(match[10] ?? 0)];
-  // A calendar day that exists (Date.UTC rolls 30 February over into March) and a real clock time.
-  const midnight = new Date(Date.UTC(year, month - 1, day));
+  // A calendar day that exists (Date rolls 30 February over into March) and a real clock time;
+  // setUTCFullYear takes years 0 to 99 as they are, where Date.UTC would read 40 as 1940.
+  const midnight = new Date(0);
+  midnight.setUTCFullYear(year, month - 1, day);
   if (midnight.getUTCFullYear() !== year || midnight.getUTCMonth() !== month - 1 || midnight.getUTCDate() !== day) {
     return undefined;
   }
