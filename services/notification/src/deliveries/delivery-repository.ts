@@ -284,7 +284,8 @@ export class DeliveryRepository {
        )
        select i.interrupted, c.*, s.number as attempt_number, s.trigger as attempt_trigger,
          e.collection_url, e.payout_url, e.kyc_url, e.signing_secret_sealed,
-         e.previous_signing_secret_sealed, e.previous_signing_secret_expires_at
+         e.previous_signing_secret_sealed, e.previous_signing_secret_expires_at,
+         coalesce((select k.offset_ms from sandbox_clock k where k.business_id = c.business_id), 0) as clock_offset_ms
        from (select json_agg(interrupted) as interrupted from interrupted) i
        left join (claimed c join started s on s.delivery_id = c.id join webhook_endpoint e on e.id = c.endpoint_id)
          on true`,

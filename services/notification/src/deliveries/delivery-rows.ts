@@ -87,5 +87,6 @@ export function claimedDeliveryOf(row: Row): ClaimedDelivery {
       previousSigningSecretSealed: (row.previous_signing_secret_sealed ?? null) as Uint8Array | null,
       previousSigningSecretExpiresAt: dateOrNull(row.previous_signing_secret_expires_at),
     },
+    clockOffsetMs: Number(row.clock_offset_ms ?? 0),
   };
 }

@@ -121,4 +121,6 @@ export interface ClaimedDelivery {
   attempt: { number: number; trigger: 'scheduled' | 'replay' };
   /** The registration as it is now: its URLs and sealed secret (decision 0010: the URL registered now). */
   endpoint: RegisteredUrls & SealedSigningSecrets;
+  /** How far ahead of real time its business's sandbox clock is, read with the claim (decision 0069). */
+  clockOffsetMs: number;
 }
