@@ -22,11 +22,21 @@ export class AnswerRecorder {
   private queued: Queued[] = [];
   private writing: Promise<void> | undefined;
   private batchSize = 0;
+  /**
+   * The URLs' health, judged from each written batch in the order written (decision 0068), beside
+   * the writes rather than before the next one: an answer never waits for a verdict to be written.
+   */
+  private judging: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly orm: MikroORM,
     private readonly runtime: Pick<DeliveryRuntime, 'health' | 'logger'>,
   ) {}
+
+  /** Resolves once every batch written so far has been judged (the worker's stop waits for it). */
+  judged(): Promise<void> {
+    return this.judging;
+  }
 
   /** Answers recorded and not yet written. */
   get backlog(): number {
@@ -50,12 +60,8 @@ export class AnswerRecorder {
         const written = await new DeliveryRepository(this.orm.em.fork()).finishAttempts(answers);
         for (const { recorded } of batch) recorded();
         // Decision 0068: the URLs are judged once their answers are in (a failure here is logged).
-        await judgeUrls(
-          this.orm.em.fork(),
-          this.runtime,
-          written.map(({ delivery }) => delivery),
-          answers,
-        );
+        const deliveries = written.map(({ delivery }) => delivery);
+        this.judging = this.judging.then(() => judgeUrls(this.orm.em.fork(), this.runtime, deliveries, answers));
       } catch (error) {
         for (const { failed } of batch) failed(error);
       }

@@ -62,6 +62,7 @@ export class DeliveryWorker {
     await this.loop;
     await Promise.allSettled(this.inFlight);
     await Promise.allSettled(this.recording);
+    await this.answers.judged();
   }
 
   private async run(): Promise<void> {
