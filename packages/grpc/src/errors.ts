@@ -88,6 +88,13 @@ function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && typeof (error as ServiceError).code === 'number' && 'details' in error;
 }
 
+/**
+ * Client side: the service answered that it does not serve the method, i.e. a release of it older
+ * than the caller's contract (version skew, decision 0052).
+ */
+export const isUnimplemented = (error: unknown): boolean =>
+  error instanceof DomainError && error.status === Status.UNIMPLEMENTED;
+
 /** Client side: any error of a call as a DomainError (UNAVAILABLE when it is not a gRPC status). */
 export function fromServiceError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;

@@ -1,4 +1,4 @@
-import { DomainError, notFound, Status } from '@corridor/grpc';
+import { DomainError, isUnimplemented, notFound, Status } from '@corridor/grpc';
 import type { Credential } from '@corridor/contracts/corridor/identity/v1/credential_pb';
 import { expandGrant } from '@corridor/scopes';
 import type { Business } from '@corridor/contracts/corridor/identity/v1/business_pb';
@@ -81,7 +81,7 @@ export function apiKeysRouter(deps: DashboardDependencies): Router {
         environment === 'production' ? ownBusiness(res) : undefined,
       ]);
     } catch (error) {
-      if (!(error instanceof DomainError) || error.status !== Status.UNIMPLEMENTED) throw error;
+      if (!isUnimplemented(error)) throw error;
       return sendPage(res, 503, 'API keys', <p>Identity cannot list keys yet; try again after its next release.</p>);
     }
     sendPage(

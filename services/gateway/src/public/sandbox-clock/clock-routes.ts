@@ -1,8 +1,9 @@
 import type { SandboxClock } from '@corridor/contracts/corridor/clock/v1/sandbox_clock_pb';
 import { z } from '@corridor/config';
-import { DomainError, Status } from '@corridor/grpc';
+import { isUnimplemented } from '@corridor/grpc';
 import { shown, typeProblem } from '../../floor/fields.js';
 import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
+import { servedYet } from '../../floor/served-yet.js';
 import { successBody } from '../../floor/success-body.js';
 import { iso } from '../../floor/times.js';
 import { withExample } from '../../floor/examples.js';
@@ -82,18 +83,8 @@ async function setCopies({ clients, metadata, logger }: RouteContext, clock: San
   );
 }
 
-const isUnimplemented = (error: unknown) => error instanceof DomainError && error.status === Status.UNIMPLEMENTED;
-
-/**
- * payments' answer; a payments release without the clock (during a rolling deploy) is a dependency
- * not there yet, 503 with Retry-After, never a 500.
- */
-async function fromOwner<T>(call: Promise<T>): Promise<T> {
-  return call.catch((error: unknown) => {
-    if (!isUnimplemented(error)) throw error;
-    throw new DomainError(Status.UNAVAILABLE, 'SANDBOX_CLOCK_UNAVAILABLE', 'payments does not keep sandbox clocks yet');
-  });
-}
+/** payments' answer; a payments release without the clock (a rolling deploy) is 503, never a 500. */
+const fromOwner = <T>(call: Promise<T>) => servedYet(call, 'the sandbox clock');
 
 async function getClock({ res, clients, call }: RouteContext): Promise<void> {
   const { clock } = await fromOwner(clients.sandboxClock.getSandboxClock({}, call));

@@ -1,8 +1,8 @@
-import { DomainError, Status } from '@corridor/grpc';
 import { DESTINATIONS } from '@corridor/grpc/notification-words';
 import { z } from '@corridor/config';
 import { typeProblem } from '../../floor/fields.js';
 import type { PublicRoute, RouteContext } from '../../floor/route-context.js';
+import { servedYet } from '../../floor/served-yet.js';
 import { HttpError } from '../../http/errors.js';
 import { readBody } from '../../http/input.js';
 import { ref, type JsonSchema } from '../../http/json-schema.js';
@@ -38,18 +38,10 @@ export async function enableUrl(
 ) {
   const urlKind = urlKindOf(request.kind);
   const replay = request.body.replay ?? true;
-  let response;
-  try {
-    response = await context.clients.notification.enableWebhookUrl(
-      { webhookId: request.webhookId, urlKind, replay },
-      context.call,
-    );
-  } catch (error) {
-    if (error instanceof DomainError && error.status === Status.UNIMPLEMENTED) {
-      throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'endpoint health is not served yet; retry shortly');
-    }
-    throw error;
-  }
+  const response = await servedYet(
+    context.clients.notification.enableWebhookUrl({ webhookId: request.webhookId, urlKind, replay }, context.call),
+    'endpoint health',
+  );
   const webhook = present(response.webhook, 'webhook');
   await recordWebhookChange(context, businessId, {
     action: 'webhook.url_enabled',
