@@ -164,10 +164,55 @@ export function moneyGoals(figures: {
   ];
 }
 
-export function formatCeilings(ceilings: Ceiling[]): string {
+/** A money route's rate in this run, next to the rate of the ledger's posting it makes. */
+export interface LedgerShare {
+  /** The issue 35 goal it bounds, by name. */
+  goal: string;
+  route: string;
+  perSecond: number;
+  /** The posting as a pgbench script calling ledger_apply: PostgreSQL alone, the most it can do. */
+  postingPerSecond: number;
+  /** The same posting through payments' code (applyTransfers), one call at a time per connection. */
+  postingThroughPaymentsPerSecond: number;
+  posting: string;
+}
+
+/**
+ * Issue 35's ratio goals against the ledger (decision 0070): a request of a money route makes its
+ * posting (bench's ledger-postings.ts) and more, so the route's ratio to pgbench can be at most the
+ * posting's own. Where that is under the goal's bound, no cut above the ledger reaches the goal.
+ */
+export function ledgerCeilings(pgbenchTps: number, shares: LedgerShare[], goals: Goal[]): Ceiling[] {
+  return shares.map((share) => ({
+    name: share.goal,
+    value: pgbenchTps > 0 ? Number((share.postingPerSecond / pgbenchTps).toFixed(3)) : 0,
+    bound: goals.find((goal) => goal.name === share.goal)?.bound ?? 0,
+    parts: share.posting,
+  }));
+}
+
+export function formatLedgerShares(shares: LedgerShare[]): string {
+  const width = Math.max(...shares.map((share) => share.route.length));
+  return [
+    "money routes ÷ the ledger's own posting of them (same run, same connections; ledger_apply by pgbench -f, and through payments' applyTransfers):",
+    ...shares.map((share) => {
+      const of = (rate: number) => (rate > 0 ? share.perSecond / rate : 0).toFixed(3);
+      return (
+        `  ${share.route.padEnd(width)}  ${share.perSecond.toFixed(0).padStart(5)}/s: ` +
+        `${of(share.postingPerSecond)} of ${share.postingPerSecond.toFixed(0)}/s (pgbench -f), ` +
+        `${of(share.postingThroughPaymentsPerSecond)} of ${share.postingThroughPaymentsPerSecond.toFixed(0)}/s (applyTransfers)`
+      );
+    }),
+  ].join('\n');
+}
+
+export function formatCeilings(
+  ceilings: Ceiling[],
+  title = "ceilings (the most each ratio can be here, from its parts' CPU per request in this run):",
+): string {
   const width = Math.max(...ceilings.map((c) => c.name.length));
   return [
-    "ceilings (the most each ratio can be here, from its parts' CPU per request in this run):",
+    title,
     ...ceilings.map(
       (c) =>
         `  ${c.name.padEnd(width)}  ≤ ${c.value.toFixed(3).padStart(5)}  (target ≥ ${c.bound}${c.value < c.bound ? ', out of reach' : ''}): ${c.parts}`,

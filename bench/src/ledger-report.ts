@@ -61,7 +61,7 @@ export function formatRun(run: LedgerRun): string {
       m.latencyP50Ms.toFixed(1),
       m.latencyP99Ms.toFixed(1),
       `${ratio.toFixed(2)}×`,
-      `≥ ${target}× ${ratio >= target ? 'met' : 'missed'}`,
+      phase.scenario.targeted === false ? '— (decision 0070)' : `≥ ${target}× ${ratio >= target ? 'met' : 'missed'}`,
     ];
   });
   const model = cpus()[0]?.model.trim() ?? 'unknown CPU';

@@ -7,6 +7,7 @@ import {
   walletAccount,
   type AccountSpec,
   type NewTransfer,
+  type SystemAccountKind,
 } from '../../services/payments/dist/ledger/index.js';
 import type { NextCall } from './ledger-load.js';
 
@@ -25,6 +26,8 @@ export interface Scenario {
   next: NextCall;
   /** How the writers met on shared rows, when they did. */
   note?: string;
+  /** False for a posting measured for issue 35's ceilings: bench:ledger's targets are per transfer. */
+  targeted?: false;
 }
 
 export interface Ledger {
@@ -144,5 +147,68 @@ export async function hotFeeAccount(ledger: Ledger, writers: number, shards: num
       posted(`${key}:${writer}:${sequence}:fee`, at(from, writer), at(fees, writer), 1n),
     ],
     note: `busiest fees sub-account shared by ${Math.max(...perShard.values())} of ${writers} writers (${perShard.size} in use)`,
+  };
+}
+
+/** A money route of issue 35, as the ledger sees it: its linked transfers and nothing else. */
+export type MoneyPosting = 'swap_spread' | 'swap_one_wallet' | 'payout_reserve' | 'collection_credit';
+
+/**
+ * What the ledger itself does for one request of a money route (issue 35's ceilings, decision 0070):
+ * the transfers payments posts for it, one database transaction per call, with none of the API, the
+ * transaction row, the outbox or the event. The shapes are payments' own (one currency here):
+ * - swap: the source leg to the business's FX liquidity, the fee, the destination leg from its
+ *   liquidity to its second wallet (create-swap.ts); spread over `writers` businesses, or every
+ *   writer debiting one wallet;
+ * - payout_reserve: the amount and the fee reserved (pending) from the wallet (create-payout.ts);
+ * - collection_credit: the amount in from the rail's settlement account and the fee out
+ *   (collect.ts), each writer's own wallet.
+ * Fees go to a sub-account of `shards`, as payments runs.
+ */
+export async function moneyPosting(
+  ledger: Ledger,
+  posting: MoneyPosting,
+  writers: number,
+  shards: number,
+): Promise<Scenario> {
+  const key = `posting_${posting}`;
+  const feeAccounts = new LedgerAccounts(() => ledger.orm.em.fork(), shards);
+  const oneWallet = posting === 'swap_one_wallet';
+  const funded = await fundedWallets(ledger, key, oneWallet ? 1 : writers);
+  const businesses = oneWallet ? Array.from({ length: writers }, () => funded.businesses[0] ?? '') : funded.businesses;
+  const from = (writer: number) => at(funded.ids, oneWallet ? 0 : writer);
+  const to = await emptyWallets(ledger, writers);
+  const system = (kind: SystemAccountKind, accounts: LedgerAccounts) =>
+    idsOf(
+      accounts,
+      businesses.map((business) => accounts.system(kind, CURRENCY, business)),
+    );
+  const fees = await system('fees', feeAccounts);
+  const other = await system(posting.startsWith('swap') ? 'fx_liquidity' : 'settlement', ledger.accounts);
+  const id = (writer: number, sequence: number, leg: string) => `${key}:${writer}:${sequence}:${leg}`;
+  const shapes: Record<MoneyPosting, NextCall> = {
+    swap_spread: (writer, sequence) => [
+      posted(id(writer, sequence, 'source'), from(writer), at(other, writer), 100n),
+      posted(id(writer, sequence, 'fee'), from(writer), at(fees, writer), 26n),
+      posted(id(writer, sequence, 'destination'), at(other, writer), at(to, writer), 100n),
+    ],
+    swap_one_wallet: (writer, sequence) => shapes.swap_spread(writer, sequence),
+    payout_reserve: (writer, sequence) => [
+      { ...posted(id(writer, sequence, 'amount'), from(writer), at(other, writer), 100n), phase: 'pending' },
+      { ...posted(id(writer, sequence, 'fee'), from(writer), at(fees, writer), 10n), phase: 'pending' },
+    ],
+    collection_credit: (writer, sequence) => [
+      posted(id(writer, sequence, 'amount'), at(other, writer), at(to, writer), 100n),
+      posted(id(writer, sequence, 'fee'), at(to, writer), at(fees, writer), 1n),
+    ],
+  };
+  return {
+    key,
+    title: `the ledger's posting of a ${posting.replaceAll('_', ' ')}`,
+    contention: oneWallet ? 'hot' : 'distinct',
+    transfersPerCall: shapes[posting](0, 0).length,
+    next: shapes[posting],
+    targeted: false,
+    ...(oneWallet ? { note: `all ${writers} writers debit one wallet` } : {}),
   };
 }

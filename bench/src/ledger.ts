@@ -6,7 +6,14 @@ import { paymentsDatabase } from '../../services/payments/dist/database.js';
 import { checkLedger, LedgerAccounts } from '../../services/payments/dist/ledger/index.js';
 import { runWriters, type LoadSettings } from './ledger-load.js';
 import { appendToReadme, formatRun, type LedgerRun, type PhaseResult } from './ledger-report.js';
-import { distinctWallets, hotFeeAccount, hotWallet, type Ledger, type Scenario } from './ledger-scenarios.js';
+import {
+  distinctWallets,
+  hotFeeAccount,
+  hotWallet,
+  moneyPosting,
+  type Ledger,
+  type Scenario,
+} from './ledger-scenarios.js';
 import { runBench } from './lifecycle.js';
 import { findPgbench, initialisePgbench, runTpcbLike } from './pgbench.js';
 
@@ -100,6 +107,7 @@ async function main(): Promise<void> {
     () => hotWallet(ledger, settings.writers),
     () => hotFeeAccount(ledger, settings.writers, 1),
     () => hotFeeAccount(ledger, settings.writers, 8),
+    () => moneyPosting(ledger, 'swap_spread', settings.writers, 8),
   ];
   for (const setUp of scenarios) phases.push(await measurePhase(ledger, database.url, await setUp()));
 

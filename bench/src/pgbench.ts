@@ -63,9 +63,17 @@ export async function initialisePgbench(pgbench: string, databaseUrl: string, sc
 }
 
 /** The built-in TPC-B-like script: closed loop, `clients` connections, for `seconds`. */
-export async function runTpcbLike(
+export const runTpcbLike = (
   pgbench: string,
   databaseUrl: string,
+  options: { clients: number; threads: number; seconds: number },
+): Promise<PgbenchResult> => runPgbench(pgbench, databaseUrl, ['-b', 'tpcb-like'], options);
+
+/** pgbench with `script` (its `-f` file or `-b` builtin arguments): closed loop, for `seconds`. */
+export async function runPgbench(
+  pgbench: string,
+  databaseUrl: string,
+  script: string[],
   options: { clients: number; threads: number; seconds: number },
 ): Promise<PgbenchResult> {
   const { args, env } = connection(databaseUrl);
@@ -74,8 +82,7 @@ export async function runTpcbLike(
     pgbench,
     [
       ...args,
-      '-b',
-      'tpcb-like',
+      ...script,
       '-c',
       String(options.clients),
       '-j',

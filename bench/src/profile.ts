@@ -17,6 +17,8 @@ const PHASES = {
   oauth_token: (corridor: CorridorUnderLoad) => corridor.tokenRequest,
   whoami: (corridor: CorridorUnderLoad) => corridor.whoamiRequest,
   customer_read: (corridor: CorridorUnderLoad) => corridor.customerReadRequest,
+  // Timed, so the swaps in flight when time is up are dropped: a profile, not a count of swaps.
+  swap: (corridor: CorridorUnderLoad) => corridor.payments.swapRequest,
 } satisfies Record<string, (corridor: CorridorUnderLoad) => Target>;
 type PhaseName = keyof typeof PHASES;
 

@@ -12,8 +12,11 @@ import { prepareCollections } from './collections-under-load.js';
 import {
   formatCeilings,
   formatGoals,
+  formatLedgerShares,
   goalsJson,
+  ledgerCeilings,
   moneyGoals,
+  type LedgerShare,
   phaseProblems,
   requestCeilings,
   requestGoals,
@@ -26,6 +29,7 @@ import type { Costed } from './payments-phases.js';
 import { prepareSpreadSwaps } from './payments-under-load.js';
 import { runPaymentsPhases } from './payments-phases.js';
 import { runPayoutPhases } from './payout-phases.js';
+import { measureLedgerPostings } from './ledger-postings.js';
 import { measureTpcbLike } from './pgbench.js';
 import { runPlatformDay } from './platform-day.js';
 import {
@@ -286,6 +290,11 @@ async function main(): Promise<void> {
     seconds: settings.seconds,
     scale: PGBENCH_SCALE,
   });
+  const postings = await measureLedgerPostings({
+    writers: moneySettings.connections,
+    warmUpSeconds: WARM_UP_SECONDS,
+    seconds: settings.seconds,
+  });
   const spread = await runSpreadSwaps(money.spread, moneySettings, costed);
   const payments = await runPaymentsPhases(corridor.payments, moneySettings, WARM_UP_SECONDS, costed);
   const payouts = await runPayoutPhases(corridor.payouts, moneySettings, costed);
@@ -370,6 +379,44 @@ async function main(): Promise<void> {
     whoamiOverHealthz: goals.find((g) => g.name === 'whoami req/s ÷ /healthz')?.value ?? 0,
     whoamiCeiling,
   });
+  const posting = (key: keyof typeof postings, what: string) => ({
+    postingPerSecond: postings[key].pgbench.tps,
+    postingThroughPaymentsPerSecond: postings[key].commitsPerSecond,
+    posting: `${postings[key].title}: ${what}`,
+  });
+  const shares: LedgerShare[] = [
+    {
+      goal: 'swaps spread ÷ pgbench tpcb-like',
+      route: 'POST /swap, spread',
+      perSecond: spread.swap.measurement.requestsPerSecond,
+      ...posting('swap_spread', '3 linked transfers, 16 businesses'),
+    },
+    {
+      goal: 'swaps on one wallet ÷ pgbench',
+      route: 'POST /swap, one wallet',
+      perSecond: payments.swap.measurement.requestsPerSecond,
+      ...posting('swap_one_wallet', '3 linked transfers, one wallet'),
+    },
+    {
+      goal: 'payout creates ÷ pgbench',
+      route: 'POST /payout',
+      perSecond: payouts.create.measurement.requestsPerSecond,
+      ...posting('payout_reserve', 'amount and fee reserved'),
+    },
+    {
+      goal: 'collections end to end ÷ pgbench',
+      route: 'incoming collection',
+      perSecond: collections.endToEndPerSecond,
+      ...posting('collection_credit', 'amount in, fee out'),
+    },
+    {
+      goal: 'refunds ÷ pgbench',
+      route: 'POST /refund',
+      perSecond: refunds.refund.measurement.requestsPerSecond,
+      ...posting('payout_reserve', "a refund's reserve has the same shape; its worker then posts it"),
+    },
+  ];
+  const moneyCeilings = ledgerCeilings(pgbench.tps, shares, money35);
   const moneyReport = {
     connections: moneySettings.connections,
     pgbench,
@@ -383,7 +430,12 @@ async function main(): Promise<void> {
       `${formatPayments(payments, whoami)}\n\n${formatPayouts(payouts, whoami)}\n\n${formatMoney(moneyReport)}\n\n` +
       `${formatDay(day)}\n\n${formatCostSummary(costs, statements.available ? undefined : statementsNote(statements))}\n\n` +
       `${formatCostDetails(costs)}\n\n` +
-      `${formatGoals(money35, `issue 35 goals (money phases at ${moneySettings.connections} connections; ratios within this run):`)}\n`,
+      `${formatGoals(money35, `issue 35 goals (money phases at ${moneySettings.connections} connections; ratios within this run):`)}\n\n` +
+      `${formatCeilings(
+        moneyCeilings,
+        "ceilings from the ledger (each route's posting, ledger_apply run by pgbench -f with no Node, ÷ pgbench tpcb-like; same run, same connections):",
+      )}\n\n` +
+      `${formatLedgerShares(shares)}\n`,
   );
   // A run whose requests were refused or whose books do not add up measured something else: not recorded.
   const problems = [
@@ -415,6 +467,19 @@ async function main(): Promise<void> {
     money: moneyJson(moneyReport, day),
     per_request: costsJson(costs),
     ceilings: Object.fromEntries(ceilings.map((c) => [c.name, { at_most: c.value, target: c.bound, parts: c.parts }])),
+    issue_35_ceilings: Object.fromEntries(
+      moneyCeilings.map((c) => [c.name, { at_most: c.value, target: c.bound, parts: c.parts }]),
+    ),
+    ledger_postings: Object.fromEntries(
+      shares.map((share) => [
+        share.route,
+        {
+          per_second: share.perSecond,
+          posting_pgbench_per_second: share.postingPerSecond,
+          posting_apply_transfers_per_second: share.postingThroughPaymentsPerSecond,
+        },
+      ]),
+    ),
   };
   await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`written to ${RESULTS_FILE}`);
