@@ -88,6 +88,14 @@ export function requestCeilings(phases: {
       0.85,
       '/healthz + the Redis guard (revocation and exact rate limits)',
     ),
+    // Decision 0044: the ceiling above leaves out whoami's server span, which "tracing on" keeps.
+    ceiling(
+      'whoami req/s ÷ /healthz, tracing on',
+      cpu(healthz),
+      [cpu(healthz), cpu(guard), Math.max(0, cpu(whoami) - cpu(whoamiUntraced))],
+      0.85,
+      '/healthz + the Redis guard + what tracing costs whoami (traced − untraced): the ceiling with its span kept',
+    ),
     ceiling(
       'GET /customer/{id} req/s ÷ whoami',
       cpu(whoami),
