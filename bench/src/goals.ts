@@ -255,3 +255,7 @@ export const goalsJson = (goals: Goal[]) =>
   Object.fromEntries(
     goals.map((g) => [g.name, { value: g.value, bound: g.bound, at_most: g.atMost ?? false, met: g.met }]),
   );
+
+/** latest.json's ceilings, keyed by name like its goals. */
+export const ceilingsJson = (ceilings: Ceiling[]) =>
+  Object.fromEntries(ceilings.map((c) => [c.name, { at_most: c.value, target: c.bound, parts: c.parts }]));

@@ -10,6 +10,7 @@ import { numberFromEnv } from './env.js';
 import { startExpressBaseline, type ExpressBaseline } from './express-baseline.js';
 import { prepareCollections } from './collections-under-load.js';
 import {
+  ceilingsJson,
   formatCeilings,
   formatGoals,
   formatLedgerShares,
@@ -466,10 +467,8 @@ async function main(): Promise<void> {
     issue_35_goals: goalsJson(money35),
     money: moneyJson(moneyReport, day),
     per_request: costsJson(costs),
-    ceilings: Object.fromEntries(ceilings.map((c) => [c.name, { at_most: c.value, target: c.bound, parts: c.parts }])),
-    issue_35_ceilings: Object.fromEntries(
-      moneyCeilings.map((c) => [c.name, { at_most: c.value, target: c.bound, parts: c.parts }]),
-    ),
+    ceilings: ceilingsJson(ceilings),
+    issue_35_ceilings: ceilingsJson(moneyCeilings),
     ledger_postings: Object.fromEntries(
       shares.map((share) => [
         share.route,
