@@ -33,7 +33,9 @@ export async function measureLedgerPostings(settings: {
 }): Promise<LedgerPostings> {
   const database = await createTestDatabase('bench_postings');
   const orm = await openMigratedDatabase({ ...paymentsDatabase(database.url), poolMax: settings.writers });
+  const scripts = await mkdtemp(join(tmpdir(), 'bench-posting-'));
   try {
+    const pgbench = { path: await findPgbench(), scripts };
     const ledger = { orm, accounts: new LedgerAccounts(() => orm.em.fork(), SYSTEM_SHARDS) };
     const results: Partial<LedgerPostings> = {};
     for (const posting of POSTINGS) {
@@ -44,15 +46,16 @@ export async function measureLedgerPostings(settings: {
         throw new Error(
           `${scenario.title}: ${measurement.failures} calls failed; the first: ${measurement.firstFailure}`,
         );
-      const pgbench = await postingByPgbench(database.url, scenario, settings);
+      const byScript = await postingByPgbench(pgbench, database.url, scenario, settings);
       const check = await checkLedger(orm.em.fork());
       if (!check.ok) throw new Error(`${scenario.title}: the ledger check found ${check.violations.length} violations`);
-      results[posting] = { ...measurement, title: scenario.title, pgbench };
+      results[posting] = { ...measurement, title: scenario.title, pgbench: byScript };
     }
     return results as LedgerPostings;
   } finally {
     await orm.close();
     await database.drop();
+    await rm(scripts, { recursive: true, force: true });
   }
 }
 
@@ -73,6 +76,7 @@ const payloadOf = (transfers: NewTransfer[]) =>
  * `c`'s transfers (a table of them), each id made new by a random number, one transaction per call.
  */
 async function postingByPgbench(
+  pgbench: { path: string; scripts: string },
   databaseUrl: string,
   scenario: Scenario,
   settings: { writers: number; seconds: number },
@@ -87,8 +91,7 @@ async function postingByPgbench(
     `insert into ${table} select ordinality - 1, value from jsonb_array_elements($1::jsonb) with ordinality`,
     [JSON.stringify(calls)],
   );
-  const directory = await mkdtemp(join(tmpdir(), 'bench-posting-'));
-  const script = join(directory, `${scenario.key}.sql`);
+  const script = join(pgbench.scripts, `${scenario.key}.sql`);
   await writeFile(
     script,
     [
@@ -98,16 +101,12 @@ async function postingByPgbench(
       '',
     ].join('\n'),
   );
-  try {
-    console.log(
-      `… ${scenario.title}, pgbench -f (ledger_apply alone): ${settings.writers} clients, ${settings.seconds} s`,
-    );
-    return await runPgbench(await findPgbench(), databaseUrl, ['-f', script], {
-      clients: settings.writers,
-      threads: 2,
-      seconds: settings.seconds,
-    });
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
+  console.log(
+    `… ${scenario.title}, pgbench -f (ledger_apply alone): ${settings.writers} clients, ${settings.seconds} s`,
+  );
+  return runPgbench(pgbench.path, databaseUrl, ['-f', script], {
+    clients: settings.writers,
+    threads: 2,
+    seconds: settings.seconds,
+  });
 }

@@ -186,13 +186,14 @@ export async function moneyPosting(
   const fees = await system('fees', feeAccounts);
   const other = await system(posting.startsWith('swap') ? 'fx_liquidity' : 'settlement', ledger.accounts);
   const id = (writer: number, sequence: number, leg: string) => `${key}:${writer}:${sequence}:${leg}`;
+  const swap: NextCall = (writer, sequence) => [
+    posted(id(writer, sequence, 'source'), from(writer), at(other, writer), 100n),
+    posted(id(writer, sequence, 'fee'), from(writer), at(fees, writer), 26n),
+    posted(id(writer, sequence, 'destination'), at(other, writer), at(to, writer), 100n),
+  ];
   const shapes: Record<MoneyPosting, NextCall> = {
-    swap_spread: (writer, sequence) => [
-      posted(id(writer, sequence, 'source'), from(writer), at(other, writer), 100n),
-      posted(id(writer, sequence, 'fee'), from(writer), at(fees, writer), 26n),
-      posted(id(writer, sequence, 'destination'), at(other, writer), at(to, writer), 100n),
-    ],
-    swap_one_wallet: (writer, sequence) => shapes.swap_spread(writer, sequence),
+    swap_spread: swap,
+    swap_one_wallet: swap,
     payout_reserve: (writer, sequence) => [
       { ...posted(id(writer, sequence, 'amount'), from(writer), at(other, writer), 100n), phase: 'pending' },
       { ...posted(id(writer, sequence, 'fee'), from(writer), at(fees, writer), 10n), phase: 'pending' },
